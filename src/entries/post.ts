@@ -1,0 +1,5 @@
+// Entry of the post step (runs.post). Kept thin: all behaviour lives in ../post.ts.
+import { run } from '../post.js';
+import { reportUnexpected } from '../step.js';
+
+await run().catch(reportUnexpected);
