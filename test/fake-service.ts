@@ -1,0 +1,277 @@
+// A fake of the Deployment Tracking Service (../shared/seed) on 127.0.0.1. It enforces the contract
+// the seed states (X-Api-Key, JSON bodies, required fields, `{success, id}`, `detail` errors) and
+// plays scripted faults. Used by the tests and by `npm start`; runs on Node 24 as plain TypeScript.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query as received, e.g. `/api/deployment/7`. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The body parsed as JSON, or the raw text when it is not JSON. */
+  body: unknown;
+}
+
+/** What the next matching request gets instead of the contract's answer. */
+export type Fault =
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  /** Close the connection without an answer. */
+  | { drop: true }
+  /** Accept and never answer. */
+  | { hang: true };
+
+export interface Deployment {
+  id: string | number;
+  body: Record<string, unknown>;
+  /** Every status the deployment has had, in order. */
+  statuses: string[];
+}
+
+export interface FakeServiceOptions {
+  apiKey?: string;
+  /** Path the API lives under, e.g. `/api/v1`. */
+  prefix?: string;
+  /** Ids as the service might return them. */
+  ids?: 'number' | 'uuid';
+}
+
+export interface FakeService {
+  /** The base URL to give the action, prefix included, without a trailing slash. */
+  url: string;
+  port: number;
+  apiKey: string;
+  requests: RecordedRequest[];
+  deployments: Map<string, Deployment>;
+  /** Queues faults for the next requests with this method, in order. */
+  fail(method: 'POST' | 'PATCH', ...faults: Fault[]): void;
+  close(): Promise<void>;
+}
+
+const DEPLOYMENT_FIELDS = new Set([
+  'artifactId',
+  'artifactName',
+  'version',
+  'environment',
+  'commitSha',
+  'user',
+  'branch',
+  'status',
+  'changelog',
+  'description',
+  'link',
+  'type',
+]);
+const REQUIRED_FIELDS = ['version', 'environment', 'commitSha', 'user', 'branch'];
+const NULLABLE_FIELDS = new Set(['version', 'environment']);
+const OPTIONAL_STRINGS = ['changelog', 'description', 'link', 'artifactName'];
+const STATUSES = ['STARTED', 'SUCCEEDED', 'FAILED'];
+
+interface ValidationEntry {
+  type: string;
+  loc: (string | number)[];
+  msg: string;
+  input: unknown;
+  ctx?: Record<string, unknown>;
+}
+
+export async function startFakeService(options: FakeServiceOptions = {}): Promise<FakeService> {
+  const apiKey = options.apiKey ?? 'test-key-5f2b9c';
+  const prefix = (options.prefix ?? '').replace(/\/+$/, '');
+  const requests: RecordedRequest[] = [];
+  const deployments = new Map<string, Deployment>();
+  const faults: Record<string, Fault[]> = { POST: [], PATCH: [] };
+  let nextId = 1;
+
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const body = parseJson(text);
+      const method = req.method ?? '';
+      requests.push({ method, path: req.url ?? '', headers: req.headers, body: body === undefined ? text : body });
+
+      const fault = faults[method]?.shift();
+      if (fault) return playFault(fault, res);
+      answer(method, req.url ?? '', req.headers, text, body, res);
+    });
+  });
+
+  function answer(
+    method: string,
+    url: string,
+    headers: IncomingHttpHeaders,
+    text: string,
+    body: unknown,
+    res: ServerResponse,
+  ): void {
+    const path = url.split('?')[0] ?? '';
+    if (!path.startsWith(`${prefix}/`)) return send(res, 404, { detail: 'Not Found' });
+    const route = path.slice(prefix.length);
+    if (headers['x-api-key'] !== apiKey) return send(res, 401, { detail: 'Invalid or missing API key' });
+    if (!String(headers['content-type'] ?? '').startsWith('application/json')) {
+      return send(res, 415, { detail: 'Requests with a body must send Content-Type: application/json' });
+    }
+    if (body === undefined) {
+      return send(res, 422, {
+        detail: [{ type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: text }],
+      });
+    }
+    if (route === '/deployment' && method === 'POST') return create(body, res);
+    const match = /^\/deployment\/([^/]+)$/.exec(route);
+    if (match?.[1] && method === 'PATCH') return update(decodeURIComponent(match[1]), body, res);
+    if (route === '/deployment' || match) return send(res, 405, { detail: 'Method Not Allowed' });
+    return send(res, 404, { detail: 'Not Found' });
+  }
+
+  function create(body: unknown, res: ServerResponse): void {
+    const errors = validateCreate(body);
+    if (errors.length) return send(res, 422, { detail: errors });
+    const record = body as Record<string, unknown>;
+    const id = options.ids === 'uuid' ? randomUUID() : nextId++;
+    // The seed: a deployment created without a status is tracked as successful.
+    const status = typeof record.status === 'string' ? record.status : 'SUCCEEDED';
+    deployments.set(String(id), { id, body: record, statuses: [status] });
+    send(res, 200, { success: true, id });
+  }
+
+  function update(id: string, body: unknown, res: ServerResponse): void {
+    const deployment = deployments.get(id);
+    if (!deployment) return send(res, 404, { detail: `Deployment ${id} not found` });
+    const errors = validateUpdate(body);
+    if (errors.length) return send(res, 422, { detail: errors });
+    deployment.statuses.push(String((body as Record<string, unknown>).status));
+    send(res, 200, { success: true });
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}${prefix}`,
+    port,
+    apiKey,
+    requests,
+    deployments,
+    fail: (method, ...queued) => faults[method]?.push(...queued),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function playFault(fault: Fault, res: ServerResponse): void {
+  if ('drop' in fault) {
+    res.socket?.destroy();
+    return;
+  }
+  if ('hang' in fault) return;
+  const raw = typeof fault.body === 'string';
+  const contentType = raw ? 'text/html' : 'application/json';
+  res.writeHead(fault.status, { 'content-type': contentType, ...fault.headers });
+  res.end(raw ? fault.body : JSON.stringify(fault.body ?? { detail: `Scripted ${fault.status}` }));
+}
+
+/** What the seed requires of `POST /deployment`, in the service's own error shape. */
+export function validateCreate(body: unknown): ValidationEntry[] {
+  if (!isObject(body)) return [{ type: 'model_type', loc: ['body'], msg: 'Input should be an object', input: body }];
+  const errors: ValidationEntry[] = [];
+  if (!('artifactId' in body) && !('artifactName' in body)) {
+    errors.push({
+      type: 'value_error',
+      loc: ['body'],
+      msg: 'Value error, Either artifactId or artifactName must be provided',
+      input: body,
+      ctx: { error: {} },
+    });
+  }
+  if ('artifactId' in body && !(typeof body.artifactId === 'string' || Number.isInteger(body.artifactId))) {
+    errors.push({
+      type: 'string_type',
+      loc: ['body', 'artifactId'],
+      msg: 'Input should be a valid string',
+      input: body.artifactId,
+    });
+  }
+  for (const field of REQUIRED_FIELDS) {
+    if (!(field in body)) {
+      errors.push({ type: 'missing', loc: ['body', field], msg: 'Field required', input: body });
+    } else if (!(typeof body[field] === 'string' || (body[field] === null && NULLABLE_FIELDS.has(field)))) {
+      errors.push({
+        type: 'string_type',
+        loc: ['body', field],
+        msg: 'Input should be a valid string',
+        input: body[field],
+      });
+    }
+  }
+  for (const field of OPTIONAL_STRINGS) {
+    if (field in body && typeof body[field] !== 'string') {
+      errors.push({
+        type: 'string_type',
+        loc: ['body', field],
+        msg: 'Input should be a valid string',
+        input: body[field],
+      });
+    }
+  }
+  if ('status' in body && !STATUSES.includes(body.status as string))
+    errors.push(enumError('status', body.status, STATUSES));
+  if ('type' in body && body.type !== 'SIMPLE') errors.push(enumError('type', body.type, ['SIMPLE']));
+  // Stricter than the seed says: an unknown field is a client bug worth catching in tests.
+  for (const field of Object.keys(body)) {
+    if (!DEPLOYMENT_FIELDS.has(field)) {
+      errors.push({
+        type: 'extra_forbidden',
+        loc: ['body', field],
+        msg: 'Extra inputs are not permitted',
+        input: body[field],
+      });
+    }
+  }
+  return errors;
+}
+
+export function validateUpdate(body: unknown): ValidationEntry[] {
+  if (!isObject(body)) return [{ type: 'model_type', loc: ['body'], msg: 'Input should be an object', input: body }];
+  const errors: ValidationEntry[] = [];
+  if (!('status' in body))
+    errors.push({ type: 'missing', loc: ['body', 'status'], msg: 'Field required', input: body });
+  else if (!STATUSES.includes(body.status as string)) errors.push(enumError('status', body.status, STATUSES));
+  for (const field of Object.keys(body)) {
+    if (field !== 'status') {
+      errors.push({
+        type: 'extra_forbidden',
+        loc: ['body', field],
+        msg: 'Extra inputs are not permitted',
+        input: body[field],
+      });
+    }
+  }
+  return errors;
+}
+
+function enumError(field: string, input: unknown, allowed: string[]): ValidationEntry {
+  const expected = allowed.map((value) => `'${value}'`).join(', ');
+  return { type: 'enum', loc: ['body', field], msg: `Input should be ${expected}`, input, ctx: { expected } };
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import {
+  backoffMs,
+  isRetryable,
+  networkCause,
+  retryAfterMs,
+  RETRY_AFTER_CAP_MS,
+  type Outcome,
+} from '../../src/retry.ts';
+
+const response = (status: number): Outcome => ({ kind: 'response', status });
+const network = (cause: 'refused' | 'dns' | 'timeout' | 'reset' | 'other'): Outcome => ({ kind: 'network', cause });
+
+describe('isRetryable', () => {
+  it.each([
+    [response(408), false, true],
+    [response(429), true, true],
+    [response(500), false, true],
+    [response(502), false, true],
+    [response(503), true, true],
+    [response(504), false, true],
+    [response(400), false, false],
+    [response(401), false, false],
+    [response(404), false, false],
+    [response(422), false, false],
+    [network('refused'), true, true],
+    [network('dns'), true, true],
+    [network('timeout'), false, true],
+    [network('reset'), false, true],
+    [network('other'), false, true],
+  ])('%o: POST %s, PATCH %s', (outcome, post, patch) => {
+    expect(isRetryable('POST', outcome)).toBe(post);
+    expect(isRetryable('PATCH', outcome)).toBe(patch);
+  });
+});
+
+describe('backoff', () => {
+  it('grows exponentially up to a cap, scaled by the jitter', () => {
+    expect([0, 1, 2, 3, 4, 5].map((retry) => backoffMs(retry, () => 1))).toEqual([500, 1000, 2000, 4000, 8000, 8000]);
+    expect(backoffMs(2, () => 0.5)).toBe(1000);
+    expect(backoffMs(2, () => 0)).toBe(0);
+  });
+
+  it('reads Retry-After as seconds or a date, capped', () => {
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    expect(retryAfterMs('2', now)).toBe(2000);
+    expect(retryAfterMs('Sun, 22 Nov 2026 10:00:05 GMT', now)).toBe(5000);
+    expect(retryAfterMs('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
+    expect(retryAfterMs('3600', now)).toBe(RETRY_AFTER_CAP_MS);
+    expect(retryAfterMs('soon', now)).toBeUndefined();
+    expect(retryAfterMs(undefined, now)).toBeUndefined();
+  });
+});
+
+describe('networkCause', () => {
+  it.each([
+    [Object.assign(new Error('fetch failed'), { cause: { code: 'ECONNREFUSED' } }), 'refused'],
+    [{ code: 'ENOTFOUND' }, 'dns'],
+    [{ code: 'EAI_AGAIN' }, 'dns'],
+    [new DOMException('The operation was aborted due to timeout', 'TimeoutError'), 'timeout'],
+    [{ code: 'UND_ERR_HEADERS_TIMEOUT' }, 'timeout'],
+    [{ code: 'UND_ERR_SOCKET', name: 'SocketError' }, 'reset'],
+    [{ code: 'ECONNRESET' }, 'reset'],
+    [new Error('something else'), 'other'],
+  ])('%o is %s', (error, cause) => {
+    expect(networkCause(error)).toBe(cause);
+  });
+});
