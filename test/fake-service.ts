@@ -12,6 +12,8 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   /** The body parsed as JSON, or the raw text when it is not JSON. */
   body: unknown;
+  /** When it arrived (performance.now()), to check waits between attempts. */
+  at: number;
 }
 
 /** What the next matching request gets instead of the contract's answer. */
@@ -91,7 +93,13 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
       const text = Buffer.concat(chunks).toString('utf8');
       const body = parseJson(text);
       const method = req.method ?? '';
-      requests.push({ method, path: req.url ?? '', headers: req.headers, body: body === undefined ? text : body });
+      requests.push({
+        method,
+        path: req.url ?? '',
+        headers: req.headers,
+        body: body === undefined ? text : body,
+        at: performance.now(),
+      });
 
       const fault = faults[method]?.shift();
       if (fault) return playFault(fault, res);
