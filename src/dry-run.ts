@@ -5,6 +5,7 @@ import type { Connection } from './inputs.js';
 import type { Log } from './log.js';
 import type { Plan } from './plan.js';
 import { createRequest, updateRequest, type DeploymentId } from './service.js';
+import { deploymentsText } from './step.js';
 
 export function printDryRun(plan: Plan, connection: Connection, log: Log): void {
   const { baseUrl, apiKey } = connection;
@@ -14,7 +15,7 @@ export function printDryRun(plan: Plan, connection: Connection, log: Log): void 
   } else if (plan.kind === 'update') {
     plan.ids.forEach((id) => printRequest(updateRequest(baseUrl, apiKey, id, plan.status), log));
   } else {
-    log.info(`Dry run: the post step would set deployment ${plan.ids.join(', ')} from the job status.`);
+    log.info(`Dry run: the post step would set ${deploymentsText(plan.ids)} from the job status.`);
   }
   log.info('Dry run: nothing was sent.');
 }

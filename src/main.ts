@@ -8,7 +8,7 @@ import { ConfigError, readConnection, type Connection } from './inputs.js';
 import type { Log } from './log.js';
 import { planMain, type CreateBody, type Plan } from './plan.js';
 import { createTracker, type DeploymentId, type Tracker } from './service.js';
-import { errorText, readInput, reportServiceFailure, startStep } from './step.js';
+import { capitalize, deploymentsText, errorText, readInput, reportServiceFailure, startStep } from './step.js';
 import { writeSummary, type RecordedRow } from './summary.js';
 import { printDryRun } from './dry-run.js';
 
@@ -102,13 +102,14 @@ async function updateDeployments(
       ? [`Could not set deployment ${plan.ids[index]} to ${plan.status}: ${errorText(result.reason)}`]
       : [],
   );
-  for (const id of updated) log.info(`Deployment ${id} set to ${plan.status}.`);
+  const done = updated.length ? `${capitalize(deploymentsText(updated))} set to ${plan.status}.` : '';
+  if (done) log.info(done);
   setOutputs(updated, updated.length ? plan.status : '');
   core.saveState(
     State.PostNote,
     `Nothing to finish: the main step already set the deployment status to ${plan.status}.`,
   );
-  const lines = updated.length ? [`Deployment ${updated.join(', ')} set to ${plan.status}.`] : [];
+  const lines = done ? [done] : [];
   await writeSummary({ heading: summaryHeading(updated.length, plan.ids.length, 'updated'), lines, failures }, log);
   for (const failure of failures) reportServiceFailure(failure, connection.failOnError, log);
 }
@@ -116,7 +117,7 @@ async function updateDeployments(
 function leaveForPost(ids: string[], log: Log): void {
   setOutputs(ids, '');
   core.saveState(State.PendingIds, JSON.stringify(ids));
-  log.info(`Deployment ${ids.join(', ')} will be set from the job status when the job ends.`);
+  log.info(`${capitalize(deploymentsText(ids))} will be set from the job status when the job ends.`);
 }
 
 function dryRun(plan: Plan, connection: Connection, log: Log): void {

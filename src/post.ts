@@ -6,7 +6,7 @@ import { createHttpClient } from './http.js';
 import { ConfigError, readConnection, type Connection } from './inputs.js';
 import type { Log } from './log.js';
 import { createTracker, type DeploymentId } from './service.js';
-import { errorText, readInput, reportServiceFailure, startStep } from './step.js';
+import { capitalize, deploymentsText, errorText, readInput, reportServiceFailure, startStep } from './step.js';
 import { formatDuration, writeSummary } from './summary.js';
 
 const JOB_STATUS_TO_DEPLOYMENT: Record<string, DeploymentStatus> = {
@@ -33,7 +33,7 @@ export async function run(): Promise<void> {
   const status = deploymentStatusFromJob(jobStatus);
   const ids = pending.length ? pending : placeholders(dryRunPending);
   if (!status) {
-    const message = `The job status is unknown ('${jobStatus}'), so deployment ${ids.join(', ')} is left as it is. The \`${Inputs.JobStatus}\` input must keep its default, \`\${{ job.status }}\`.`;
+    const message = `The job status is unknown ('${jobStatus}'), so ${deploymentsText(ids)} ${ids.length === 1 ? 'is' : 'are'} left as ${ids.length === 1 ? 'it is' : 'they are'}. The \`${Inputs.JobStatus}\` input must keep its default, \`\${{ job.status }}\`.`;
     log.warning(message);
     await writeSummary({ heading: 'Deployment left unfinished', lines: [message] }, log);
     return;
@@ -72,7 +72,7 @@ async function finish(ids: DeploymentId[], status: DeploymentStatus, connection:
   const lines: string[] = [];
   if (finished.length) {
     const duration = jobDuration();
-    const line = `Deployment ${finished.join(', ')} set to ${status}${duration ? ` after ${duration}` : ''}.`;
+    const line = `${capitalize(deploymentsText(finished))} set to ${status}${duration ? ` after ${duration}` : ''}.`;
     log.info(line);
     lines.push(line);
   }

@@ -32,3 +32,12 @@ export function reportUnexpected(error: unknown): void {
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** "deployment 7" or "deployments 7, 8", for log lines. */
+export function deploymentsText(ids: readonly (string | number)[]): string {
+  return `${ids.length === 1 ? 'deployment' : 'deployments'} ${ids.join(', ')}`;
+}
+
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

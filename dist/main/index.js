@@ -108176,6 +108176,7 @@ function formatDuration(ms) {
 
 ;// CONCATENATED MODULE: ./src/dry-run.ts
 
+
 function printDryRun(plan, connection, log) {
     const { baseUrl, apiKey } = connection;
     if (plan.kind === 'create') {
@@ -108187,7 +108188,7 @@ function printDryRun(plan, connection, log) {
         plan.ids.forEach((id) => printRequest(service_updateRequest(baseUrl, apiKey, id, plan.status), log));
     }
     else {
-        log.info(`Dry run: the post step would set deployment ${plan.ids.join(', ')} from the job status.`);
+        log.info(`Dry run: the post step would set ${(0,step/* deploymentsText */.mU)(plan.ids)} from the job status.`);
     }
     log.info('Dry run: nothing was sent.');
 }
@@ -108295,11 +108296,12 @@ async function updateDeployments(plan, tracker, connection, log) {
     const failures = results.flatMap((result, index) => result.status === 'rejected'
         ? [`Could not set deployment ${plan.ids[index]} to ${plan.status}: ${(0,step/* errorText */.kc)(result.reason)}`]
         : []);
-    for (const id of updated)
-        log.info(`Deployment ${id} set to ${plan.status}.`);
+    const done = updated.length ? `${(0,step/* capitalize */.ZH)((0,step/* deploymentsText */.mU)(updated))} set to ${plan.status}.` : '';
+    if (done)
+        log.info(done);
     setOutputs(updated, updated.length ? plan.status : '');
     core/* saveState */.LZ(constants/* State */.Uw.PostNote, `Nothing to finish: the main step already set the deployment status to ${plan.status}.`);
-    const lines = updated.length ? [`Deployment ${updated.join(', ')} set to ${plan.status}.`] : [];
+    const lines = done ? [done] : [];
     await writeSummary({ heading: summaryHeading(updated.length, plan.ids.length, 'updated'), lines, failures }, log);
     for (const failure of failures)
         (0,step/* reportServiceFailure */.my)(failure, connection.failOnError, log);
@@ -108307,7 +108309,7 @@ async function updateDeployments(plan, tracker, connection, log) {
 function leaveForPost(ids, log) {
     setOutputs(ids, '');
     core/* saveState */.LZ(constants/* State */.Uw.PendingIds, JSON.stringify(ids));
-    log.info(`Deployment ${ids.join(', ')} will be set from the job status when the job ends.`);
+    log.info(`${(0,step/* capitalize */.ZH)((0,step/* deploymentsText */.mU)(ids))} will be set from the job status when the job ends.`);
 }
 function dryRun(plan, connection, log) {
     const status = plan.kind === 'finish-in-post' ? '' : plan.status;
@@ -108358,6 +108360,8 @@ function describeBody(body) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  ZH: () => (/* binding */ capitalize),
+  mU: () => (/* binding */ deploymentsText),
   kc: () => (/* binding */ errorText),
   R5: () => (/* binding */ readInput),
   my: () => (/* binding */ reportServiceFailure),
@@ -108416,6 +108420,13 @@ function reportUnexpected(error) {
 }
 function errorText(error) {
     return error instanceof Error ? error.message : String(error);
+}
+/** "deployment 7" or "deployments 7, 8", for log lines. */
+function deploymentsText(ids) {
+    return `${ids.length === 1 ? 'deployment' : 'deployments'} ${ids.join(', ')}`;
+}
+function capitalize(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 

@@ -73756,7 +73756,10 @@ function isObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+// EXTERNAL MODULE: ./src/step.ts + 1 modules
+var step = __nccwpck_require__(5717);
 ;// CONCATENATED MODULE: ./src/dry-run.ts
+
 
 function printDryRun(plan, connection, log) {
     const { baseUrl, apiKey } = connection;
@@ -73769,7 +73772,7 @@ function printDryRun(plan, connection, log) {
         plan.ids.forEach((id) => printRequest(updateRequest(baseUrl, apiKey, id, plan.status), log));
     }
     else {
-        log.info(`Dry run: the post step would set deployment ${plan.ids.join(', ')} from the job status.`);
+        log.info(`Dry run: the post step would set ${deploymentsText(plan.ids)} from the job status.`);
     }
     log.info('Dry run: nothing was sent.');
 }
@@ -74081,8 +74084,6 @@ function readDeploymentIds(read) {
     return ids.map((id) => String(id).trim());
 }
 
-// EXTERNAL MODULE: ./src/step.ts + 1 modules
-var step = __nccwpck_require__(5717);
 ;// CONCATENATED MODULE: ./src/summary.ts
 // The job summary: what the main step recorded, how the post step finished it, and any failure.
 
@@ -74160,7 +74161,7 @@ async function run() {
     const status = deploymentStatusFromJob(jobStatus);
     const ids = pending.length ? pending : placeholders(dryRunPending);
     if (!status) {
-        const message = `The job status is unknown ('${jobStatus}'), so deployment ${ids.join(', ')} is left as it is. The \`${constants/* Inputs */.G0.JobStatus}\` input must keep its default, \`\${{ job.status }}\`.`;
+        const message = `The job status is unknown ('${jobStatus}'), so ${(0,step/* deploymentsText */.mU)(ids)} ${ids.length === 1 ? 'is' : 'are'} left as ${ids.length === 1 ? 'it is' : 'they are'}. The \`${constants/* Inputs */.G0.JobStatus}\` input must keep its default, \`\${{ job.status }}\`.`;
         log.warning(message);
         await writeSummary({ heading: 'Deployment left unfinished', lines: [message] }, log);
         return;
@@ -74198,7 +74199,7 @@ async function finish(ids, status, connection, log) {
     const lines = [];
     if (finished.length) {
         const duration = jobDuration();
-        const line = `Deployment ${finished.join(', ')} set to ${status}${duration ? ` after ${duration}` : ''}.`;
+        const line = `${(0,step/* capitalize */.ZH)((0,step/* deploymentsText */.mU)(finished))} set to ${status}${duration ? ` after ${duration}` : ''}.`;
         log.info(line);
         lines.push(line);
     }
@@ -74235,6 +74236,8 @@ function jobDuration() {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  ZH: () => (/* binding */ capitalize),
+  mU: () => (/* binding */ deploymentsText),
   kc: () => (/* binding */ errorText),
   R5: () => (/* binding */ readInput),
   my: () => (/* binding */ reportServiceFailure),
@@ -74293,6 +74296,13 @@ function reportUnexpected(error) {
 }
 function errorText(error) {
     return error instanceof Error ? error.message : String(error);
+}
+/** "deployment 7" or "deployments 7, 8", for log lines. */
+function deploymentsText(ids) {
+    return `${ids.length === 1 ? 'deployment' : 'deployments'} ${ids.join(', ')}`;
+}
+function capitalize(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 
