@@ -1,9 +1,7 @@
 // The main step: inputs -> create or update -> state, outputs, job summary.
 import * as core from '@actions/core';
-import { context } from '@actions/github';
 import { Inputs, Outputs, State, type DeploymentStatus } from './constants.js';
 import type { GitHubContext } from './context.js';
-import { createHttpClient } from './http.js';
 import { ConfigError, readConnection, type Connection } from './inputs.js';
 import type { Log } from './log.js';
 import { planMain, type CreateBody, type Plan } from './plan.js';
@@ -20,7 +18,7 @@ export async function run(): Promise<void> {
   let plan: Plan;
   try {
     connection = readConnection(readInput);
-    plan = planMain(readInput, loadGitHubContext);
+    plan = await planMain(readInput, loadGitHubContext);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     core.setFailed(log.redact(error.message));
@@ -33,18 +31,25 @@ export async function run(): Promise<void> {
     dryRun(plan, connection, log);
     return;
   }
+  if (plan.kind === 'finish-in-post') {
+    leaveForPost(plan.ids, log);
+    return;
+  }
+  // Loaded only when a request is sent: undici is most of a step's start-up time.
+  const { createHttpClient } = await import('./http.js');
   const http = createHttpClient({ timeoutMs: connection.timeoutMs, retries: connection.retries, log });
   try {
     const tracker = createTracker(http, connection.baseUrl, connection.apiKey);
     if (plan.kind === 'create') await createDeployments(plan, tracker, connection, log);
-    else if (plan.kind === 'update') await updateDeployments(plan, tracker, connection, log);
-    else leaveForPost(plan.ids, log);
+    else await updateDeployments(plan, tracker, connection, log);
   } finally {
     await http.close();
   }
 }
 
-function loadGitHubContext(): GitHubContext {
+/** @actions/github (and the octokit it bundles) is loaded only when deployments are created. */
+async function loadGitHubContext(): Promise<GitHubContext> {
+  const { context } = await import('@actions/github');
   return {
     eventName: context.eventName ?? '',
     payload: context.payload,

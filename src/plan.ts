@@ -35,7 +35,8 @@ export type Plan =
   /** `deployment-id` without `status`: the post step finishes them from the job status. */
   | { kind: 'finish-in-post'; ids: string[] };
 
-export function planMain(read: InputReader, loadContext: () => GitHubContext): Plan {
+/** `loadContext` is called only when deployments are created: only then are the defaults needed. */
+export async function planMain(read: InputReader, loadContext: () => Promise<GitHubContext>): Promise<Plan> {
   const status = readRequestedStatus(read);
   const ids = readDeploymentIds(read);
   if (ids.length > 0) return status ? { kind: 'update', status, ids } : { kind: 'finish-in-post', ids };
@@ -47,7 +48,7 @@ export function planMain(read: InputReader, loadContext: () => GitHubContext): P
       'must be set: name the deployed artifact by its id or its name in the tracking service (a comma- or newline-separated list for several), or set `deployment-id` to update an existing deployment.',
     );
   }
-  const fields = readFields(read, loadContext());
+  const fields = readFields(read, await loadContext());
   const sent = status ?? 'STARTED';
   return {
     kind: 'create',

@@ -2,7 +2,6 @@
 import * as core from '@actions/core';
 import { Inputs, State, type DeploymentStatus } from './constants.js';
 import { printDryRunFinish } from './dry-run.js';
-import { createHttpClient } from './http.js';
 import { ConfigError, readConnection, type Connection } from './inputs.js';
 import type { Log } from './log.js';
 import { createTracker, type DeploymentId } from './service.js';
@@ -55,6 +54,8 @@ export async function run(): Promise<void> {
 }
 
 async function finish(ids: DeploymentId[], status: DeploymentStatus, connection: Connection, log: Log): Promise<void> {
+  // Loaded only when a request is sent: undici is most of a step's start-up time.
+  const { createHttpClient } = await import('./http.js');
   const http = createHttpClient({ timeoutMs: connection.timeoutMs, retries: connection.retries, log });
   let results: PromiseSettledResult<void>[];
   try {
