@@ -24,6 +24,8 @@ export interface StepResult {
   errors: string[];
   /** Log lines that are not workflow commands. */
   logLines: string[];
+  /** Wall time from spawn to exit, as the runner would see it. */
+  durationMs: number;
 }
 
 export interface JobOptions {
@@ -103,7 +105,9 @@ export async function runStep(
     for (const [name, value] of Object.entries(state)) env[`STATE_${name}`] = value;
 
     const entry = join(ROOT, stage === 'main' ? action.runs.main : action.runs.post);
+    const started = performance.now();
     const { exitCode, stdout, stderr } = await spawnNode(entry, env, options.killAfterMs ?? 60_000);
+    const durationMs = performance.now() - started;
     const commands = parseCommands(stdout);
     return {
       exitCode,
@@ -113,6 +117,7 @@ export async function runStep(
       state: parseFileCommand(readFileSync(files.state, 'utf8')),
       summary: readFileSync(files.summary, 'utf8'),
       ...commands,
+      durationMs,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
