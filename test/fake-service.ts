@@ -37,6 +37,10 @@ export interface FakeServiceOptions {
   prefix?: string;
   /** Ids as the service might return them. */
   ids?: 'number' | 'uuid';
+  /** Loopback port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Called after each request is answered (for the CLI's state file). */
+  onChange?: () => void;
 }
 
 export interface FakeService {
@@ -87,6 +91,7 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
   let nextId = 1;
 
   const server: Server = createServer((req, res) => {
+    res.on('finish', () => options.onChange?.());
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -154,7 +159,10 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
     send(res, 200, { success: true });
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}${prefix}`,
