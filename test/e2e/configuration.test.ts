@@ -1,19 +1,10 @@
 // Bad configuration fails the step before any request, naming the input; the key never leaks.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeService, type FakeService } from '../fake-service.ts';
+import { describe, expect, it } from 'vitest';
 import { runJob, type StepResult } from '../run-action.ts';
+import { useFakeService } from './fixture.ts';
 
-let service: FakeService;
-beforeEach(async () => {
-  service = await startFakeService();
-});
-afterEach(async () => {
-  await service.close();
-});
-
-function inputs(extra: Record<string, string> = {}): Record<string, string> {
-  return { 'api-key': service.apiKey, 'base-url': service.url, 'artifact-id': '42', ...extra };
-}
+const fake = useFakeService();
+const { inputs } = fake;
 
 describe('bad configuration', () => {
   it.each([
@@ -49,14 +40,14 @@ describe('bad configuration', () => {
     expect(main.summary).toContain('Deployment not recorded: configuration error');
     expect(main.outputs).toEqual({});
     expect(post.exitCode).toBe(0);
-    expect(service.requests).toEqual([]);
+    expect(fake.service.requests).toEqual([]);
   });
 
   it('fails even with fail-on-error false: configuration is not an outage', async () => {
     const { main } = await runJob({ inputs: inputs({ 'fail-on-error': 'false', type: 'BLUE' }) });
 
     expect(main.exitCode).toBe(1);
-    expect(service.requests).toEqual([]);
+    expect(fake.service.requests).toEqual([]);
   });
 
   it('allows plain http to a remote host only when asked', async () => {
@@ -79,25 +70,25 @@ describe('the API key', () => {
   }
 
   it('appears in no line but the mask command, with debug logging on, also when the service echoes it', async () => {
-    service.fail('PATCH', { status: 503, body: { detail: `Key ${service.apiKey} is rate limited` } });
+    fake.service.fail('PATCH', { status: 503, body: { detail: `Key ${fake.service.apiKey} is rate limited` } });
 
     const { main, post } = await runJob({ inputs: inputs(), env: { RUNNER_DEBUG: '1' } });
 
-    const leaks = everyLine(main, post).filter((line) => line.includes(service.apiKey));
-    expect(leaks).toEqual([`::add-mask::${service.apiKey}`, `::add-mask::${service.apiKey}`]);
+    const leaks = everyLine(main, post).filter((line) => line.includes(fake.service.apiKey));
+    expect(leaks).toEqual([`::add-mask::${fake.service.apiKey}`, `::add-mask::${fake.service.apiKey}`]);
     // The debug log shows requests and answers, scrubbed.
-    expect(main.stdout).toContain(`::debug::POST ${service.url}/deployment {"artifactId":42,`);
-    expect(main.stdout).toContain(`::debug::POST ${service.url}/deployment -> HTTP 200 {"success":true,"id":1}`);
+    expect(main.stdout).toContain(`::debug::POST ${fake.service.url}/deployment {"artifactId":42,`);
+    expect(main.stdout).toContain(`::debug::POST ${fake.service.url}/deployment -> HTTP 200 {"success":true,"id":1}`);
     expect(post.stdout).toContain('::debug::PATCH');
     expect(post.stdout).toContain('Key *** is rate limited');
-    expect(service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+    expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
   });
 
   it('is masked before a configuration error is reported', async () => {
     const { main } = await runJob({ inputs: inputs({ type: 'BLUE' }) });
 
     const lines = main.stdout.split('\n');
-    expect(lines[0]).toBe(`::add-mask::${service.apiKey}`);
-    expect(lines.filter((line) => line.includes(service.apiKey))).toHaveLength(1);
+    expect(lines[0]).toBe(`::add-mask::${fake.service.apiKey}`);
+    expect(lines.filter((line) => line.includes(fake.service.apiKey))).toHaveLength(1);
   });
 });

@@ -1,22 +1,13 @@
 // The main flow end to end: dist/ run as the runner runs it, against the fake service.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeService, type FakeService } from '../fake-service.ts';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_CHECK_RUN_ID, DEFAULT_ENV, runJob, runStep } from '../run-action.ts';
+import { useFakeService } from './fixture.ts';
 
-let service: FakeService;
-beforeEach(async () => {
-  service = await startFakeService();
-});
-afterEach(async () => {
-  await service.close();
-});
+const fake = useFakeService();
+const { inputs } = fake;
 
 const SHA = DEFAULT_ENV.GITHUB_SHA as string;
 const JOB_LINK = `https://github.com/acme/shop/actions/runs/9100/job/${DEFAULT_CHECK_RUN_ID}`;
-
-function inputs(extra: Record<string, string> = {}): Record<string, string> {
-  return { 'api-key': service.apiKey, 'base-url': service.url, 'artifact-id': '42', ...extra };
-}
 
 const pushEvent = {
   name: 'push',
@@ -29,8 +20,11 @@ describe('main flow: STARTED in main, finished in post', () => {
 
     expect(main.exitCode).toBe(0);
     expect(post.exitCode).toBe(0);
-    expect(service.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /deployment', 'PATCH /deployment/1']);
-    expect(service.requests[0]?.body).toEqual({
+    expect(fake.service.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /deployment',
+      'PATCH /deployment/1',
+    ]);
+    expect(fake.service.requests[0]?.body).toEqual({
       artifactId: 42,
       version: SHA,
       environment: 'Production',
@@ -43,10 +37,10 @@ describe('main flow: STARTED in main, finished in post', () => {
       link: JOB_LINK,
       type: 'SIMPLE',
     });
-    expect(service.requests[0]?.headers['x-api-key']).toBe(service.apiKey);
-    expect(service.requests[0]?.headers['content-type']).toBe('application/json');
-    expect(service.requests[1]?.body).toEqual({ status: 'SUCCEEDED' });
-    expect(service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+    expect(fake.service.requests[0]?.headers['x-api-key']).toBe(fake.service.apiKey);
+    expect(fake.service.requests[0]?.headers['content-type']).toBe('application/json');
+    expect(fake.service.requests[1]?.body).toEqual({ status: 'SUCCEEDED' });
+    expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
     expect(main.outputs).toEqual({ 'deployment-id': '1', 'deployment-ids': '[1]', status: 'STARTED' });
     expect(main.state['pending-ids']).toBe('[1]');
     expect(post.logLines.some((line) => /^Deployment 1 set to SUCCEEDED after \d+s\.$/.test(line))).toBe(true);
@@ -59,15 +53,18 @@ describe('main flow: STARTED in main, finished in post', () => {
     const { post } = await runJob({ inputs: inputs(), event: pushEvent, jobStatus });
 
     expect(post.exitCode).toBe(0);
-    expect(service.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /deployment', 'PATCH /deployment/1']);
-    expect(service.requests[1]?.body).toEqual({ status: expected });
+    expect(fake.service.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /deployment',
+      'PATCH /deployment/1',
+    ]);
+    expect(fake.service.requests[1]?.body).toEqual({ status: expected });
   });
 
   it('leaves the deployment as it is when the job status was not evaluated', async () => {
     const { post } = await runJob({ inputs: inputs(), event: pushEvent, jobStatus: '${{ job.status }}' });
 
     expect(post.exitCode).toBe(0);
-    expect(service.requests.map((r) => r.method)).toEqual(['POST']);
+    expect(fake.service.requests.map((r) => r.method)).toEqual(['POST']);
     expect(post.warnings).toEqual([
       "The job status is unknown ('${{ job.status }}'), so deployment 1 is left as it is. The `job-status` input must keep its default, `${{ job.status }}`.",
     ]);
@@ -88,7 +85,7 @@ describe('defaults from the GitHub context', () => {
 
     await runJob({ inputs: inputs(), event, env });
 
-    expect(service.requests[0]?.body).toMatchObject({
+    expect(fake.service.requests[0]?.body).toMatchObject({
       version: 'v2.4.0',
       branch: 'release',
       commitSha: SHA,
@@ -105,7 +102,7 @@ describe('defaults from the GitHub context', () => {
       env,
     });
 
-    expect(service.requests[0]?.body).toMatchObject({ version: 'v2.4.0', branch: 'v2.4.0' });
+    expect(fake.service.requests[0]?.body).toMatchObject({ version: 'v2.4.0', branch: 'v2.4.0' });
   });
 
   it('on pull_request: the head commit and head branch, not the merge commit', async () => {
@@ -129,7 +126,7 @@ describe('defaults from the GitHub context', () => {
 
     await runJob({ inputs: inputs(), event, env });
 
-    expect(service.requests[0]?.body).toMatchObject({
+    expect(fake.service.requests[0]?.body).toMatchObject({
       commitSha: headSha,
       version: headSha,
       branch: 'feature/login',
@@ -146,7 +143,7 @@ describe('defaults from the GitHub context', () => {
 
     await runJob({ inputs: inputs(), event });
 
-    const body = service.requests[0]?.body as Record<string, unknown>;
+    const body = fake.service.requests[0]?.body as Record<string, unknown>;
     expect(body).toMatchObject({ commitSha: '2222222222222222222222222222222222222222', branch: 'develop' });
     expect(body).not.toHaveProperty('changelog');
   });
@@ -160,7 +157,7 @@ describe('defaults from the GitHub context', () => {
 
     await runJob({ inputs: inputs(), event: pushEvent, env, checkRunId: '' });
 
-    expect(service.requests[0]?.body).toMatchObject({
+    expect(fake.service.requests[0]?.body).toMatchObject({
       link: 'https://github.acme.internal/acme/shop/actions/runs/9100/attempts/3',
       user: 'bob',
       description: 'Deploy #57 (attempt 3), job deploy, on push',
@@ -183,7 +180,7 @@ describe('defaults from the GitHub context', () => {
 
     await runJob({ inputs: inputs(given), event: pushEvent });
 
-    expect(service.requests[0]?.body).toEqual({
+    expect(fake.service.requests[0]?.body).toEqual({
       artifactId: 'web-frontend',
       version: '1.2.3',
       environment: 'Staging',
@@ -200,11 +197,11 @@ describe('defaults from the GitHub context', () => {
 
   it('sends an artifact name as artifactName', async () => {
     await runJob({
-      inputs: { 'api-key': service.apiKey, 'base-url': service.url, 'artifact-name': 'shop-api' },
+      inputs: { 'api-key': fake.service.apiKey, 'base-url': fake.service.url, 'artifact-name': 'shop-api' },
       event: pushEvent,
     });
 
-    const body = service.requests[0]?.body as Record<string, unknown>;
+    const body = fake.service.requests[0]?.body as Record<string, unknown>;
     expect(body.artifactName).toBe('shop-api');
     expect(body).not.toHaveProperty('artifactId');
   });
@@ -212,25 +209,23 @@ describe('defaults from the GitHub context', () => {
 
 describe('ids and addresses', () => {
   it('round-trips UUID ids to the PATCH path', async () => {
-    await service.close();
-    service = await startFakeService({ ids: 'uuid' });
+    await fake.restart({ ids: 'uuid' });
 
     const { main } = await runJob({ inputs: inputs(), event: pushEvent });
 
     const id = main.outputs['deployment-id'] as string;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(main.outputs['deployment-ids']).toBe(JSON.stringify([id]));
-    expect(service.requests[1]?.path).toBe(`/deployment/${id}`);
-    expect(service.deployments.get(id)?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+    expect(fake.service.requests[1]?.path).toBe(`/deployment/${id}`);
+    expect(fake.service.deployments.get(id)?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
   });
 
   it.each(['', '/'])('keeps a base URL path prefix (trailing "%s")', async (trailing) => {
-    await service.close();
-    service = await startFakeService({ prefix: '/api/v1' });
+    await fake.restart({ prefix: '/api/v1' });
 
-    await runJob({ inputs: inputs({ 'base-url': `${service.url}${trailing}` }), event: pushEvent });
+    await runJob({ inputs: inputs({ 'base-url': `${fake.service.url}${trailing}` }), event: pushEvent });
 
-    expect(service.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+    expect(fake.service.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'POST /api/v1/deployment',
       'PATCH /api/v1/deployment/1',
     ]);
@@ -239,20 +234,20 @@ describe('ids and addresses', () => {
 
 describe('when the main step records nothing', () => {
   it('post sends nothing after the service refused the create', async () => {
-    service.fail('POST', { status: 500, body: { detail: 'database unavailable' } });
+    fake.service.fail('POST', { status: 500, body: { detail: 'database unavailable' } });
 
     const { main, post } = await runJob({ inputs: inputs(), event: pushEvent });
 
     expect(main.exitCode).toBe(0);
     expect(main.warnings[0]).toMatch(/^Could not record the deployment of artifact 42: HTTP 500: database unavailable/);
     expect(post.exitCode).toBe(0);
-    expect(service.requests.map((r) => r.method)).toEqual(['POST']);
+    expect(fake.service.requests.map((r) => r.method)).toEqual(['POST']);
     expect(post.logLines).toContain('Nothing to finish: the main step could not record a deployment.');
   });
 
   it('fails naming the inputs when no artifact is given, and sends nothing', async () => {
     const { main, post } = await runJob({
-      inputs: { 'api-key': service.apiKey, 'base-url': service.url },
+      inputs: { 'api-key': fake.service.apiKey, 'base-url': fake.service.url },
       event: pushEvent,
     });
 
@@ -261,7 +256,7 @@ describe('when the main step records nothing', () => {
     expect(main.errors[0]).toMatch(/^Input 'artifact-id' or 'artifact-name' must be set/);
     expect(post.exitCode).toBe(0);
     expect(post.logLines).toContain('Nothing to finish: the main step stopped on a configuration error.');
-    expect(service.requests).toEqual([]);
+    expect(fake.service.requests).toEqual([]);
   });
 
   it('post says why when the main step saved no state at all', async () => {
@@ -269,6 +264,6 @@ describe('when the main step records nothing', () => {
 
     expect(post.exitCode).toBe(0);
     expect(post.logLines).toContain('Nothing to finish: the main step recorded no deployment (see its log).');
-    expect(service.requests).toEqual([]);
+    expect(fake.service.requests).toEqual([]);
   });
 });

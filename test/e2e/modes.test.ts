@@ -1,24 +1,13 @@
 // Every way teams deploy: one-shot, start/finish across jobs, several artifacts, dry run, summary.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeService, type FakeService } from '../fake-service.ts';
+import { describe, expect, it } from 'vitest';
 import { runJob } from '../run-action.ts';
+import { useFakeService } from './fixture.ts';
 
 /** The job's duration is real time; tests compare everything around it. */
 const anyDuration = (text: string) => text.replace(/ after \d+s\./g, ' after Ns.');
 
-let service: FakeService;
-beforeEach(async () => {
-  service = await startFakeService();
-});
-afterEach(async () => {
-  await service.close();
-});
-
-function inputs(extra: Record<string, string> = {}): Record<string, string> {
-  return { 'api-key': service.apiKey, 'base-url': service.url, 'artifact-id': '42', ...extra };
-}
-
-const methods = () => service.requests.map((r) => `${r.method} ${r.path}`);
+const fake = useFakeService();
+const { inputs } = fake;
 
 describe('status: create in one request', () => {
   it.each([
@@ -32,8 +21,8 @@ describe('status: create in one request', () => {
     const { main, post } = await runJob({ inputs: inputs({ status: given }), jobStatus: 'failure' });
 
     expect(main.exitCode).toBe(0);
-    expect(methods()).toEqual(['POST /deployment']);
-    expect(service.requests[0]?.body).toMatchObject({ artifactId: 42, status: sent });
+    expect(fake.received()).toEqual(['POST /deployment']);
+    expect(fake.service.requests[0]?.body).toMatchObject({ artifactId: 42, status: sent });
     expect(main.outputs).toEqual({ 'deployment-id': '1', 'deployment-ids': '[1]', status: sent });
     expect(post.exitCode).toBe(0);
     expect(post.logLines).toEqual([
@@ -44,10 +33,10 @@ describe('status: create in one request', () => {
   it.each(['STARTED', 'started'])('status %s creates a deployment and leaves it open', async (given) => {
     const { main, post } = await runJob({ inputs: inputs({ status: given }) });
 
-    expect(methods()).toEqual(['POST /deployment']);
-    expect(service.requests[0]?.body).toMatchObject({ status: 'STARTED' });
+    expect(fake.received()).toEqual(['POST /deployment']);
+    expect(fake.service.requests[0]?.body).toMatchObject({ status: 'STARTED' });
     expect(main.outputs.status).toBe('STARTED');
-    expect(service.deployments.get('1')?.statuses).toEqual(['STARTED']);
+    expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED']);
     expect(post.logLines).toEqual([
       "Nothing to finish: the main step was given status STARTED, so the job's status is not reported.",
     ]);
@@ -60,32 +49,32 @@ describe('deployment-id: update instead of create', () => {
     const id = start.main.outputs['deployment-id'] as string;
 
     const finish = await runJob({
-      inputs: { 'api-key': service.apiKey, 'base-url': service.url, 'deployment-id': id, status: 'success' },
+      inputs: { 'api-key': fake.service.apiKey, 'base-url': fake.service.url, 'deployment-id': id, status: 'success' },
     });
 
     expect(finish.main.exitCode).toBe(0);
-    expect(methods()).toEqual(['POST /deployment', 'PATCH /deployment/1']);
-    expect(service.requests[1]?.body).toEqual({ status: 'SUCCEEDED' });
+    expect(fake.received()).toEqual(['POST /deployment', 'PATCH /deployment/1']);
+    expect(fake.service.requests[1]?.body).toEqual({ status: 'SUCCEEDED' });
     expect(finish.main.outputs).toEqual({ 'deployment-id': '1', 'deployment-ids': '["1"]', status: 'SUCCEEDED' });
     expect(finish.main.logLines).toContain('Deployment 1 set to SUCCEEDED.');
     expect(finish.post.logLines).toEqual([
       'Nothing to finish: the main step already set the deployment status to SUCCEEDED.',
     ]);
-    expect(service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+    expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
   });
 
   it('without status, the post step sets it from the job status', async () => {
     await runJob({ inputs: inputs({ status: 'STARTED' }) });
 
     const finish = await runJob({
-      inputs: { 'api-key': service.apiKey, 'base-url': service.url, 'deployment-id': '1' },
+      inputs: { 'api-key': fake.service.apiKey, 'base-url': fake.service.url, 'deployment-id': '1' },
       jobStatus: 'failure',
     });
 
     expect(finish.main.logLines).toEqual(['Deployment 1 will be set from the job status when the job ends.']);
     expect(finish.main.outputs).toEqual({ 'deployment-id': '1', 'deployment-ids': '["1"]', status: '' });
-    expect(methods()).toEqual(['POST /deployment', 'PATCH /deployment/1']);
-    expect(service.requests[1]?.body).toEqual({ status: 'FAILED' });
+    expect(fake.received()).toEqual(['POST /deployment', 'PATCH /deployment/1']);
+    expect(fake.service.requests[1]?.body).toEqual({ status: 'FAILED' });
     expect(finish.post.logLines.map(anyDuration)).toContain('Deployment 1 set to FAILED after Ns.');
   });
 
@@ -94,25 +83,30 @@ describe('deployment-id: update instead of create', () => {
 
     await runJob({
       inputs: {
-        'api-key': service.apiKey,
-        'base-url': service.url,
+        'api-key': fake.service.apiKey,
+        'base-url': fake.service.url,
         'deployment-id': start.main.outputs['deployment-ids'] as string,
         status: 'FAILED',
       },
     });
 
     expect(start.main.outputs['deployment-ids']).toBe('[1,2]');
-    expect(methods().slice(2).sort()).toEqual(['PATCH /deployment/1', 'PATCH /deployment/2']);
-    expect(service.deployments.get('2')?.statuses).toEqual(['STARTED', 'FAILED']);
+    expect(fake.received().slice(2).sort()).toEqual(['PATCH /deployment/1', 'PATCH /deployment/2']);
+    expect(fake.service.deployments.get('2')?.statuses).toEqual(['STARTED', 'FAILED']);
   });
 
   it("reports the service's answer for an unknown id", async () => {
     const { main } = await runJob({
-      inputs: { 'api-key': service.apiKey, 'base-url': service.url, 'deployment-id': '999', status: 'SUCCEEDED' },
+      inputs: {
+        'api-key': fake.service.apiKey,
+        'base-url': fake.service.url,
+        'deployment-id': '999',
+        status: 'SUCCEEDED',
+      },
     });
 
     expect(main.exitCode).toBe(0);
-    expect(methods()).toEqual(['PATCH /deployment/999']);
+    expect(fake.received()).toEqual(['PATCH /deployment/999']);
     expect(main.warnings).toEqual([
       'Could not set deployment 999 to SUCCEEDED: HTTP 404: Deployment 999 not found\nThe step goes on (fail-on-error is false).',
     ]);
@@ -128,17 +122,20 @@ describe('several artifacts', () => {
       jobStatus: 'success',
     });
 
-    const creates = service.requests.filter((r) => r.method === 'POST').map((r) => r.body as Record<string, unknown>);
+    const creates = fake.service.requests
+      .filter((r) => r.method === 'POST')
+      .map((r) => r.body as Record<string, unknown>);
     expect(creates.map((body) => body.artifactId ?? body.artifactName).sort()).toEqual([42, 43, 'shop-web']);
     expect(new Set(creates.map((body) => body.commitSha))).toEqual(new Set([creates[0]?.commitSha]));
     expect(JSON.parse(main.outputs['deployment-ids'] as string)).toEqual([1, 2, 3]);
     expect(main.outputs['deployment-id']).toBe('1');
     expect(post.logLines.map(anyDuration)).toContain('Deployments 1, 2, 3 set to SUCCEEDED after Ns.');
-    for (const id of ['1', '2', '3']) expect(service.deployments.get(id)?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+    for (const id of ['1', '2', '3'])
+      expect(fake.service.deployments.get(id)?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
   });
 
   it('a failure on one does not stop the others', async () => {
-    service.fail('POST', { status: 500, body: { detail: 'artifact locked' } });
+    fake.service.fail('POST', { status: 500, body: { detail: 'artifact locked' } });
 
     const { main, post } = await runJob({ inputs: inputs({ 'artifact-id': '42,43' }), jobStatus: 'failure' });
 
@@ -146,17 +143,17 @@ describe('several artifacts', () => {
     expect(main.warnings).toHaveLength(1);
     expect(main.warnings[0]).toMatch(/^Could not record the deployment of artifact 4[23]: HTTP 500: artifact locked/);
     expect(main.outputs).toEqual({ 'deployment-id': '1', 'deployment-ids': '[1]', status: 'STARTED' });
-    expect(methods().filter((m) => m.startsWith('PATCH'))).toEqual(['PATCH /deployment/1']);
+    expect(fake.received().filter((m) => m.startsWith('PATCH'))).toEqual(['PATCH /deployment/1']);
     expect(post.logLines.map(anyDuration)).toContain('Deployment 1 set to FAILED after Ns.');
   });
 
   it('with fail-on-error, the step fails but the other deployments are still recorded', async () => {
-    service.fail('POST', { status: 500, body: { detail: 'artifact locked' } });
+    fake.service.fail('POST', { status: 500, body: { detail: 'artifact locked' } });
 
     const { main } = await runJob({ inputs: inputs({ 'artifact-id': '42,43', 'fail-on-error': 'true' }) });
 
     expect(main.exitCode).toBe(1);
-    expect(service.deployments.size).toBe(1);
+    expect(fake.service.deployments.size).toBe(1);
   });
 });
 
@@ -164,42 +161,42 @@ describe('dry run', () => {
   it('prints the create and the finish it would send, in main and in post, and sends nothing', async () => {
     const { main, post } = await runJob({ inputs: inputs({ 'dry-run': 'true' }), jobStatus: 'failure' });
 
-    expect(service.requests).toEqual([]);
+    expect(fake.service.requests).toEqual([]);
     expect(main.exitCode).toBe(0);
     const printed = main.stdout.slice(main.stdout.indexOf('Dry run: would send'));
     expect(printed).toMatch(
       new RegExp(
-        `^Dry run: would send\\nPOST ${service.url}/deployment\\ncontent-type: application/json\\naccept: application/json\\nx-api-key: \\*\\*\\*\\n\\{\\n  "artifactId": 42,`,
+        `^Dry run: would send\\nPOST ${fake.service.url}/deployment\\ncontent-type: application/json\\naccept: application/json\\nx-api-key: \\*\\*\\*\\n\\{\\n  "artifactId": 42,`,
       ),
     );
     expect(main.logLines).toContain('Dry run: nothing was sent.');
     expect(main.outputs).toEqual({ 'deployment-id': '', 'deployment-ids': '[]', status: 'STARTED' });
     expect(post.exitCode).toBe(0);
-    expect(post.stdout).toContain(`PATCH ${service.url}/deployment/%3Cid%20of%20deployment%201%3E`);
+    expect(post.stdout).toContain(`PATCH ${fake.service.url}/deployment/%3Cid%20of%20deployment%201%3E`);
     expect(post.stdout).toContain('{\n  "status": "FAILED"\n}');
     expect(post.logLines).toContain('Dry run: nothing was sent.');
-    for (const step of [main, post]) expect(step.stdout.split(service.apiKey)).toHaveLength(2); // only ::add-mask::
+    for (const step of [main, post]) expect(step.stdout.split(fake.service.apiKey)).toHaveLength(2); // only ::add-mask::
   });
 
   it('prints the updates for deployment-id, in main with status and in post without', async () => {
     const withStatus = await runJob({
       inputs: {
-        'api-key': service.apiKey,
-        'base-url': service.url,
+        'api-key': fake.service.apiKey,
+        'base-url': fake.service.url,
         'deployment-id': '5',
         status: 'SUCCEEDED',
         'dry-run': 'true',
       },
     });
     const withoutStatus = await runJob({
-      inputs: { 'api-key': service.apiKey, 'base-url': service.url, 'deployment-id': '6', 'dry-run': 'true' },
+      inputs: { 'api-key': fake.service.apiKey, 'base-url': fake.service.url, 'deployment-id': '6', 'dry-run': 'true' },
     });
 
-    expect(service.requests).toEqual([]);
-    expect(withStatus.main.stdout).toContain(`PATCH ${service.url}/deployment/5`);
+    expect(fake.service.requests).toEqual([]);
+    expect(withStatus.main.stdout).toContain(`PATCH ${fake.service.url}/deployment/5`);
     expect(withStatus.main.outputs.status).toBe('SUCCEEDED');
     expect(withoutStatus.main.logLines).toContain('Dry run: the post step would set deployment 6 from the job status.');
-    expect(withoutStatus.post.stdout).toContain(`PATCH ${service.url}/deployment/6`);
+    expect(withoutStatus.post.stdout).toContain(`PATCH ${fake.service.url}/deployment/6`);
   });
 });
 
@@ -222,7 +219,7 @@ describe('job summary', () => {
   });
 
   it('on failure: why it could not record, and the FAILED finish', async () => {
-    service.fail('PATCH', {
+    fake.service.fail('PATCH', {
       status: 422,
       body: { detail: [{ type: 'enum', loc: ['body', 'status'], msg: 'bad <status>' }] },
     });
@@ -240,7 +237,7 @@ describe('job summary', () => {
   });
 
   it('escapes what users and the service write', async () => {
-    service.fail('POST', { status: 400, body: { detail: '<script>x</script>' } });
+    fake.service.fail('POST', { status: 400, body: { detail: '<script>x</script>' } });
 
     const { main } = await runJob({ inputs: inputs({ branch: 'feat/<b>' }) });
 

@@ -1,23 +1,12 @@
 // Faults end to end: the tracker must never block, hang or duplicate a deployment.
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeService, type FakeService } from '../fake-service.ts';
 import { startForwardProxy, type ForwardProxy } from '../forward-proxy.ts';
 import { runJob, runStep } from '../run-action.ts';
+import { useFakeService } from './fixture.ts';
 
-let service: FakeService;
-beforeEach(async () => {
-  service = await startFakeService();
-});
-afterEach(async () => {
-  await service.close();
-});
-
-function inputs(extra: Record<string, string> = {}): Record<string, string> {
-  return { 'api-key': service.apiKey, 'base-url': service.url, 'artifact-id': '42', ...extra };
-}
-
-const methods = () => service.requests.map((r) => `${r.method} ${r.path}`);
+const fake = useFakeService();
+const { inputs } = fake;
 
 /** A loopback port with nothing listening on it. */
 async function closedPort(): Promise<number> {
@@ -32,31 +21,31 @@ describe('retries that cannot duplicate a deployment', () => {
   it.each([503, 429])(
     'retries a create answered %i after the Retry-After wait: exactly one deployment',
     async (status) => {
-      service.fail('POST', { status, body: { detail: 'busy' }, headers: { 'retry-after': '1' } });
+      fake.service.fail('POST', { status, body: { detail: 'busy' }, headers: { 'retry-after': '1' } });
 
       const { main, post } = await runJob({ inputs: inputs() });
 
       expect(main.exitCode).toBe(0);
       expect(main.warnings).toEqual([]);
-      expect(methods()).toEqual(['POST /deployment', 'POST /deployment', 'PATCH /deployment/1']);
-      const [first, second] = service.requests;
+      expect(fake.received()).toEqual(['POST /deployment', 'POST /deployment', 'PATCH /deployment/1']);
+      const [first, second] = fake.service.requests;
       expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(950);
-      expect(service.deployments.size).toBe(1);
-      expect(service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+      expect(fake.service.deployments.size).toBe(1);
+      expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
       expect(main.logLines).toContain(
-        `POST ${service.url}/deployment: HTTP ${status}; retrying in 1.0 s (retry 1 of 3)`,
+        `POST ${fake.service.url}/deployment: HTTP ${status}; retrying in 1.0 s (retry 1 of 3)`,
       );
       expect(post.exitCode).toBe(0);
     },
   );
 
   it('does not retry a create answered 500 (it may have been recorded): a warning, exit 0', async () => {
-    service.fail('POST', { status: 500, body: { detail: 'Internal error' } });
+    fake.service.fail('POST', { status: 500, body: { detail: 'Internal error' } });
 
     const { main } = await runJob({ inputs: inputs() });
 
     expect(main.exitCode).toBe(0);
-    expect(methods()).toEqual(['POST /deployment']);
+    expect(fake.received()).toEqual(['POST /deployment']);
     expect(main.warnings).toEqual([
       'Could not record the deployment of artifact 42: HTTP 500: Internal error\nThe step goes on (fail-on-error is false).',
     ]);
@@ -65,83 +54,83 @@ describe('retries that cannot duplicate a deployment', () => {
   });
 
   it('fails the step on the same 500 with fail-on-error', async () => {
-    service.fail('POST', { status: 500, body: { detail: 'Internal error' } });
+    fake.service.fail('POST', { status: 500, body: { detail: 'Internal error' } });
 
     const { main, post } = await runJob({ inputs: inputs({ 'fail-on-error': 'true' }) });
 
     expect(main.exitCode).toBe(1);
     expect(main.errors).toEqual(['Could not record the deployment of artifact 42: HTTP 500: Internal error']);
-    expect(methods()).toEqual(['POST /deployment']);
+    expect(fake.received()).toEqual(['POST /deployment']);
     expect(post.exitCode).toBe(0);
   });
 
   it('does not retry a create whose connection dropped before an answer', async () => {
-    service.fail('POST', { drop: true });
+    fake.service.fail('POST', { drop: true });
 
     const { main } = await runJob({ inputs: inputs() });
 
     expect(main.exitCode).toBe(0);
-    expect(methods()).toEqual(['POST /deployment']);
+    expect(fake.received()).toEqual(['POST /deployment']);
     expect(main.warnings[0]).toMatch(
       /^Could not record the deployment of artifact 42: connection closed before an answer/,
     );
   });
 
   it('retries an update whose connection dropped, and ends SUCCEEDED', async () => {
-    service.fail('PATCH', { drop: true });
+    fake.service.fail('PATCH', { drop: true });
 
     const { post } = await runJob({ inputs: inputs() });
 
     expect(post.exitCode).toBe(0);
     expect(post.warnings).toEqual([]);
-    expect(methods()).toEqual(['POST /deployment', 'PATCH /deployment/1', 'PATCH /deployment/1']);
-    expect(service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+    expect(fake.received()).toEqual(['POST /deployment', 'PATCH /deployment/1', 'PATCH /deployment/1']);
+    expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
   });
 
   it.each([500, 502, 504, 408])('retries an update answered %i', async (status) => {
-    service.fail('PATCH', { status, body: { detail: 'try again' } });
+    fake.service.fail('PATCH', { status, body: { detail: 'try again' } });
 
     const { post } = await runJob({ inputs: inputs() });
 
     expect(post.warnings).toEqual([]);
-    expect(methods()).toEqual(['POST /deployment', 'PATCH /deployment/1', 'PATCH /deployment/1']);
-    expect(service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+    expect(fake.received()).toEqual(['POST /deployment', 'PATCH /deployment/1', 'PATCH /deployment/1']);
+    expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
   });
 
   it('gives up after the given retries and says so', async () => {
-    service.fail('PATCH', ...Array.from({ length: 3 }, () => ({ status: 503, body: { detail: 'maintenance' } })));
+    fake.service.fail('PATCH', ...Array.from({ length: 3 }, () => ({ status: 503, body: { detail: 'maintenance' } })));
 
     const { post } = await runJob({ inputs: inputs({ retries: '2' }) });
 
     expect(post.exitCode).toBe(0);
-    expect(methods().filter((m) => m.startsWith('PATCH'))).toHaveLength(3);
+    expect(fake.received().filter((m) => m.startsWith('PATCH'))).toHaveLength(3);
     expect(post.warnings).toEqual([
       'Could not set deployment 1 to SUCCEEDED: HTTP 503: maintenance\nThe step goes on (fail-on-error is false).',
     ]);
-    expect(service.deployments.get('1')?.statuses).toEqual(['STARTED']);
+    expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED']);
   });
 });
 
 describe('a service that does not answer', () => {
   it('ends a create that never gets an answer within its timeout, without retrying it', async () => {
-    service.fail('POST', { hang: true });
+    fake.service.fail('POST', { hang: true });
 
     const main = await runStep('main', { inputs: inputs({ 'timeout-seconds': '0.5' }), killAfterMs: 10_000 }, {});
 
     expect(main.exitCode).toBe(0); // not killed: it ended by itself
-    expect(methods()).toEqual(['POST /deployment']);
+    expect(fake.received()).toEqual(['POST /deployment']);
     expect(main.warnings[0]).toMatch(
       /^Could not record the deployment of artifact 42: no answer in time \(127\.0\.0\.1:\d+\)/,
     );
   });
 
   it('ends an update that never gets an answer after its retries', async () => {
-    service.fail('PATCH', { hang: true }, { hang: true });
+    fake.service.fail('PATCH', { hang: true }, { hang: true });
 
     const { post } = await runJob({ inputs: inputs({ 'timeout-seconds': '0.5', retries: '1' }), killAfterMs: 10_000 });
 
     expect(post.exitCode).toBe(0);
-    expect(methods()).toEqual(['POST /deployment', 'PATCH /deployment/1', 'PATCH /deployment/1']);
+    expect(fake.received()).toEqual(['POST /deployment', 'PATCH /deployment/1', 'PATCH /deployment/1']);
     expect(post.warnings[0]).toMatch(/^Could not set deployment 1 to SUCCEEDED: no answer in time/);
   });
 
@@ -164,7 +153,7 @@ describe('a service that does not answer', () => {
 
 describe('answers that are not success', () => {
   it('reports an HTML error page by its status, without a parse crash', async () => {
-    service.fail('POST', { status: 502, body: '<html><body><h1>502 Bad Gateway</h1></body></html>' });
+    fake.service.fail('POST', { status: 502, body: '<html><body><h1>502 Bad Gateway</h1></body></html>' });
 
     const { main } = await runJob({ inputs: inputs() });
 
@@ -181,7 +170,7 @@ describe('answers that are not success', () => {
     expect(main.warnings[0]).toMatch(
       /^Could not record the deployment of artifact 42: HTTP 401: Invalid or missing API key/,
     );
-    expect(service.deployments.size).toBe(0);
+    expect(fake.service.deployments.size).toBe(0);
   });
 
   it('reports a validation error one line per entry', async () => {
@@ -189,7 +178,7 @@ describe('answers that are not success', () => {
       { type: 'missing', loc: ['body', 'commitSha'], msg: 'Field required', input: {} },
       { type: 'enum', loc: ['body', 'environment'], msg: "Input should be 'Production'", input: 'Prod' },
     ];
-    service.fail('POST', { status: 422, body: { detail } });
+    fake.service.fail('POST', { status: 422, body: { detail } });
 
     const { main } = await runJob({ inputs: inputs() });
 
@@ -199,7 +188,7 @@ describe('answers that are not success', () => {
   });
 
   it('treats a 200 without an id as a failure', async () => {
-    service.fail('POST', { status: 200, body: { success: true } });
+    fake.service.fail('POST', { status: 200, body: { success: true } });
 
     const { main, post } = await runJob({ inputs: inputs() });
 
@@ -210,7 +199,7 @@ describe('answers that are not success', () => {
   });
 
   it('treats a 200 without success: true as a failure', async () => {
-    service.fail('PATCH', { status: 200, body: { success: false } });
+    fake.service.fail('PATCH', { status: 200, body: { success: false } });
 
     const { post } = await runJob({ inputs: inputs() });
 
@@ -234,14 +223,14 @@ describe('proxies', () => {
 
     expect(main.exitCode).toBe(0);
     expect(post.exitCode).toBe(0);
-    expect(proxy.seen).toEqual([`127.0.0.1:${service.port}`, `127.0.0.1:${service.port}`]);
-    expect(service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+    expect(proxy.seen).toEqual([`127.0.0.1:${fake.service.port}`, `127.0.0.1:${fake.service.port}`]);
+    expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
   });
 
   it.each(['NO_PROXY', 'no_proxy'])('bypasses the proxy for hosts in %s', async (variable) => {
     await runJob({ inputs: inputs(), env: { HTTP_PROXY: proxy.url, [variable]: '127.0.0.1' } });
 
     expect(proxy.seen).toEqual([]);
-    expect(service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+    expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
   });
 });
