@@ -93,6 +93,7 @@ export async function runStep(
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? dir,
       RUNNER_TEMP: dir,
+      GITHUB_WORKSPACE: dir,
       ...DEFAULT_ENV,
       GITHUB_EVENT_NAME: options.event?.name ?? 'push',
       GITHUB_EVENT_PATH: eventPath,
@@ -106,7 +107,8 @@ export async function runStep(
 
     const entry = join(ROOT, stage === 'main' ? action.runs.main : action.runs.post);
     const started = performance.now();
-    const { exitCode, stdout, stderr } = await spawnNode(entry, env, options.killAfterMs ?? 60_000);
+    // The runner starts a step in the workspace, not in the action's folder: dist/ must not rely on the cwd.
+    const { exitCode, stdout, stderr } = await spawnNode(entry, dir, env, options.killAfterMs ?? 60_000);
     const durationMs = performance.now() - started;
     const commands = parseCommands(stdout);
     return {
@@ -145,11 +147,12 @@ function inputVariables(stage: 'main' | 'post', options: JobOptions): Record<str
 
 function spawnNode(
   entry: string,
+  cwd: string,
   env: Record<string, string>,
   killAfterMs: number,
 ): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [entry], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
