@@ -21,12 +21,7 @@ export interface HttpResponse {
 
 /** The request got no HTTP answer: nothing reached the service, or no reply came back in time. */
 export class NetworkError extends Error {
-  readonly reason: NetworkCause;
-  constructor(message: string, reason: NetworkCause) {
-    super(message);
-    this.name = 'NetworkError';
-    this.reason = reason;
-  }
+  override name = 'NetworkError';
 }
 
 export interface HttpClient {
@@ -81,7 +76,7 @@ export function createHttpClient(options: { timeoutMs: number; retries: number; 
         outcome = { kind: 'network', cause };
         log.debug(`${label} -> ${cause}: ${String(error)}`);
         if (retry >= retries || !isRetryable(req.method, outcome)) {
-          throw new NetworkError(`${CAUSE_TEXT[cause]} (${req.url.host})`, cause);
+          throw new NetworkError(`${CAUSE_TEXT[cause]} (${req.url.host})`);
         }
       }
       const delay = waitMs ?? backoffMs(retry);

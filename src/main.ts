@@ -5,8 +5,8 @@ import type { GitHubContext } from './context.js';
 import { ConfigError, readConnection, type Connection } from './inputs.js';
 import type { Log } from './log.js';
 import { planMain, type CreateBody, type Plan } from './plan.js';
-import { createTracker, type DeploymentId, type Tracker } from './service.js';
-import { capitalize, deploymentsText, errorText, readInput, reportServiceFailure, startStep } from './step.js';
+import { errorText, updateAll, type DeploymentId, type Tracker } from './service.js';
+import { capitalize, deploymentsText, readInput, reportServiceFailure, startStep, withTracker } from './step.js';
 import { writeSummary, type RecordedRow } from './summary.js';
 import { printDryRun } from './dry-run.js';
 
@@ -35,16 +35,11 @@ export async function run(): Promise<void> {
     leaveForPost(plan.ids, log);
     return;
   }
-  // Loaded only when a request is sent: undici is most of a step's start-up time.
-  const { createHttpClient } = await import('./http.js');
-  const http = createHttpClient({ timeoutMs: connection.timeoutMs, retries: connection.retries, log });
-  try {
-    const tracker = createTracker(http, connection.baseUrl, connection.apiKey);
-    if (plan.kind === 'create') await createDeployments(plan, tracker, connection, log);
-    else await updateDeployments(plan, tracker, connection, log);
-  } finally {
-    await http.close();
-  }
+  await withTracker(connection, log, (tracker) =>
+    plan.kind === 'create'
+      ? createDeployments(plan, tracker, connection, log)
+      : updateDeployments(plan, tracker, connection, log),
+  );
 }
 
 /** @actions/github (and the octokit it bundles) is loaded only when deployments are created. */
@@ -100,13 +95,7 @@ async function updateDeployments(
   connection: Connection,
   log: Log,
 ): Promise<void> {
-  const results = await Promise.allSettled(plan.ids.map((id) => tracker.update(id, plan.status)));
-  const updated = plan.ids.filter((_, index) => results[index]?.status === 'fulfilled');
-  const failures = results.flatMap((result, index) =>
-    result.status === 'rejected'
-      ? [`Could not set deployment ${plan.ids[index]} to ${plan.status}: ${errorText(result.reason)}`]
-      : [],
-  );
+  const { updated, failures } = await updateAll(tracker, plan.ids, plan.status);
   const done = updated.length ? `${capitalize(deploymentsText(updated))} set to ${plan.status}.` : '';
   if (done) log.info(done);
   setOutputs(updated, updated.length ? plan.status : '');

@@ -4,8 +4,8 @@ import { Inputs, State, type DeploymentStatus } from './constants.js';
 import { printDryRunFinish } from './dry-run.js';
 import { ConfigError, readConnection, type Connection } from './inputs.js';
 import type { Log } from './log.js';
-import { createTracker, type DeploymentId } from './service.js';
-import { capitalize, deploymentsText, errorText, readInput, reportServiceFailure, startStep } from './step.js';
+import { updateAll, type DeploymentId } from './service.js';
+import { capitalize, deploymentsText, readInput, reportServiceFailure, startStep, withTracker } from './step.js';
 import { formatDuration, writeSummary } from './summary.js';
 
 const JOB_STATUS_TO_DEPLOYMENT: Record<string, DeploymentStatus> = {
@@ -54,21 +54,8 @@ export async function run(): Promise<void> {
 }
 
 async function finish(ids: DeploymentId[], status: DeploymentStatus, connection: Connection, log: Log): Promise<void> {
-  // Loaded only when a request is sent: undici is most of a step's start-up time.
-  const { createHttpClient } = await import('./http.js');
-  const http = createHttpClient({ timeoutMs: connection.timeoutMs, retries: connection.retries, log });
-  let results: PromiseSettledResult<void>[];
-  try {
-    const tracker = createTracker(http, connection.baseUrl, connection.apiKey);
-    results = await Promise.allSettled(ids.map((id) => tracker.update(id, status)));
-  } finally {
-    await http.close();
-  }
-  const finished = ids.filter((_, index) => results[index]?.status === 'fulfilled');
-  const failures = results.flatMap((result, index) =>
-    result.status === 'rejected'
-      ? [`Could not set deployment ${ids[index]} to ${status}: ${errorText(result.reason)}`]
-      : [],
+  const { updated: finished, failures } = await withTracker(connection, log, (tracker) =>
+    updateAll(tracker, ids, status),
   );
   const lines: string[] = [];
   if (finished.length) {

@@ -20,6 +20,27 @@ export interface Tracker {
   update(id: DeploymentId, status: DeploymentStatus): Promise<void>;
 }
 
+/** Sets each deployment to `status`; a failure on one does not stop the others. */
+export async function updateAll(
+  tracker: Tracker,
+  ids: DeploymentId[],
+  status: DeploymentStatus,
+): Promise<{ updated: DeploymentId[]; failures: string[] }> {
+  const results = await Promise.allSettled(ids.map((id) => tracker.update(id, status)));
+  const updated = ids.filter((_, index) => results[index]?.status === 'fulfilled');
+  const failures = results.flatMap((result, index) =>
+    result.status === 'rejected'
+      ? [`Could not set deployment ${ids[index]} to ${status}: ${errorText(result.reason)}`]
+      : [],
+  );
+  return { updated, failures };
+}
+
+/** What a failed call to the service says, for a log line. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export function createRequest(baseUrl: URL, apiKey: string, body: CreateBody): HttpRequest {
   return jsonRequest('POST', new URL('deployment', baseUrl), apiKey, body);
 }

@@ -2,7 +2,8 @@
 import * as core from '@actions/core';
 import { Inputs } from './constants.js';
 import { createLog, type Log } from './log.js';
-import type { InputReader } from './inputs.js';
+import type { Connection, InputReader } from './inputs.js';
+import { createTracker, type Tracker } from './service.js';
 
 export const readInput: InputReader = (name) => core.getInput(name);
 
@@ -29,8 +30,20 @@ export function reportUnexpected(error: unknown): void {
   reportServiceFailure(message, readInput(Inputs.FailOnError).toLowerCase() === 'true', log);
 }
 
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** Runs `use` with a tracker for the service, and closes its connections after. */
+export async function withTracker<T>(
+  connection: Connection,
+  log: Log,
+  use: (tracker: Tracker) => Promise<T>,
+): Promise<T> {
+  // Loaded only when a request is sent: undici is most of a step's start-up time.
+  const { createHttpClient } = await import('./http.js');
+  const http = createHttpClient({ timeoutMs: connection.timeoutMs, retries: connection.retries, log });
+  try {
+    return await use(createTracker(http, connection.baseUrl, connection.apiKey));
+  } finally {
+    await http.close();
+  }
 }
 
 /** "deployment 7" or "deployments 7, 8", for log lines. */

@@ -80,12 +80,7 @@ function errorChain(error) {
 
 /** The request got no HTTP answer: nothing reached the service, or no reply came back in time. */
 class NetworkError extends Error {
-    reason;
-    constructor(message, reason) {
-        super(message);
-        this.name = 'NetworkError';
-        this.reason = reason;
-    }
+    name = 'NetworkError';
 }
 const CAUSE_TEXT = {
     refused: 'connection refused',
@@ -133,7 +128,7 @@ function createHttpClient(options) {
                 outcome = { kind: 'network', cause };
                 log.debug(`${label} -> ${cause}: ${String(error)}`);
                 if (retry >= retries || !isRetryable(req.method, outcome)) {
-                    throw new NetworkError(`${CAUSE_TEXT[cause]} (${req.url.host})`, cause);
+                    throw new NetworkError(`${CAUSE_TEXT[cause]} (${req.url.host})`);
                 }
             }
             const delay = waitMs ?? backoffMs(retry);

@@ -28435,7 +28435,7 @@ const DefaultEnvironment = 'Production';
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4463);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3677);
 /* harmony import */ var _step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5717);
 // Entry of the main step (runs.main). Kept thin: all behaviour lives in ../main.ts.
 
@@ -28447,7 +28447,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4463:
+/***/ 3677:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28764,89 +28764,8 @@ function required(read, input, fallback, source) {
     return value;
 }
 
-;// CONCATENATED MODULE: ./src/service.ts
-/** The service answered, but not with success. */
-class ServiceError extends Error {
-    status;
-    constructor(status, message) {
-        super(message);
-        this.name = 'ServiceError';
-        this.status = status;
-    }
-}
-function createRequest(baseUrl, apiKey, body) {
-    return jsonRequest('POST', new URL('deployment', baseUrl), apiKey, body);
-}
-function service_updateRequest(baseUrl, apiKey, id, status) {
-    return jsonRequest('PATCH', deploymentUrl(baseUrl, id), apiKey, { status });
-}
-function deploymentUrl(baseUrl, id) {
-    return new URL(`deployment/${encodeURIComponent(String(id))}`, baseUrl);
-}
-function jsonRequest(method, url, apiKey, body) {
-    return {
-        method,
-        url,
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': apiKey },
-        body: JSON.stringify(body),
-    };
-}
-function createTracker(http, baseUrl, apiKey) {
-    return {
-        async create(body) {
-            const answer = successBody(await http.send(createRequest(baseUrl, apiKey, body)));
-            const id = answer.id;
-            if ((typeof id === 'string' && id !== '') || typeof id === 'number')
-                return id;
-            throw new ServiceError(200, 'HTTP 200, but the answer has no deployment `id`');
-        },
-        async update(id, status) {
-            successBody(await http.send(service_updateRequest(baseUrl, apiKey, id, status)));
-        },
-    };
-}
-/** The JSON answer of a successful write, or a ServiceError that says what went wrong. */
-function successBody(response) {
-    const body = parseJson(response.text);
-    if (response.status < 200 || response.status >= 300) {
-        throw new ServiceError(response.status, describeFailure(response.status, body, response.contentType));
-    }
-    if (!isObject(body) || body.success !== true) {
-        throw new ServiceError(response.status, `HTTP ${response.status}, but the answer does not say \`success: true\``);
-    }
-    return body;
-}
-/** "HTTP 404: Deployment not found", or for a validation array one line per entry. */
-function describeFailure(status, body, contentType) {
-    const head = `HTTP ${status}`;
-    if (body === undefined)
-        return `${head} (the answer is not JSON${contentType ? `: ${contentType.split(';')[0]}` : ''})`;
-    const detail = isObject(body) ? body.detail : undefined;
-    if (typeof detail === 'string')
-        return `${head}: ${detail}`;
-    if (Array.isArray(detail))
-        return [`${head}:`, ...detail.map((entry) => `  ${describeValidationEntry(entry)}`)].join('\n');
-    return `${head} (no \`detail\` in the answer)`;
-}
-function describeValidationEntry(entry) {
-    if (!isObject(entry))
-        return String(entry);
-    const location = Array.isArray(entry.loc) ? entry.loc.join('.') : '';
-    const message = typeof entry.msg === 'string' ? entry.msg : JSON.stringify(entry);
-    return location ? `${location}: ${message}` : message;
-}
-function parseJson(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-function isObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
+// EXTERNAL MODULE: ./src/service.ts
+var service = __nccwpck_require__(448);
 // EXTERNAL MODULE: ./src/step.ts + 1 modules
 var step = __nccwpck_require__(5717);
 ;// CONCATENATED MODULE: ./src/summary.ts
@@ -28901,12 +28820,12 @@ function formatDuration(ms) {
 function printDryRun(plan, connection, log) {
     const { baseUrl, apiKey } = connection;
     if (plan.kind === 'create') {
-        plan.bodies.forEach((body) => printRequest(createRequest(baseUrl, apiKey, body), log));
+        plan.bodies.forEach((body) => printRequest((0,service/* createRequest */.WL)(baseUrl, apiKey, body), log));
         if (plan.finishInPost)
             log.info('Dry run: the post step would set these deployments from the job status.');
     }
     else if (plan.kind === 'update') {
-        plan.ids.forEach((id) => printRequest(service_updateRequest(baseUrl, apiKey, id, plan.status), log));
+        plan.ids.forEach((id) => printRequest((0,service/* updateRequest */.H5)(baseUrl, apiKey, id, plan.status), log));
     }
     else {
         log.info(`Dry run: the post step would set ${(0,step/* deploymentsText */.mU)(plan.ids)} from the job status.`);
@@ -28959,19 +28878,9 @@ async function run() {
         leaveForPost(plan.ids, log);
         return;
     }
-    // Loaded only when a request is sent: undici is most of a step's start-up time.
-    const { createHttpClient } = await Promise.all(/* import() */[__nccwpck_require__.e(752), __nccwpck_require__.e(256)]).then(__nccwpck_require__.bind(__nccwpck_require__, 256));
-    const http = createHttpClient({ timeoutMs: connection.timeoutMs, retries: connection.retries, log });
-    try {
-        const tracker = createTracker(http, connection.baseUrl, connection.apiKey);
-        if (plan.kind === 'create')
-            await createDeployments(plan, tracker, connection, log);
-        else
-            await updateDeployments(plan, tracker, connection, log);
-    }
-    finally {
-        await http.close();
-    }
+    await (0,step/* withTracker */.Hg)(connection, log, (tracker) => plan.kind === 'create'
+        ? createDeployments(plan, tracker, connection, log)
+        : updateDeployments(plan, tracker, connection, log));
 }
 /** @actions/github (and the octokit it bundles) is loaded only when deployments are created. */
 async function loadGitHubContext() {
@@ -28996,7 +28905,7 @@ async function createDeployments(plan, tracker, connection, log) {
             log.info(`Recorded deployment ${result.value}: ${describeBody(body)} (${plan.status}).`);
         }
         else {
-            failures.push(`Could not record the deployment of ${artifactLabel(body)}: ${(0,step/* errorText */.kc)(result.reason)}`);
+            failures.push(`Could not record the deployment of ${artifactLabel(body)}: ${(0,service/* errorText */.kc)(result.reason)}`);
         }
     });
     setOutputs(created, created.length ? plan.status : '');
@@ -29016,11 +28925,7 @@ function postNoteAfterCreate(plan, createdCount) {
     return `Nothing to finish: the main step was given status ${plan.status}, so the job's status is not reported.`;
 }
 async function updateDeployments(plan, tracker, connection, log) {
-    const results = await Promise.allSettled(plan.ids.map((id) => tracker.update(id, plan.status)));
-    const updated = plan.ids.filter((_, index) => results[index]?.status === 'fulfilled');
-    const failures = results.flatMap((result, index) => result.status === 'rejected'
-        ? [`Could not set deployment ${plan.ids[index]} to ${plan.status}: ${(0,step/* errorText */.kc)(result.reason)}`]
-        : []);
+    const { updated, failures } = await (0,service/* updateAll */.X6)(tracker, plan.ids, plan.status);
     const done = updated.length ? `${(0,step/* capitalize */.ZH)((0,step/* deploymentsText */.mU)(updated))} set to ${plan.status}.` : '';
     if (done)
         log.info(done);
@@ -29079,6 +28984,115 @@ function describeBody(body) {
 
 /***/ }),
 
+/***/ 448:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   H5: () => (/* binding */ updateRequest),
+/* harmony export */   P: () => (/* binding */ createTracker),
+/* harmony export */   WL: () => (/* binding */ createRequest),
+/* harmony export */   X6: () => (/* binding */ updateAll),
+/* harmony export */   kc: () => (/* binding */ errorText)
+/* harmony export */ });
+/* unused harmony exports ServiceError, deploymentUrl, describeFailure */
+/** The service answered, but not with success. */
+class ServiceError extends Error {
+    status;
+    constructor(status, message) {
+        super(message);
+        this.name = 'ServiceError';
+        this.status = status;
+    }
+}
+/** Sets each deployment to `status`; a failure on one does not stop the others. */
+async function updateAll(tracker, ids, status) {
+    const results = await Promise.allSettled(ids.map((id) => tracker.update(id, status)));
+    const updated = ids.filter((_, index) => results[index]?.status === 'fulfilled');
+    const failures = results.flatMap((result, index) => result.status === 'rejected'
+        ? [`Could not set deployment ${ids[index]} to ${status}: ${errorText(result.reason)}`]
+        : []);
+    return { updated, failures };
+}
+/** What a failed call to the service says, for a log line. */
+function errorText(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+function createRequest(baseUrl, apiKey, body) {
+    return jsonRequest('POST', new URL('deployment', baseUrl), apiKey, body);
+}
+function updateRequest(baseUrl, apiKey, id, status) {
+    return jsonRequest('PATCH', deploymentUrl(baseUrl, id), apiKey, { status });
+}
+function deploymentUrl(baseUrl, id) {
+    return new URL(`deployment/${encodeURIComponent(String(id))}`, baseUrl);
+}
+function jsonRequest(method, url, apiKey, body) {
+    return {
+        method,
+        url,
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': apiKey },
+        body: JSON.stringify(body),
+    };
+}
+function createTracker(http, baseUrl, apiKey) {
+    return {
+        async create(body) {
+            const answer = successBody(await http.send(createRequest(baseUrl, apiKey, body)));
+            const id = answer.id;
+            if ((typeof id === 'string' && id !== '') || typeof id === 'number')
+                return id;
+            throw new ServiceError(200, 'HTTP 200, but the answer has no deployment `id`');
+        },
+        async update(id, status) {
+            successBody(await http.send(updateRequest(baseUrl, apiKey, id, status)));
+        },
+    };
+}
+/** The JSON answer of a successful write, or a ServiceError that says what went wrong. */
+function successBody(response) {
+    const body = parseJson(response.text);
+    if (response.status < 200 || response.status >= 300) {
+        throw new ServiceError(response.status, describeFailure(response.status, body, response.contentType));
+    }
+    if (!isObject(body) || body.success !== true) {
+        throw new ServiceError(response.status, `HTTP ${response.status}, but the answer does not say \`success: true\``);
+    }
+    return body;
+}
+/** "HTTP 404: Deployment not found", or for a validation array one line per entry. */
+function describeFailure(status, body, contentType) {
+    const head = `HTTP ${status}`;
+    if (body === undefined)
+        return `${head} (the answer is not JSON${contentType ? `: ${contentType.split(';')[0]}` : ''})`;
+    const detail = isObject(body) ? body.detail : undefined;
+    if (typeof detail === 'string')
+        return `${head}: ${detail}`;
+    if (Array.isArray(detail))
+        return [`${head}:`, ...detail.map((entry) => `  ${describeValidationEntry(entry)}`)].join('\n');
+    return `${head} (no \`detail\` in the answer)`;
+}
+function describeValidationEntry(entry) {
+    if (!isObject(entry))
+        return String(entry);
+    const location = Array.isArray(entry.loc) ? entry.loc.join('.') : '';
+    const message = typeof entry.msg === 'string' ? entry.msg : JSON.stringify(entry);
+    return location ? `${location}: ${message}` : message;
+}
+function parseJson(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+function isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+
+/***/ }),
+
 /***/ 5717:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -29087,11 +29101,11 @@ function describeBody(body) {
 __nccwpck_require__.d(__webpack_exports__, {
   ZH: () => (/* binding */ capitalize),
   mU: () => (/* binding */ deploymentsText),
-  kc: () => (/* binding */ errorText),
   R5: () => (/* binding */ readInput),
   my: () => (/* binding */ reportServiceFailure),
   qA: () => (/* binding */ reportUnexpected),
-  bP: () => (/* binding */ startStep)
+  bP: () => (/* binding */ startStep),
+  Hg: () => (/* binding */ withTracker)
 });
 
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 18 modules
@@ -29114,8 +29128,11 @@ function createLog(secret) {
     };
 }
 
+// EXTERNAL MODULE: ./src/service.ts
+var service = __nccwpck_require__(448);
 ;// CONCATENATED MODULE: ./src/step.ts
 // What the main and the post step do alike: read inputs, mask the key, report failures.
+
 
 
 
@@ -29143,8 +29160,17 @@ function reportUnexpected(error) {
     const log = createLog(readInput(constants/* Inputs */.G0.ApiKey));
     reportServiceFailure(message, readInput(constants/* Inputs */.G0.FailOnError).toLowerCase() === 'true', log);
 }
-function errorText(error) {
-    return error instanceof Error ? error.message : String(error);
+/** Runs `use` with a tracker for the service, and closes its connections after. */
+async function withTracker(connection, log, use) {
+    // Loaded only when a request is sent: undici is most of a step's start-up time.
+    const { createHttpClient } = await Promise.all(/* import() */[__nccwpck_require__.e(752), __nccwpck_require__.e(256)]).then(__nccwpck_require__.bind(__nccwpck_require__, 256));
+    const http = createHttpClient({ timeoutMs: connection.timeoutMs, retries: connection.retries, log });
+    try {
+        return await use((0,service/* createTracker */.P)(http, connection.baseUrl, connection.apiKey));
+    }
+    finally {
+        await http.close();
+    }
 }
 /** "deployment 7" or "deployments 7, 8", for log lines. */
 function deploymentsText(ids) {

@@ -28433,7 +28433,7 @@ const DefaultEnvironment = 'Production';
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8105);
+/* harmony import */ var _post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6385);
 /* harmony import */ var _step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5717);
 // Entry of the post step (runs.post). Kept thin: all behaviour lives in ../post.ts.
 
@@ -28445,7 +28445,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8105:
+/***/ 6385:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28460,89 +28460,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var core = __nccwpck_require__(3218);
 // EXTERNAL MODULE: ./src/constants.ts
 var constants = __nccwpck_require__(7242);
-;// CONCATENATED MODULE: ./src/service.ts
-/** The service answered, but not with success. */
-class ServiceError extends Error {
-    status;
-    constructor(status, message) {
-        super(message);
-        this.name = 'ServiceError';
-        this.status = status;
-    }
-}
-function service_createRequest(baseUrl, apiKey, body) {
-    return jsonRequest('POST', new URL('deployment', baseUrl), apiKey, body);
-}
-function service_updateRequest(baseUrl, apiKey, id, status) {
-    return jsonRequest('PATCH', deploymentUrl(baseUrl, id), apiKey, { status });
-}
-function deploymentUrl(baseUrl, id) {
-    return new URL(`deployment/${encodeURIComponent(String(id))}`, baseUrl);
-}
-function jsonRequest(method, url, apiKey, body) {
-    return {
-        method,
-        url,
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': apiKey },
-        body: JSON.stringify(body),
-    };
-}
-function createTracker(http, baseUrl, apiKey) {
-    return {
-        async create(body) {
-            const answer = successBody(await http.send(service_createRequest(baseUrl, apiKey, body)));
-            const id = answer.id;
-            if ((typeof id === 'string' && id !== '') || typeof id === 'number')
-                return id;
-            throw new ServiceError(200, 'HTTP 200, but the answer has no deployment `id`');
-        },
-        async update(id, status) {
-            successBody(await http.send(service_updateRequest(baseUrl, apiKey, id, status)));
-        },
-    };
-}
-/** The JSON answer of a successful write, or a ServiceError that says what went wrong. */
-function successBody(response) {
-    const body = parseJson(response.text);
-    if (response.status < 200 || response.status >= 300) {
-        throw new ServiceError(response.status, describeFailure(response.status, body, response.contentType));
-    }
-    if (!isObject(body) || body.success !== true) {
-        throw new ServiceError(response.status, `HTTP ${response.status}, but the answer does not say \`success: true\``);
-    }
-    return body;
-}
-/** "HTTP 404: Deployment not found", or for a validation array one line per entry. */
-function describeFailure(status, body, contentType) {
-    const head = `HTTP ${status}`;
-    if (body === undefined)
-        return `${head} (the answer is not JSON${contentType ? `: ${contentType.split(';')[0]}` : ''})`;
-    const detail = isObject(body) ? body.detail : undefined;
-    if (typeof detail === 'string')
-        return `${head}: ${detail}`;
-    if (Array.isArray(detail))
-        return [`${head}:`, ...detail.map((entry) => `  ${describeValidationEntry(entry)}`)].join('\n');
-    return `${head} (no \`detail\` in the answer)`;
-}
-function describeValidationEntry(entry) {
-    if (!isObject(entry))
-        return String(entry);
-    const location = Array.isArray(entry.loc) ? entry.loc.join('.') : '';
-    const message = typeof entry.msg === 'string' ? entry.msg : JSON.stringify(entry);
-    return location ? `${location}: ${message}` : message;
-}
-function parseJson(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-function isObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
+// EXTERNAL MODULE: ./src/service.ts
+var service = __nccwpck_require__(448);
 // EXTERNAL MODULE: ./src/step.ts + 1 modules
 var step = __nccwpck_require__(5717);
 ;// CONCATENATED MODULE: ./src/dry-run.ts
@@ -28565,7 +28484,7 @@ function printDryRun(plan, connection, log) {
 }
 /** The post step's requests; `ids` may be placeholders for deployments a dry-run main step did not create. */
 function printDryRunFinish(ids, status, connection, log) {
-    ids.forEach((id) => printRequest(service_updateRequest(connection.baseUrl, connection.apiKey, id, status), log));
+    ids.forEach((id) => printRequest((0,service/* updateRequest */.H5)(connection.baseUrl, connection.apiKey, id, status), log));
     log.info('Dry run: nothing was sent.');
 }
 function printRequest(request, log) {
@@ -28837,21 +28756,7 @@ async function run() {
     await finish(pending, status, connection, log);
 }
 async function finish(ids, status, connection, log) {
-    // Loaded only when a request is sent: undici is most of a step's start-up time.
-    const { createHttpClient } = await Promise.all(/* import() */[__nccwpck_require__.e(752), __nccwpck_require__.e(256)]).then(__nccwpck_require__.bind(__nccwpck_require__, 256));
-    const http = createHttpClient({ timeoutMs: connection.timeoutMs, retries: connection.retries, log });
-    let results;
-    try {
-        const tracker = createTracker(http, connection.baseUrl, connection.apiKey);
-        results = await Promise.allSettled(ids.map((id) => tracker.update(id, status)));
-    }
-    finally {
-        await http.close();
-    }
-    const finished = ids.filter((_, index) => results[index]?.status === 'fulfilled');
-    const failures = results.flatMap((result, index) => result.status === 'rejected'
-        ? [`Could not set deployment ${ids[index]} to ${status}: ${(0,step/* errorText */.kc)(result.reason)}`]
-        : []);
+    const { updated: finished, failures } = await (0,step/* withTracker */.Hg)(connection, log, (tracker) => (0,service/* updateAll */.X6)(tracker, ids, status));
     const lines = [];
     if (finished.length) {
         const duration = jobDuration();
@@ -28886,6 +28791,113 @@ function jobDuration() {
 
 /***/ }),
 
+/***/ 448:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   H5: () => (/* binding */ updateRequest),
+/* harmony export */   P: () => (/* binding */ createTracker),
+/* harmony export */   X6: () => (/* binding */ updateAll)
+/* harmony export */ });
+/* unused harmony exports ServiceError, errorText, createRequest, deploymentUrl, describeFailure */
+/** The service answered, but not with success. */
+class ServiceError extends Error {
+    status;
+    constructor(status, message) {
+        super(message);
+        this.name = 'ServiceError';
+        this.status = status;
+    }
+}
+/** Sets each deployment to `status`; a failure on one does not stop the others. */
+async function updateAll(tracker, ids, status) {
+    const results = await Promise.allSettled(ids.map((id) => tracker.update(id, status)));
+    const updated = ids.filter((_, index) => results[index]?.status === 'fulfilled');
+    const failures = results.flatMap((result, index) => result.status === 'rejected'
+        ? [`Could not set deployment ${ids[index]} to ${status}: ${errorText(result.reason)}`]
+        : []);
+    return { updated, failures };
+}
+/** What a failed call to the service says, for a log line. */
+function errorText(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+function createRequest(baseUrl, apiKey, body) {
+    return jsonRequest('POST', new URL('deployment', baseUrl), apiKey, body);
+}
+function updateRequest(baseUrl, apiKey, id, status) {
+    return jsonRequest('PATCH', deploymentUrl(baseUrl, id), apiKey, { status });
+}
+function deploymentUrl(baseUrl, id) {
+    return new URL(`deployment/${encodeURIComponent(String(id))}`, baseUrl);
+}
+function jsonRequest(method, url, apiKey, body) {
+    return {
+        method,
+        url,
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': apiKey },
+        body: JSON.stringify(body),
+    };
+}
+function createTracker(http, baseUrl, apiKey) {
+    return {
+        async create(body) {
+            const answer = successBody(await http.send(createRequest(baseUrl, apiKey, body)));
+            const id = answer.id;
+            if ((typeof id === 'string' && id !== '') || typeof id === 'number')
+                return id;
+            throw new ServiceError(200, 'HTTP 200, but the answer has no deployment `id`');
+        },
+        async update(id, status) {
+            successBody(await http.send(updateRequest(baseUrl, apiKey, id, status)));
+        },
+    };
+}
+/** The JSON answer of a successful write, or a ServiceError that says what went wrong. */
+function successBody(response) {
+    const body = parseJson(response.text);
+    if (response.status < 200 || response.status >= 300) {
+        throw new ServiceError(response.status, describeFailure(response.status, body, response.contentType));
+    }
+    if (!isObject(body) || body.success !== true) {
+        throw new ServiceError(response.status, `HTTP ${response.status}, but the answer does not say \`success: true\``);
+    }
+    return body;
+}
+/** "HTTP 404: Deployment not found", or for a validation array one line per entry. */
+function describeFailure(status, body, contentType) {
+    const head = `HTTP ${status}`;
+    if (body === undefined)
+        return `${head} (the answer is not JSON${contentType ? `: ${contentType.split(';')[0]}` : ''})`;
+    const detail = isObject(body) ? body.detail : undefined;
+    if (typeof detail === 'string')
+        return `${head}: ${detail}`;
+    if (Array.isArray(detail))
+        return [`${head}:`, ...detail.map((entry) => `  ${describeValidationEntry(entry)}`)].join('\n');
+    return `${head} (no \`detail\` in the answer)`;
+}
+function describeValidationEntry(entry) {
+    if (!isObject(entry))
+        return String(entry);
+    const location = Array.isArray(entry.loc) ? entry.loc.join('.') : '';
+    const message = typeof entry.msg === 'string' ? entry.msg : JSON.stringify(entry);
+    return location ? `${location}: ${message}` : message;
+}
+function parseJson(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+function isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+
+/***/ }),
+
 /***/ 5717:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -28894,11 +28906,11 @@ function jobDuration() {
 __nccwpck_require__.d(__webpack_exports__, {
   ZH: () => (/* binding */ capitalize),
   mU: () => (/* binding */ deploymentsText),
-  kc: () => (/* binding */ errorText),
   R5: () => (/* binding */ readInput),
   my: () => (/* binding */ reportServiceFailure),
   qA: () => (/* binding */ reportUnexpected),
-  bP: () => (/* binding */ startStep)
+  bP: () => (/* binding */ startStep),
+  Hg: () => (/* binding */ withTracker)
 });
 
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 20 modules
@@ -28921,8 +28933,11 @@ function createLog(secret) {
     };
 }
 
+// EXTERNAL MODULE: ./src/service.ts
+var service = __nccwpck_require__(448);
 ;// CONCATENATED MODULE: ./src/step.ts
 // What the main and the post step do alike: read inputs, mask the key, report failures.
+
 
 
 
@@ -28950,8 +28965,17 @@ function reportUnexpected(error) {
     const log = createLog(readInput(constants/* Inputs */.G0.ApiKey));
     reportServiceFailure(message, readInput(constants/* Inputs */.G0.FailOnError).toLowerCase() === 'true', log);
 }
-function errorText(error) {
-    return error instanceof Error ? error.message : String(error);
+/** Runs `use` with a tracker for the service, and closes its connections after. */
+async function withTracker(connection, log, use) {
+    // Loaded only when a request is sent: undici is most of a step's start-up time.
+    const { createHttpClient } = await Promise.all(/* import() */[__nccwpck_require__.e(752), __nccwpck_require__.e(256)]).then(__nccwpck_require__.bind(__nccwpck_require__, 256));
+    const http = createHttpClient({ timeoutMs: connection.timeoutMs, retries: connection.retries, log });
+    try {
+        return await use((0,service/* createTracker */.P)(http, connection.baseUrl, connection.apiKey));
+    }
+    finally {
+        await http.close();
+    }
 }
 /** "deployment 7" or "deployments 7, 8", for log lines. */
 function deploymentsText(ids) {
