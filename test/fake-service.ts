@@ -237,18 +237,7 @@ export function validateCreate(body: unknown): ValidationEntry[] {
   if ('status' in body && !STATUSES.includes(body.status as string))
     errors.push(enumError('status', body.status, STATUSES));
   if ('type' in body && body.type !== 'SIMPLE') errors.push(enumError('type', body.type, ['SIMPLE']));
-  // Stricter than the seed says: an unknown field is a client bug worth catching in tests.
-  for (const field of Object.keys(body)) {
-    if (!DEPLOYMENT_FIELDS.has(field)) {
-      errors.push({
-        type: 'extra_forbidden',
-        loc: ['body', field],
-        msg: 'Extra inputs are not permitted',
-        input: body[field],
-      });
-    }
-  }
-  return errors;
+  return [...errors, ...extraFieldErrors(body, DEPLOYMENT_FIELDS)];
 }
 
 export function validateUpdate(body: unknown): ValidationEntry[] {
@@ -257,17 +246,19 @@ export function validateUpdate(body: unknown): ValidationEntry[] {
   if (!('status' in body))
     errors.push({ type: 'missing', loc: ['body', 'status'], msg: 'Field required', input: body });
   else if (!STATUSES.includes(body.status as string)) errors.push(enumError('status', body.status, STATUSES));
-  for (const field of Object.keys(body)) {
-    if (field !== 'status') {
-      errors.push({
-        type: 'extra_forbidden',
-        loc: ['body', field],
-        msg: 'Extra inputs are not permitted',
-        input: body[field],
-      });
-    }
-  }
-  return errors;
+  return [...errors, ...extraFieldErrors(body, new Set(['status']))];
+}
+
+/** Stricter than the seed says: an unknown field is a client bug worth catching in tests. */
+function extraFieldErrors(body: Record<string, unknown>, allowed: Set<string>): ValidationEntry[] {
+  return Object.keys(body)
+    .filter((field) => !allowed.has(field))
+    .map((field) => ({
+      type: 'extra_forbidden',
+      loc: ['body', field],
+      msg: 'Extra inputs are not permitted',
+      input: body[field],
+    }));
 }
 
 function enumError(field: string, input: unknown, allowed: string[]): ValidationEntry {
