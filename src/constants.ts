@@ -1,4 +1,5 @@
-// Every input, output and state key of the action, named once (as actions/cache does).
+// Every input, output and state key of the action, and every limit it keeps, named once (as
+// actions/cache does).
 
 export const Inputs = {
   ApiKey: 'api-key',
@@ -34,14 +35,8 @@ export const Outputs = {
 } as const;
 
 export const State = {
-  /** JSON array of the ids the post step finishes from the job status. */
-  PendingIds: 'pending-ids',
-  /** In a dry run: how many deployments the post step would finish. */
-  DryRunPending: 'dry-run-pending',
-  /** Why the post step has nothing to do, in words for its log. */
-  PostNote: 'post-note',
-  /** Epoch milliseconds when the main step ran, for the job's duration. */
-  StartedAt: 'started-at',
+  /** What the main step hands to the post step (handoff.ts), as one JSON value. */
+  Handoff: 'handoff',
 } as const;
 
 export const DeploymentStatuses = ['STARTED', 'SUCCEEDED', 'FAILED'] as const;
@@ -51,3 +46,27 @@ export type DeploymentStatus = (typeof DeploymentStatuses)[number];
 export const DeploymentType = 'SIMPLE';
 /** The environment the service creates for every account. */
 export const DefaultEnvironment = 'Production';
+
+/** Every bound the action keeps, whatever its inputs or the service send (README: Limits). */
+export const Limits = {
+  /** Artifacts, or deployment ids, in one step. */
+  idsPerStep: 100,
+  /** Requests to the service in flight at once. */
+  requestsInFlight: 8,
+  /** Characters of one deployment id; a longer one is a protocol error. */
+  idLength: 128,
+  /** Bytes of an answer that are read; the rest is never read. */
+  answerBytes: 64 * 1024,
+  /** Characters of the service's `detail` shown in a message. */
+  detailLength: 2000,
+  /** Entries of a validation `detail` array shown in a message. */
+  detailEntries: 20,
+  /** Characters of one value shown in a job summary cell. */
+  summaryCellLength: 200,
+  /** Bytes this action adds to a step's job summary (the runner takes at most 1 MiB). */
+  summaryBytes: 256 * 1024,
+  /** Timeout of one attempt, in seconds. */
+  timeoutSeconds: 600,
+  /** Further attempts of one request. */
+  retries: 10,
+} as const;

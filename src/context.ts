@@ -1,22 +1,13 @@
 // The GitHub context turned into default values for the deployment's fields. Pure: it reads only
-// what it is given, so every event type can be tested as a table.
+// what it is given, so every event type, and every broken event, can be tested as a table.
 
 export interface GitHubContext {
   eventName: string;
-  /** The webhook event (the JSON file at GITHUB_EVENT_PATH). */
-  payload: EventPayload;
+  /** The webhook event (the JSON file at GITHUB_EVENT_PATH), as parsed: anything at all. */
+  payload: unknown;
   env: Record<string, string | undefined>;
   /** `${{ job.check_run_id }}` as the runner evaluated it; '' on GHES versions without it. */
   checkRunId: string;
-}
-
-export interface EventPayload {
-  [key: string]: unknown;
-  compare?: string;
-  base_ref?: string | null;
-  pull_request?: { html_url?: string; head?: { sha?: string; ref?: string } };
-  workflow_run?: { head_sha?: string; head_branch?: string | null };
-  release?: { html_url?: string };
 }
 
 export interface ContextDefaults {
@@ -30,29 +21,69 @@ export interface ContextDefaults {
   link: string;
 }
 
+/** What the defaults read from the event, each a string ('' where the event has none, or no string). */
+interface EventFacts {
+  compare: string;
+  baseRef: string;
+  pullRequestUrl: string;
+  pullRequestHeadSha: string;
+  pullRequestHeadRef: string;
+  runHeadSha: string;
+  runHeadBranch: string;
+  releaseUrl: string;
+}
+
 const TAG_PREFIX = 'refs/tags/';
 const BRANCH_PREFIX = 'refs/heads/';
 
-function isPullRequestEvent(eventName: string): boolean {
-  return eventName.startsWith('pull_request');
-}
-
 export function contextDefaults(ctx: GitHubContext): ContextDefaults {
+  const facts = eventFacts(ctx.payload);
   return {
-    commitSha: defaultCommitSha(ctx),
+    commitSha: defaultCommitSha(ctx, facts),
     tag: refTag(ctx.env.GITHUB_REF ?? ''),
     user: ctx.env.GITHUB_TRIGGERING_ACTOR || ctx.env.GITHUB_ACTOR || '',
-    branch: defaultBranch(ctx),
-    changelog: defaultChangelog(ctx),
+    branch: defaultBranch(ctx, facts),
+    changelog: defaultChangelog(ctx, facts),
     description: defaultDescription(ctx),
     link: defaultLink(ctx),
   };
 }
 
+/** Only strings count: an event with wrongly typed fields never puts a number or an object in a field. */
+function eventFacts(payload: unknown): EventFacts {
+  const pullRequest = field(payload, 'pull_request');
+  const workflowRun = field(payload, 'workflow_run');
+  const head = field(pullRequest, 'head');
+  return {
+    compare: text(field(payload, 'compare')),
+    baseRef: text(field(payload, 'base_ref')),
+    pullRequestUrl: text(field(pullRequest, 'html_url')),
+    pullRequestHeadSha: text(field(head, 'sha')),
+    pullRequestHeadRef: text(field(head, 'ref')),
+    runHeadSha: text(field(workflowRun, 'head_sha')),
+    runHeadBranch: text(field(workflowRun, 'head_branch')),
+    releaseUrl: text(field(field(payload, 'release'), 'html_url')),
+  };
+}
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)[name]
+    : undefined;
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function isPullRequestEvent(eventName: string): boolean {
+  return eventName.startsWith('pull_request');
+}
+
 /** The commit being deployed: the PR's head, not the merge commit GITHUB_SHA points at. */
-function defaultCommitSha({ eventName, payload, env }: GitHubContext): string {
-  if (isPullRequestEvent(eventName) && payload.pull_request?.head?.sha) return payload.pull_request.head.sha;
-  if (eventName === 'workflow_run' && payload.workflow_run?.head_sha) return payload.workflow_run.head_sha;
+function defaultCommitSha({ eventName, env }: GitHubContext, facts: EventFacts): string {
+  if (isPullRequestEvent(eventName) && facts.pullRequestHeadSha) return facts.pullRequestHeadSha;
+  if (eventName === 'workflow_run' && facts.runHeadSha) return facts.runHeadSha;
   return env.GITHUB_SHA ?? '';
 }
 
@@ -60,24 +91,23 @@ function refTag(ref: string): string {
   return ref.startsWith(TAG_PREFIX) ? ref.slice(TAG_PREFIX.length) : '';
 }
 
-function defaultBranch({ eventName, payload, env }: GitHubContext): string {
+function defaultBranch({ eventName, env }: GitHubContext, facts: EventFacts): string {
   if (isPullRequestEvent(eventName)) {
-    const head = payload.pull_request?.head?.ref || env.GITHUB_HEAD_REF;
+    const head = facts.pullRequestHeadRef || env.GITHUB_HEAD_REF;
     if (head) return head;
   }
-  if (eventName === 'workflow_run' && payload.workflow_run?.head_branch) return payload.workflow_run.head_branch;
+  if (eventName === 'workflow_run' && facts.runHeadBranch) return facts.runHeadBranch;
   const ref = env.GITHUB_REF ?? '';
   if (ref.startsWith(BRANCH_PREFIX)) return ref.slice(BRANCH_PREFIX.length);
   // A tag push names the branch it was pushed from in base_ref, when GitHub knows it.
-  const baseRef = payload.base_ref ?? '';
-  if (ref.startsWith(TAG_PREFIX) && baseRef) return baseRef.replace(BRANCH_PREFIX, '');
+  if (ref.startsWith(TAG_PREFIX) && facts.baseRef) return facts.baseRef.replace(BRANCH_PREFIX, '');
   return env.GITHUB_REF_NAME || refTag(ref) || ref;
 }
 
-function defaultChangelog({ eventName, payload }: GitHubContext): string {
-  if (eventName === 'push') return payload.compare ?? '';
-  if (isPullRequestEvent(eventName)) return payload.pull_request?.html_url ?? '';
-  if (eventName === 'release') return payload.release?.html_url ?? '';
+function defaultChangelog({ eventName }: GitHubContext, facts: EventFacts): string {
+  if (eventName === 'push') return facts.compare;
+  if (isPullRequestEvent(eventName)) return facts.pullRequestUrl;
+  if (eventName === 'release') return facts.releaseUrl;
   return '';
 }
 
@@ -95,12 +125,8 @@ function defaultDescription({ eventName, env }: GitHubContext): string {
 function defaultLink({ env, checkRunId }: GitHubContext): string {
   const { GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: runId } = env;
   if (!repo || !runId) return '';
-  const run = runUrl(env);
+  const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
+  const run = `${server}/${repo}/actions/runs/${runId}`;
   if (/^\d+$/.test(checkRunId)) return `${run}/job/${checkRunId}`;
   return `${run}/attempts/${env.GITHUB_RUN_ATTEMPT || '1'}`;
-}
-
-export function runUrl(env: Record<string, string | undefined>): string {
-  const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
-  return `${server}/${env.GITHUB_REPOSITORY ?? ''}/actions/runs/${env.GITHUB_RUN_ID ?? ''}`;
 }

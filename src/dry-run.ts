@@ -1,40 +1,76 @@
-// dry-run: print the requests the step would send, exactly as built for sending, but for the key.
+// dry-run: what each step would send, exactly as built for sending but for the key, and nothing sent.
 import type { DeploymentStatus } from './constants.js';
+import type { Handoff } from './handoff.js';
 import type { HttpRequest } from './http.js';
-import type { Connection } from './inputs.js';
-import type { Log } from './log.js';
-import type { Plan } from './plan.js';
-import { createRequest, updateRequest, type DeploymentId } from './service.js';
-import { deploymentsText } from './step.js';
+import { deploymentsText } from './ids.js';
+import type { MainPlan } from './plan.js';
+import type { MainOutcome, PostOutcome } from './report.js';
+import { createRequest, updateRequest } from './service.js';
+import type { Connection } from './settings.js';
 
-export function printDryRun(plan: Plan, connection: Connection, log: Log): void {
+/** What the main step would send, and what it hands the post step (which shows its own requests). */
+export function dryRunMain(
+  plan: Exclude<MainPlan, { kind: 'nothing' }>,
+  connection: Connection,
+  startedAt: number,
+): MainOutcome {
   const { baseUrl, apiKey } = connection;
-  if (plan.kind === 'create') {
-    plan.bodies.forEach((body) => printRequest(createRequest(baseUrl, apiKey, body), log));
-    if (plan.finishInPost) log.info('Dry run: the post step would set these deployments from the job status.');
-  } else if (plan.kind === 'update') {
-    plan.ids.forEach((id) => printRequest(updateRequest(baseUrl, apiKey, id, plan.status), log));
-  } else {
-    log.info(`Dry run: the post step would set ${deploymentsText(plan.ids)} from the job status.`);
+  const outcome = (lines: string[], status: DeploymentStatus | '', handoff: Handoff): MainOutcome => ({
+    kind: 'dry-run',
+    lines,
+    status,
+    handoff,
+  });
+  switch (plan.kind) {
+    case 'finish-in-post':
+      return outcome([`Dry run: the post step would set ${deploymentsText(plan.ids)} from the job status.`], '', {
+        kind: 'finish',
+        ids: plan.ids,
+        startedAt,
+      });
+    case 'update':
+      return outcome(
+        plan.ids.flatMap((id) => requestLines(updateRequest(baseUrl, apiKey, id, plan.status))),
+        plan.status,
+        { kind: 'nothing', reason: 'updated', status: plan.status },
+      );
+    case 'create': {
+      const lines = plan.bodies.flatMap((body) => requestLines(createRequest(baseUrl, apiKey, body)));
+      if (!plan.finishInPost)
+        return outcome(lines, plan.status, { kind: 'nothing', reason: 'status-given', status: plan.status });
+      lines.push('Dry run: the post step would set these deployments from the job status.');
+      return outcome(lines, plan.status, { kind: 'finish-dry-run', count: plan.bodies.length });
+    }
   }
-  log.info('Dry run: nothing was sent.');
 }
 
-/** The post step's requests; `ids` may be placeholders for deployments a dry-run main step did not create. */
-export function printDryRunFinish(
-  ids: DeploymentId[],
+/** What the post step would send: one update per id, or one shown for the deployments a dry-run main step did not create. */
+export function dryRunPost(
+  handoff: Extract<Handoff, { kind: 'finish' | 'finish-dry-run' }>,
   status: DeploymentStatus,
   connection: Connection,
-  log: Log,
-): void {
-  ids.forEach((id) => printRequest(updateRequest(connection.baseUrl, connection.apiKey, id, status), log));
-  log.info('Dry run: nothing was sent.');
+): PostOutcome {
+  const { baseUrl, apiKey } = connection;
+  if (handoff.kind === 'finish') {
+    return {
+      kind: 'dry-run',
+      lines: handoff.ids.flatMap((id) => requestLines(updateRequest(baseUrl, apiKey, id, status))),
+    };
+  }
+  const example = updateRequest(baseUrl, apiKey, { text: 'id', numeric: false }, status);
+  const url = `${baseUrl.href}deployment/{id}`;
+  const each = handoff.count === 1 ? 'the deployment' : `each of the ${handoff.count} deployments`;
+  return {
+    kind: 'dry-run',
+    lines: [...requestLines(example, url), `({id} stands for the id of ${each} the main step would have created.)`],
+  };
 }
 
-function printRequest(request: HttpRequest, log: Log): void {
+/** The lines that show one request: method and URL, headers (the key as ***), the body. */
+function requestLines(request: HttpRequest, url = request.url.href): string[] {
   const headers = Object.entries(request.headers).map(([name, value]) =>
     name === 'x-api-key' ? `${name}: ***` : `${name}: ${value}`,
   );
-  const body = JSON.stringify(JSON.parse(request.body), null, 2);
-  log.info(['Dry run: would send', `${request.method} ${request.url.href}`, ...headers, body].join('\n'));
+  const body = JSON.stringify(JSON.parse(request.body), null, 2).split('\n');
+  return ['Dry run: would send', `${request.method} ${url}`, ...headers, ...body];
 }

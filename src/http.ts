@@ -1,9 +1,12 @@
-// One request to the service: a timeout on every attempt, retries as retry.ts allows, and the
-// runner's HTTP(S)_PROXY / NO_PROXY honoured.
-import { setTimeout as sleep } from 'node:timers/promises';
-import { EnvHttpProxyAgent, request } from 'undici';
+// One request to the service: a timeout on every attempt, retries as retry.ts allows, the proxy
+// proxy.ts chose, and an answer read only up to a bound.
+import { setTimeout as wait } from 'node:timers/promises';
+import { Agent, ProxyAgent, request } from 'undici';
+import { Limits } from './constants.js';
 import type { Log } from './log.js';
-import { backoffMs, isRetryable, networkCause, retryAfterMs, type NetworkCause, type Outcome } from './retry.js';
+import { describeNetworkError } from './network-error.js';
+import type { Proxy } from './proxy.js';
+import { backoffMs, isRetryable, retryAfterMs, type Outcome } from './retry.js';
 
 export interface HttpRequest {
   method: 'POST' | 'PATCH';
@@ -15,8 +18,13 @@ export interface HttpRequest {
 export interface HttpResponse {
   status: number;
   contentType: string;
-  text: string;
+  /** A redirect's `Location`. */
+  location?: string;
   retryAfter?: string;
+  /** The answer's first bytes (Limits.answerBytes), as text. */
+  text: string;
+  /** Whether the answer was longer than what was read. */
+  truncated: boolean;
 }
 
 /** The request got no HTTP answer: nothing reached the service, or no reply came back in time. */
@@ -29,18 +37,20 @@ export interface HttpClient {
   close(): Promise<void>;
 }
 
-const CAUSE_TEXT: Record<NetworkCause, string> = {
-  refused: 'connection refused',
-  dns: 'host name not found',
-  timeout: 'no answer in time',
-  reset: 'connection closed before an answer',
-  other: 'network error',
-};
+export interface HttpClientOptions {
+  timeoutMs: number;
+  retries: number;
+  proxy: Proxy | undefined;
+  log: Log;
+  /** The wait before a retry; tests pass one that does not really wait. */
+  sleep?: (ms: number) => Promise<void>;
+  /** The backoff's jitter, from 0 to 1. */
+  random?: () => number;
+}
 
-export function createHttpClient(options: { timeoutMs: number; retries: number; log: Log }): HttpClient {
-  const { timeoutMs, retries, log } = options;
-  // Reads http_proxy / https_proxy / no_proxy (either case), as the runner sets them.
-  const dispatcher = new EnvHttpProxyAgent();
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const { timeoutMs, retries, proxy, log, sleep = (ms) => wait(ms), random = Math.random } = options;
+  const dispatcher = proxy ? new ProxyAgent(proxy.url.href) : new Agent();
 
   async function attempt(req: HttpRequest): Promise<HttpResponse> {
     const response = await request(req.url, {
@@ -50,12 +60,14 @@ export function createHttpClient(options: { timeoutMs: number; retries: number; 
       dispatcher,
       signal: AbortSignal.timeout(timeoutMs),
     });
-    const retryAfter = response.headers['retry-after'];
+    const { text, truncated } = await readPrefix(response.body, Limits.answerBytes);
     return {
       status: response.statusCode,
-      contentType: String(response.headers['content-type'] ?? ''),
-      text: await response.body.text(),
-      retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
+      contentType: headerValue(response.headers['content-type']) ?? '',
+      location: headerValue(response.headers.location),
+      retryAfter: headerValue(response.headers['retry-after']),
+      text,
+      truncated,
     };
   }
 
@@ -64,27 +76,48 @@ export function createHttpClient(options: { timeoutMs: number; retries: number; 
     log.debug(`${label} ${req.body}`);
     for (let retry = 0; ; retry++) {
       let outcome: Outcome;
+      let what: string;
       let waitMs: number | undefined;
       try {
         const response = await attempt(req);
-        log.debug(`${label} -> HTTP ${response.status} ${response.text}`);
+        log.debug(`${label} -> HTTP ${response.status} ${response.text.slice(0, 2000)}`);
         outcome = { kind: 'response', status: response.status };
         if (response.status < 300 || retry >= retries || !isRetryable(req.method, outcome)) return response;
+        what = `HTTP ${response.status}`;
         waitMs = retryAfterMs(response.retryAfter);
       } catch (error) {
-        const cause = networkCause(error);
-        outcome = { kind: 'network', cause };
-        log.debug(`${label} -> ${cause}: ${String(error)}`);
-        if (retry >= retries || !isRetryable(req.method, outcome)) {
-          throw new NetworkError(`${CAUSE_TEXT[cause]} (${req.url.host})`);
-        }
+        const failure = describeNetworkError(error, req.url.host, proxy);
+        outcome = { kind: 'network', cause: failure.cause };
+        log.debug(`${label} -> ${failure.cause}: ${String(error)}`);
+        if (retry >= retries || !isRetryable(req.method, outcome))
+          throw new NetworkError(failure.text, { cause: error });
+        what = failure.text;
       }
-      const delay = waitMs ?? backoffMs(retry);
-      const what = outcome.kind === 'response' ? `HTTP ${outcome.status}` : CAUSE_TEXT[outcome.cause];
+      const delay = waitMs ?? backoffMs(retry, random);
       log.info(`${label}: ${what}; retrying in ${(delay / 1000).toFixed(1)} s (retry ${retry + 1} of ${retries})`);
       await sleep(delay);
     }
   }
 
   return { send, close: () => dispatcher.close() };
+}
+
+/** The first `limit` bytes of a body as text; the rest is never read (the connection is closed). */
+async function readPrefix(body: AsyncIterable<Buffer>, limit: number): Promise<{ text: string; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > limit) {
+      truncated = true;
+      break; // ends the iteration, which destroys the stream
+    }
+  }
+  return { text: Buffer.concat(chunks).subarray(0, limit).toString('utf8'), truncated };
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }

@@ -4,18 +4,20 @@
 export type Outcome = { kind: 'response'; status: number } | { kind: 'network'; cause: NetworkCause };
 
 /**
- * refused / dns: the request never reached the service. timeout / reset / other: it may have
- * reached it, and a create may have happened.
+ * refused, dns, proxy-refused: the request never reached the service. timeout, reset, other: it may
+ * have, and a create may have happened. tls, proxy-auth: trying again cannot help.
  */
-export type NetworkCause = 'refused' | 'dns' | 'timeout' | 'reset' | 'other';
+export type NetworkCause = 'refused' | 'dns' | 'proxy-refused' | 'timeout' | 'reset' | 'other' | 'tls' | 'proxy-auth';
 
 const PATCH_RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 // A create is retried only where the service cannot have created anything, so no deployment is
 // ever recorded twice: it was never reached, or it said "not now" (429, 503).
 const POST_RETRY_STATUSES = new Set([429, 503]);
-const POST_RETRY_CAUSES = new Set<NetworkCause>(['refused', 'dns']);
+const POST_RETRY_CAUSES = new Set<NetworkCause>(['refused', 'dns', 'proxy-refused']);
+const NEVER_RETRY_CAUSES = new Set<NetworkCause>(['tls', 'proxy-auth']);
 
 export function isRetryable(method: 'POST' | 'PATCH', outcome: Outcome): boolean {
+  if (outcome.kind === 'network' && NEVER_RETRY_CAUSES.has(outcome.cause)) return false;
   if (method === 'PATCH') return outcome.kind === 'network' || PATCH_RETRY_STATUSES.has(outcome.status);
   return outcome.kind === 'network' ? POST_RETRY_CAUSES.has(outcome.cause) : POST_RETRY_STATUSES.has(outcome.status);
 }
@@ -37,26 +39,4 @@ export function retryAfterMs(header: string | undefined, now: number = Date.now(
   const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
   if (Number.isNaN(ms)) return undefined;
   return Math.min(RETRY_AFTER_CAP_MS, Math.max(0, ms));
-}
-
-/** Names a network error by what it means for a retry; undici nests the system error in `cause`. */
-export function networkCause(error: unknown): NetworkCause {
-  const codes = errorChain(error).map((e) => `${e.code ?? ''} ${e.name ?? ''}`);
-  const has = (pattern: RegExp) => codes.some((code) => pattern.test(code));
-  if (has(/ECONNREFUSED/)) return 'refused';
-  if (has(/ENOTFOUND|EAI_AGAIN|EAI_NONAME/)) return 'dns';
-  if (has(/TimeoutError|AbortError|UND_ERR_(HEADERS|BODY|CONNECT)_TIMEOUT|ETIMEDOUT/)) return 'timeout';
-  if (has(/ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED/)) return 'reset';
-  return 'other';
-}
-
-function errorChain(error: unknown): { code?: string; name?: string }[] {
-  const chain: { code?: string; name?: string }[] = [];
-  let current: unknown = error;
-  while (current && typeof current === 'object' && chain.length < 5) {
-    const { code, name, cause } = current as { code?: string; name?: string; cause?: unknown };
-    chain.push({ code, name });
-    current = cause;
-  }
-  return chain;
 }

@@ -1,17 +1,34 @@
-// The Deployment Tracking Service: create and update a deployment, and decode what it answers.
-import type { DeploymentStatus } from './constants.js';
+// The Deployment Tracking Service: its wire types, create and update, and what its answers mean.
+import { Limits, type DeploymentStatus } from './constants.js';
 import type { HttpClient, HttpRequest, HttpResponse } from './http.js';
-import type { CreateBody } from './plan.js';
+import { NetworkError } from './http.js';
+import { idFromJson, idProblem, parseJsonLosslessly, type DeploymentId } from './ids.js';
+import { secretForms } from './log.js';
+import { settleAll } from './pool.js';
+import type { ArtifactRef, Connection } from './settings.js';
 
-export type DeploymentId = string | number;
+export interface DeploymentFields {
+  version: string;
+  environment: string;
+  commitSha: string;
+  user: string;
+  branch: string;
+  changelog?: string;
+  description?: string;
+  link?: string;
+  type: 'SIMPLE';
+}
 
-/** The service answered, but not with success. */
+/** The body of `POST /deployment`. */
+export type CreateBody = ArtifactRef & DeploymentFields & { status: DeploymentStatus };
+
+/** The service answered, but not with success; or its answer breaks the protocol. */
 export class ServiceError extends Error {
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
+  readonly lines: readonly string[];
+  constructor(lines: readonly string[]) {
+    super(lines.join('\n'));
     this.name = 'ServiceError';
-    this.status = status;
+    this.lines = lines;
   }
 }
 
@@ -20,25 +37,60 @@ export interface Tracker {
   update(id: DeploymentId, status: DeploymentStatus): Promise<void>;
 }
 
-/** Sets each deployment to `status`; a failure on one does not stop the others. */
-export async function updateAll(
-  tracker: Tracker,
-  ids: DeploymentId[],
-  status: DeploymentStatus,
-): Promise<{ updated: DeploymentId[]; failures: string[] }> {
-  const results = await Promise.allSettled(ids.map((id) => tracker.update(id, status)));
-  const updated = ids.filter((_, index) => results[index]?.status === 'fulfilled');
-  const failures = results.flatMap((result, index) =>
-    result.status === 'rejected'
-      ? [`Could not set deployment ${ids[index]} to ${status}: ${errorText(result.reason)}`]
-      : [],
-  );
-  return { updated, failures };
+export type CreateResult = { body: CreateBody; id: DeploymentId } | { body: CreateBody; failure: readonly string[] };
+export type UpdateResult = { id: DeploymentId; failure?: readonly string[] };
+
+/** Creates every deployment, a few at a time; a failure on one does not stop the others. */
+export async function createAll(tracker: Tracker, bodies: readonly CreateBody[]): Promise<CreateResult[]> {
+  const settled = await settleAll(bodies, Limits.requestsInFlight, (body) => tracker.create(body));
+  return settled.map((result, index) => {
+    const body = bodies[index] as CreateBody;
+    return result.status === 'fulfilled' ? { body, id: result.value } : { body, failure: failureLines(result.reason) };
+  });
 }
 
-/** What a failed call to the service says, for a log line. */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** Sets every deployment to `status`, a few at a time; a failure on one does not stop the others. */
+export async function setStatusAll(
+  tracker: Tracker,
+  ids: readonly DeploymentId[],
+  status: DeploymentStatus,
+): Promise<UpdateResult[]> {
+  const settled = await settleAll(ids, Limits.requestsInFlight, (id) => tracker.update(id, status));
+  return settled.map((result, index) => {
+    const id = ids[index] as DeploymentId;
+    return result.status === 'fulfilled' ? { id } : { id, failure: failureLines(result.reason) };
+  });
+}
+
+/** What a failed call says, for the log; anything but the service's or the network's failure is a bug of ours. */
+function failureLines(error: unknown): readonly string[] {
+  if (error instanceof ServiceError) return error.lines;
+  if (error instanceof NetworkError) return [error.message];
+  throw error;
+}
+
+export function createTracker(http: HttpClient, connection: Connection): Tracker {
+  const { baseUrl, apiKey } = connection;
+  const secrets = secretForms(apiKey);
+  return {
+    async create(body) {
+      const response = await http.send(createRequest(baseUrl, apiKey, body));
+      const answer = successAnswer(response);
+      const id = idFromJson(answer.id);
+      const head = `HTTP ${response.status}, but`;
+      if (!id || id.text === '') throw new ServiceError([`${head} the answer has no deployment \`id\``]);
+      const why = secrets.some((secret) => id.text.includes(secret)) ? 'holds the API key' : idProblem(id.text);
+      if (why) {
+        throw new ServiceError([
+          `${head} the deployment id it returned ${why}, so it is not kept (the service may have recorded a deployment this action cannot finish)`,
+        ]);
+      }
+      return id;
+    },
+    async update(id, status) {
+      successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status)));
+    },
+  };
 }
 
 export function createRequest(baseUrl: URL, apiKey: string, body: CreateBody): HttpRequest {
@@ -49,8 +101,13 @@ export function updateRequest(baseUrl: URL, apiKey: string, id: DeploymentId, st
   return jsonRequest('PATCH', deploymentUrl(baseUrl, id), apiKey, { status });
 }
 
+/** `{base}/deployment/{id}`, the id one path segment whatever it holds. */
 export function deploymentUrl(baseUrl: URL, id: DeploymentId): URL {
-  return new URL(`deployment/${encodeURIComponent(String(id))}`, baseUrl);
+  const segment = encodeURIComponent(id.text);
+  const url = new URL(`deployment/${segment}`, baseUrl);
+  if (url.href !== `${baseUrl.href}deployment/${segment}`)
+    throw new Error(`Deployment id '${id.text}' leaves the deployment path`);
+  return url;
 }
 
 function jsonRequest(method: HttpRequest['method'], url: URL, apiKey: string, body: object): HttpRequest {
@@ -62,54 +119,58 @@ function jsonRequest(method: HttpRequest['method'], url: URL, apiKey: string, bo
   };
 }
 
-export function createTracker(http: HttpClient, baseUrl: URL, apiKey: string): Tracker {
-  return {
-    async create(body) {
-      const answer = successBody(await http.send(createRequest(baseUrl, apiKey, body)));
-      const id = answer.id;
-      if ((typeof id === 'string' && id !== '') || typeof id === 'number') return id;
-      throw new ServiceError(200, 'HTTP 200, but the answer has no deployment `id`');
-    },
-    async update(id, status) {
-      successBody(await http.send(updateRequest(baseUrl, apiKey, id, status)));
-    },
-  };
-}
-
 /** The JSON answer of a successful write, or a ServiceError that says what went wrong. */
-function successBody(response: HttpResponse): Record<string, unknown> {
-  const body = parseJson(response.text);
-  if (response.status < 200 || response.status >= 300) {
-    throw new ServiceError(response.status, describeFailure(response.status, body, response.contentType));
+function successAnswer(response: HttpResponse): Record<string, unknown> {
+  const { status } = response;
+  const body = parseAnswer(response.text);
+  if (status >= 300 && status < 400) {
+    const where = response.location ? `it points to '${shorten(response.location, 200)}'` : 'it names no address';
+    throw new ServiceError([
+      `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set \`base-url\` to the service's own address.`,
+    ]);
   }
-  if (!isObject(body) || body.success !== true) {
-    throw new ServiceError(response.status, `HTTP ${response.status}, but the answer does not say \`success: true\``);
+  if (status < 200 || status >= 300) throw new ServiceError(describeFailure(response, body));
+  if (!isObject(body)) {
+    const why = response.truncated ? `is over ${Limits.answerBytes / 1024} KiB` : 'is not JSON';
+    throw new ServiceError([`HTTP ${status}, but the answer ${why}, so it does not say \`success: true\``]);
   }
+  if (body.success !== true) throw new ServiceError([`HTTP ${status}, but the answer does not say \`success: true\``]);
   return body;
 }
 
-/** "HTTP 404: Deployment not found", or for a validation array one line per entry. */
-export function describeFailure(status: number, body: unknown, contentType: string): string {
-  const head = `HTTP ${status}`;
-  if (body === undefined)
-    return `${head} (the answer is not JSON${contentType ? `: ${contentType.split(';')[0]}` : ''})`;
+/** "HTTP 404: Deployment not found"; a validation array one line per entry. */
+export function describeFailure(
+  response: Pick<HttpResponse, 'status' | 'contentType' | 'truncated'>,
+  body: unknown,
+): string[] {
+  const head = `HTTP ${response.status}`;
+  if (body === undefined) {
+    if (response.truncated)
+      return [`${head} (the answer is over ${Limits.answerBytes / 1024} KiB; it was not read whole)`];
+    const type = response.contentType.split(';')[0]?.trim();
+    return [`${head} (the answer is not JSON${type ? `: ${shorten(type, 100)}` : ''})`];
+  }
   const detail = isObject(body) ? body.detail : undefined;
-  if (typeof detail === 'string') return `${head}: ${detail}`;
-  if (Array.isArray(detail))
-    return [`${head}:`, ...detail.map((entry) => `  ${describeValidationEntry(entry)}`)].join('\n');
-  return `${head} (no \`detail\` in the answer)`;
+  if (detail === undefined || detail === null) return [`${head} (no \`detail\` in the answer)`];
+  if (typeof detail === 'string') return [`${head}: ${shorten(detail, Limits.detailLength)}`];
+  if (Array.isArray(detail)) {
+    const shown = detail.slice(0, Limits.detailEntries).map((entry) => `  ${describeValidationEntry(entry)}`);
+    const more = detail.length - shown.length;
+    return [`${head}:`, ...shown, ...(more > 0 ? [`  (and ${more} more)`] : [])];
+  }
+  return [`${head}: ${shorten(JSON.stringify(detail), Limits.detailLength)}`];
 }
 
 function describeValidationEntry(entry: unknown): string {
-  if (!isObject(entry)) return String(entry);
-  const location = Array.isArray(entry.loc) ? entry.loc.join('.') : '';
+  if (!isObject(entry)) return shorten(JSON.stringify(entry) ?? String(entry), 300);
+  const location = Array.isArray(entry.loc) ? entry.loc.map(String).join('.') : '';
   const message = typeof entry.msg === 'string' ? entry.msg : JSON.stringify(entry);
-  return location ? `${location}: ${message}` : message;
+  return shorten(location ? `${location}: ${message}` : message, 300);
 }
 
-function parseJson(text: string): unknown {
+function parseAnswer(text: string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    return parseJsonLosslessly(text);
   } catch {
     return undefined;
   }
@@ -117,4 +178,9 @@ function parseJson(text: string): unknown {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** At most `max` characters, and a mark where it was cut. */
+export function shorten(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}… (truncated)` : text;
 }

@@ -1,5 +1,9 @@
-// The job summary: what the main step recorded, how the post step finished it, and any failure.
-import * as core from '@actions/core';
+// The job summary: what a step recorded, how the post step finished it, and any failure. Written as
+// HTML in which no value can change the structure: every value is escaped and kept to one line (a
+// blank line would end the HTML block and let Markdown in), cells are shortened, and the whole stays
+// within Limits.summaryBytes.
+import { appendFileSync } from 'node:fs';
+import { Limits } from './constants.js';
 import type { Log } from './log.js';
 
 export interface RecordedRow {
@@ -15,45 +19,106 @@ export interface RecordedRow {
 
 export interface SummaryContent {
   heading: string;
-  /** Plain sentences. */
-  lines?: string[];
-  rows?: RecordedRow[];
-  /** One entry per failure; shown as a list. */
-  failures?: string[];
+  /** Sentences, one paragraph each. */
+  lines?: readonly string[];
+  rows?: readonly RecordedRow[];
+  /** One entry per failure, each its lines. */
+  failures?: readonly (readonly string[])[];
 }
 
 const COLUMNS = ['Artifact', 'Environment', 'Version', 'Commit', 'Branch', 'Status', 'Id', 'Link'];
 
-/** Appends to this step's summary; outside a runner (no GITHUB_STEP_SUMMARY) it only logs at debug level. */
-export async function writeSummary(content: SummaryContent, log: Log): Promise<void> {
-  if (!process.env.GITHUB_STEP_SUMMARY) {
-    log.debug('No GITHUB_STEP_SUMMARY: job summary skipped.');
-    return;
-  }
-  const summary = core.summary.addHeading(escapeHtml(content.heading), 3);
-  for (const line of content.lines ?? []) summary.addRaw(`<p>${escapeHtml(log.redact(line))}</p>`, true);
-  if (content.rows?.length) {
-    summary.addTable([COLUMNS.map((data) => ({ data, header: true })), ...content.rows.map(tableRow)]);
-  }
-  if (content.failures?.length) {
-    summary.addList(content.failures.map((failure) => escapeHtml(log.redact(failure)).replaceAll('\n', '<br>')));
-  }
+/** Appends to this step's summary; outside a runner (no GITHUB_STEP_SUMMARY) it only says so at debug level. */
+export function writeSummary(content: SummaryContent, log: Log): void {
+  const path = process.env.GITHUB_STEP_SUMMARY;
+  if (!path) return log.debug('No GITHUB_STEP_SUMMARY: job summary skipped.');
   try {
-    await summary.write();
+    appendFileSync(path, renderSummary(content, log.clean));
   } catch (error) {
-    log.warning(`Could not write the job summary: ${String(error)}`);
+    log.warning(`Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
-function tableRow(row: RecordedRow): string[] {
-  const cells = [row.artifact, row.environment, row.version, row.commitSha.slice(0, 7), row.branch, row.status, row.id];
-  const [artifact, environment, version, commit, branch, status, id] = cells.map(escapeHtml);
-  const link = row.link ? `<a href="${escapeHtml(row.link)}">job</a>` : '';
-  return [artifact, environment, version, `<code>${commit}</code>`, branch, status, id, link] as string[];
+/** The summary's HTML, one element a line; `clean` makes a value one harmless line (log.clean). */
+export function renderSummary(content: SummaryContent, clean: (line: string) => string): string {
+  const text = (value: string, max = Infinity) => escapeHtml(shorten(clean(value), max));
+  const budget = new Budget(Limits.summaryBytes);
+  const parts = [`<h3>${text(content.heading, Limits.summaryCellLength)}</h3>`];
+  for (const line of content.lines ?? []) parts.push(`<p>${text(line, Limits.detailLength)}</p>`);
+  budget.spend(parts.join('\n'));
+
+  const rows = content.rows ?? [];
+  if (rows.length) {
+    const cell = (value: string) => text(value, Limits.summaryCellLength);
+    const header = `<tr>${COLUMNS.map((name) => `<th>${name}</th>`).join('')}</tr>`;
+    const shown = budget.take(
+      rows.map(
+        (row) =>
+          `<tr>${tableRow(row, cell)
+            .map((data) => `<td>${data}</td>`)
+            .join('')}</tr>`,
+      ),
+    );
+    parts.push(`<table>${header}${shown.join('')}</table>`);
+    if (shown.length < rows.length)
+      parts.push(`<p>${rows.length - shown.length} more deployments are not shown here (see the log).</p>`);
+  }
+
+  const failures = content.failures ?? [];
+  if (failures.length) {
+    const items = failures.map(
+      (lines) => `<li>${lines.map((line) => text(line, Limits.detailLength)).join('<br>')}</li>`,
+    );
+    const shown = budget.take(items);
+    parts.push(`<ul>${shown.join('')}</ul>`);
+    if (shown.length < items.length)
+      parts.push(`<p>${items.length - shown.length} more failures are not shown here (see the log).</p>`);
+  }
+  return `${parts.join('\n')}\n`;
+}
+
+function tableRow(row: RecordedRow, cell: (value: string) => string): string[] {
+  const link = /^https?:\/\//i.test(row.link) ? `<a href="${cell(row.link)}">job</a>` : cell(row.link);
+  return [
+    cell(row.artifact),
+    cell(row.environment),
+    cell(row.version),
+    `<code>${cell(row.commitSha.slice(0, 7))}</code>`,
+    cell(row.branch),
+    cell(row.status),
+    cell(row.id),
+    link,
+  ];
+}
+
+/** How many bytes the summary may still take. */
+class Budget {
+  private left: number;
+  constructor(bytes: number) {
+    this.left = bytes;
+  }
+  spend(text: string): void {
+    this.left -= Buffer.byteLength(text);
+  }
+  /** The leading items that fit, each spent. */
+  take(items: readonly string[]): string[] {
+    const taken: string[] = [];
+    for (const item of items) {
+      const size = Buffer.byteLength(item);
+      if (size > this.left) break;
+      this.left -= size;
+      taken.push(item);
+    }
+    return taken;
+  }
 }
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function shorten(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 /** "3m 12s" */

@@ -1,5 +1,5 @@
 // Entry of the main step (runs.main). Kept thin: all behaviour lives in ../main.ts.
 import { run } from '../main.js';
-import { reportUnexpected } from '../step.js';
+import { runStep } from '../step.js';
 
-await run().catch(reportUnexpected);
+await runStep(run);

@@ -1,5 +1,5 @@
 // Entry of the post step (runs.post). Kept thin: all behaviour lives in ../post.ts.
 import { run } from '../post.js';
-import { reportUnexpected } from '../step.js';
+import { runStep } from '../step.js';
 
-await run().catch(reportUnexpected);
+await runStep(run);

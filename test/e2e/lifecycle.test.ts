@@ -42,7 +42,7 @@ describe('main flow: STARTED in main, finished in post', () => {
     expect(fake.service.requests[1]?.body).toEqual({ status: 'SUCCEEDED' });
     expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
     expect(main.outputs).toEqual({ 'deployment-id': '1', 'deployment-ids': '[1]', status: 'STARTED' });
-    expect(main.state['pending-ids']).toBe('[1]');
+    expect(JSON.parse(main.state.handoff ?? '')).toMatchObject({ kind: 'finish', ids: [1] });
     expect(post.logLines.some((line) => /^Deployment 1 set to SUCCEEDED after \d+s\.$/.test(line))).toBe(true);
   });
 

@@ -172,7 +172,8 @@ describe('dry run', () => {
     expect(main.logLines).toContain('Dry run: nothing was sent.');
     expect(main.outputs).toEqual({ 'deployment-id': '', 'deployment-ids': '[]', status: 'STARTED' });
     expect(post.exitCode).toBe(0);
-    expect(post.stdout).toContain(`PATCH ${fake.service.url}/deployment/%3Cid%20of%20deployment%201%3E`);
+    expect(post.logLines).toContain(`PATCH ${fake.service.url}/deployment/{id}`);
+    expect(post.logLines).toContain('({id} stands for the id of the deployment the main step would have created.)');
     expect(post.stdout).toContain('{\n  "status": "FAILED"\n}');
     expect(post.logLines).toContain('Dry run: nothing was sent.');
     for (const step of [main, post]) expect(step.stdout.split(fake.service.apiKey)).toHaveLength(2); // only ::add-mask::

@@ -114,4 +114,17 @@ describe('contextDefaults', () => {
       'https://ghe.acme.internal/acme/shop/actions/runs/77/job/5',
     );
   });
+
+  it.each([
+    ['null', null],
+    ['an array', [1, 2]],
+    ['a string', 'push'],
+    ['wrongly typed fields', { compare: 42, pull_request: { head: { sha: ['x'], ref: {} }, html_url: 7 } }],
+  ])('falls back to the GITHUB_* variables for an event that is %s', (_, payload) => {
+    expect(defaults({ eventName: 'pull_request', payload, extraEnv: { GITHUB_HEAD_REF: 'feat' } })).toMatchObject({
+      commitSha: 'merge-sha',
+      branch: 'feat',
+      changelog: '',
+    });
+  });
 });

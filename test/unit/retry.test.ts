@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   backoffMs,
   isRetryable,
-  networkCause,
   retryAfterMs,
   RETRY_AFTER_CAP_MS,
+  type NetworkCause,
   type Outcome,
 } from '../../src/retry.ts';
 
 const response = (status: number): Outcome => ({ kind: 'response', status });
-const network = (cause: 'refused' | 'dns' | 'timeout' | 'reset' | 'other'): Outcome => ({ kind: 'network', cause });
+const network = (cause: NetworkCause): Outcome => ({ kind: 'network', cause });
 
 describe('isRetryable', () => {
   it.each([
@@ -28,6 +28,9 @@ describe('isRetryable', () => {
     [network('timeout'), false, true],
     [network('reset'), false, true],
     [network('other'), false, true],
+    [network('proxy-refused'), true, true],
+    [network('tls'), false, false],
+    [network('proxy-auth'), false, false],
   ])('%o: POST %s, PATCH %s', (outcome, post, patch) => {
     expect(isRetryable('POST', outcome)).toBe(post);
     expect(isRetryable('PATCH', outcome)).toBe(patch);
@@ -49,20 +52,5 @@ describe('backoff', () => {
     expect(retryAfterMs('3600', now)).toBe(RETRY_AFTER_CAP_MS);
     expect(retryAfterMs('soon', now)).toBeUndefined();
     expect(retryAfterMs(undefined, now)).toBeUndefined();
-  });
-});
-
-describe('networkCause', () => {
-  it.each([
-    [Object.assign(new Error('fetch failed'), { cause: { code: 'ECONNREFUSED' } }), 'refused'],
-    [{ code: 'ENOTFOUND' }, 'dns'],
-    [{ code: 'EAI_AGAIN' }, 'dns'],
-    [new DOMException('The operation was aborted due to timeout', 'TimeoutError'), 'timeout'],
-    [{ code: 'UND_ERR_HEADERS_TIMEOUT' }, 'timeout'],
-    [{ code: 'UND_ERR_SOCKET', name: 'SocketError' }, 'reset'],
-    [{ code: 'ECONNRESET' }, 'reset'],
-    [new Error('something else'), 'other'],
-  ])('%o is %s', (error, cause) => {
-    expect(networkCause(error)).toBe(cause);
   });
 });

@@ -1,14 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { describeFailure, deploymentUrl } from '../../src/service.ts';
+import type { HttpClient, HttpRequest, HttpResponse } from '../../src/http.ts';
+import { NetworkError } from '../../src/http.ts';
+import {
+  createAll,
+  createTracker,
+  deploymentUrl,
+  describeFailure,
+  ServiceError,
+  setStatusAll,
+  type CreateBody,
+} from '../../src/service.ts';
+
+const json = { contentType: 'application/json', truncated: false };
 
 describe('describeFailure', () => {
-  it('shows a string detail as is', () => {
-    expect(describeFailure(404, { detail: 'Deployment 9 not found' }, 'application/json')).toBe(
+  it('shows a string detail as is, shortened when long', () => {
+    expect(describeFailure({ status: 404, ...json }, { detail: 'Deployment 9 not found' })).toEqual([
       'HTTP 404: Deployment 9 not found',
-    );
+    ]);
+    const [line] = describeFailure({ status: 500, ...json }, { detail: 'x'.repeat(5000) });
+    expect(line).toBe(`HTTP 500: ${'x'.repeat(2000)}… (truncated)`);
   });
 
-  it('shows a validation array one line per entry', () => {
+  it('shows a validation array one line per entry, at most 20', () => {
     const detail = [
       { type: 'missing', loc: ['body', 'commitSha'], msg: 'Field required', input: {} },
       {
@@ -18,28 +32,148 @@ describe('describeFailure', () => {
         input: {},
       },
     ];
-    expect(describeFailure(422, { detail }, 'application/json')).toBe(
-      'HTTP 422:\n  body.commitSha: Field required\n  body: Value error, Either artifactId or artifactName must be provided',
-    );
+    expect(describeFailure({ status: 422, ...json }, { detail })).toEqual([
+      'HTTP 422:',
+      '  body.commitSha: Field required',
+      '  body: Value error, Either artifactId or artifactName must be provided',
+    ]);
+    const many = Array.from({ length: 25 }, (_, index) => ({ loc: ['body', index], msg: 'bad' }));
+    const lines = describeFailure({ status: 422, ...json }, { detail: many });
+    expect(lines).toHaveLength(22);
+    expect(lines[1]).toBe('  body.0: bad');
+    expect(lines[21]).toBe('  (and 5 more)');
   });
 
-  it('reports a body that is not JSON by its status', () => {
-    expect(describeFailure(502, undefined, 'text/html; charset=utf-8')).toBe(
-      'HTTP 502 (the answer is not JSON: text/html)',
-    );
-    expect(describeFailure(502, undefined, '')).toBe('HTTP 502 (the answer is not JSON)');
+  it('shows a detail that is an object or a number', () => {
+    expect(describeFailure({ status: 400, ...json }, { detail: { reason: 'quota', left: 0 } })).toEqual([
+      'HTTP 400: {"reason":"quota","left":0}',
+    ]);
+    expect(describeFailure({ status: 400, ...json }, { detail: 7 })).toEqual(['HTTP 400: 7']);
+  });
+
+  it('reports a body that is not JSON by its status, and a long one as not read whole', () => {
+    expect(
+      describeFailure({ status: 502, contentType: 'text/html; charset=utf-8', truncated: false }, undefined),
+    ).toEqual(['HTTP 502 (the answer is not JSON: text/html)']);
+    expect(describeFailure({ status: 502, contentType: '', truncated: false }, undefined)).toEqual([
+      'HTTP 502 (the answer is not JSON)',
+    ]);
+    expect(describeFailure({ status: 500, ...json, truncated: true }, undefined)).toEqual([
+      'HTTP 500 (the answer is over 64 KiB; it was not read whole)',
+    ]);
   });
 
   it('says when the JSON has no detail', () => {
-    expect(describeFailure(500, { error: 'x' }, 'application/json')).toBe('HTTP 500 (no `detail` in the answer)');
+    expect(describeFailure({ status: 500, ...json }, { error: 'x' })).toEqual(['HTTP 500 (no `detail` in the answer)']);
   });
 });
 
 describe('deploymentUrl', () => {
-  it('URL-encodes the id under the base path', () => {
-    expect(deploymentUrl(new URL('https://t.example/api/'), 'a/b c').href).toBe(
-      'https://t.example/api/deployment/a%2Fb%20c',
-    );
-    expect(deploymentUrl(new URL('https://t.example/'), 7).href).toBe('https://t.example/deployment/7');
+  it('puts the id, URL-encoded, in one segment under the base path', () => {
+    const url = (id: string) => deploymentUrl(new URL('https://t.example/api/'), { text: id, numeric: false }).href;
+    expect(url('a/b c')).toBe('https://t.example/api/deployment/a%2Fb%20c');
+    expect(url('%2e%2e')).toBe('https://t.example/api/deployment/%252e%252e');
+    expect(url('?x#y')).toBe('https://t.example/api/deployment/%3Fx%23y');
+    expect(() => url('..')).toThrow("Deployment id '..' leaves the deployment path");
+    expect(() => url('.')).toThrow("Deployment id '.' leaves the deployment path");
+  });
+});
+
+const body: CreateBody = {
+  artifactId: 42,
+  version: '1',
+  environment: 'Production',
+  commitSha: 'abc',
+  user: 'alice',
+  branch: 'main',
+  type: 'SIMPLE',
+  status: 'STARTED',
+};
+const connection = {
+  apiKey: 'the-key',
+  baseUrl: new URL('https://t.example/'),
+  timeoutMs: 1000,
+  retries: 0,
+  proxy: undefined,
+};
+
+/** An HTTP client that answers every request with `answer`. */
+function answering(answer: Partial<HttpResponse> | Error): HttpClient & { sent: HttpRequest[] } {
+  const sent: HttpRequest[] = [];
+  return {
+    sent,
+    send(request) {
+      sent.push(request);
+      if (answer instanceof Error) return Promise.reject(answer);
+      return Promise.resolve({ status: 200, contentType: 'application/json', text: '', truncated: false, ...answer });
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+async function createError(answer: Partial<HttpResponse>): Promise<string> {
+  const error = await createTracker(answering(answer), connection)
+    .create(body)
+    .catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(ServiceError);
+  return (error as ServiceError).message;
+}
+
+describe('the tracker', () => {
+  it('sends the key, the JSON body, and keeps a big id exactly', async () => {
+    const http = answering({ text: '{"success":true,"id":9007199254740993}' });
+    expect(await createTracker(http, connection).create(body)).toEqual({ text: '9007199254740993', numeric: true });
+    expect(http.sent[0]?.headers).toEqual({
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-api-key': 'the-key',
+    });
+    expect(JSON.parse(http.sent[0]?.body ?? '')).toEqual(body);
+  });
+
+  it.each([
+    [{ status: 201, text: '{"success":true}' }, 'HTTP 201, but the answer has no deployment `id`'],
+    [{ text: '{"success":true,"id":""}' }, 'HTTP 200, but the answer has no deployment `id`'],
+    [{ text: '{"success":true,"id":null}' }, 'HTTP 200, but the answer has no deployment `id`'],
+    [{ text: '{"success":false,"id":1}' }, 'HTTP 200, but the answer does not say `success: true`'],
+    [{ text: '<html>' }, 'HTTP 200, but the answer is not JSON, so it does not say `success: true`'],
+    [
+      { text: '{"succ', truncated: true },
+      'HTTP 200, but the answer is over 64 KiB, so it does not say `success: true`',
+    ],
+    [
+      { text: `{"success":true,"id":"${'9'.repeat(200)}"}` },
+      'HTTP 200, but the deployment id it returned is 200 characters long (at most 128), so it is not kept (the service may have recorded a deployment this action cannot finish)',
+    ],
+    [
+      { text: '{"success":true,"id":"1\\n::error::x"}' },
+      'HTTP 200, but the deployment id it returned holds control characters, so it is not kept (the service may have recorded a deployment this action cannot finish)',
+    ],
+    [
+      { text: '{"success":true,"id":"xthe-keyx"}' },
+      'HTTP 200, but the deployment id it returned holds the API key, so it is not kept (the service may have recorded a deployment this action cannot finish)',
+    ],
+    [
+      { status: 301, location: 'https://elsewhere.example/api/deployment', text: '' },
+      "HTTP 301: a redirect, which is not followed (the API key would go along); it points to 'https://elsewhere.example/api/deployment'. Set `base-url` to the service's own address.",
+    ],
+    [
+      { status: 307, text: '' },
+      "HTTP 307: a redirect, which is not followed (the API key would go along); it names no address. Set `base-url` to the service's own address.",
+    ],
+  ])('refuses the answer %o', async (answer, message) => {
+    expect(await createError(answer)).toBe(message);
+  });
+
+  it('settles every create and update, a failure on one not stopping the others', async () => {
+    const tracker = createTracker(answering(new NetworkError('connection refused (t.example)')), connection);
+    expect(await createAll(tracker, [body])).toEqual([{ body, failure: ['connection refused (t.example)'] }]);
+    const id = { text: '1', numeric: true };
+    expect(await setStatusAll(tracker, [id], 'FAILED')).toEqual([{ id, failure: ['connection refused (t.example)'] }]);
+  });
+
+  it('lets a bug of ours through instead of calling it a service failure', async () => {
+    const tracker = createTracker(answering(new TypeError('oops')), connection);
+    await expect(createAll(tracker, [body])).rejects.toThrow('oops');
   });
 });

@@ -1,0 +1,41 @@
+// The event that started the workflow, read through @actions/github's Context. Broken runner data
+// (no event file, a file that is not JSON) is not a crash: the defaults then come from the GITHUB_*
+// variables alone, and the log says so in one line.
+import { existsSync } from 'node:fs';
+import type { GitHubContext } from './context.js';
+import type { Log } from './log.js';
+
+export async function readGitHubContext(
+  env: Record<string, string | undefined>,
+  checkRunId: string,
+  log: Log,
+): Promise<GitHubContext> {
+  return {
+    eventName: env.GITHUB_EVENT_NAME ?? '',
+    payload: await readPayload(env.GITHUB_EVENT_PATH, log),
+    env,
+    checkRunId,
+  };
+}
+
+async function readPayload(path: string | undefined, log: Log): Promise<unknown> {
+  const fallback = 'the defaults come from the GITHUB_* variables alone';
+  // Context would print its own line for a missing file; this one says what it means.
+  if (path && !existsSync(path)) {
+    log.warning(`The event file (GITHUB_EVENT_PATH) does not exist: ${fallback}.`);
+    return {};
+  }
+  try {
+    // Constructed for each read (not the module's own instance), so it sees the file as it is now.
+    const { context } = await import('@actions/github');
+    const Context = context.constructor as new () => typeof context;
+    return new Context().payload;
+  } catch (error) {
+    log.warning(`The event file (GITHUB_EVENT_PATH) could not be read (${errorName(error)}): ${fallback}.`);
+    return {};
+  }
+}
+
+function errorName(error: unknown): string {
+  return error instanceof SyntaxError ? 'it is not JSON' : error instanceof Error ? error.message : String(error);
+}

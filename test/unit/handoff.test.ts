@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { decodeHandoff, encodeHandoff, type Handoff } from '../../src/handoff.ts';
+
+describe('handoff', () => {
+  it.each<Handoff>([
+    {
+      kind: 'finish',
+      ids: [
+        { text: '9007199254740993', numeric: true },
+        { text: 'a-1', numeric: false },
+      ],
+      startedAt: 1700000000000,
+    },
+    { kind: 'finish-dry-run', count: 3 },
+    { kind: 'nothing', reason: 'status-given', status: 'SUCCEEDED' },
+    { kind: 'nothing', reason: 'config-error' },
+    { kind: 'nothing', reason: 'skipped' },
+  ])('%o round-trips', (handoff) => {
+    expect(decodeHandoff(encodeHandoff(handoff))).toEqual(handoff);
+  });
+
+  it('keeps a big numeric id exactly', () => {
+    const text = encodeHandoff({ kind: 'finish', ids: [{ text: '9007199254740993', numeric: true }], startedAt: 5 });
+    expect(text).toBe('{"kind":"finish","ids":[9007199254740993],"startedAt":5}');
+  });
+
+  it('is "none" when the main step saved nothing', () => {
+    expect(decodeHandoff('')).toEqual({ kind: 'none' });
+  });
+
+  it.each([
+    ['[1]', 'it is not an object'],
+    ['not json', 'it is not JSON'],
+    ['null', 'it is not an object'],
+    ['{"kind":"explode"}', 'it names no known kind'],
+    ['{"kind":"finish","ids":"1"}', 'its ids are no list of deployment ids'],
+    ['{"kind":"finish","ids":[]}', 'its ids are no list of deployment ids'],
+    ['{"kind":"finish","ids":[{}]}', 'it holds a value that is no deployment id'],
+    ['{"kind":"finish","ids":[".."]}', 'it holds a value that is no deployment id'],
+    ['{"kind":"finish","ids":["1\\n::error::x"]}', 'it holds a value that is no deployment id'],
+    [`{"kind":"finish","ids":[${'1,'.repeat(100)}1]}`, 'its ids are no list of deployment ids'],
+    ['{"kind":"finish-dry-run","count":"lots"}', 'its count is no number of deployments'],
+    ['{"kind":"finish-dry-run","count":1e9}', 'its count is no number of deployments'],
+    ['{"kind":"nothing","reason":"because"}', 'it gives no known reason'],
+  ])('state %s is unreadable: %s', (text, problem) => {
+    expect(decodeHandoff(text)).toEqual({ kind: 'unreadable', problem });
+  });
+
+  it('takes junk start times as unknown, not as a crash', () => {
+    expect(decodeHandoff('{"kind":"finish","ids":[1],"startedAt":"soon"}')).toEqual({
+      kind: 'finish',
+      ids: [{ text: '1', numeric: true }],
+      startedAt: 0,
+    });
+  });
+});

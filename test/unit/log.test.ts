@@ -1,0 +1,102 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { looksLikeCommand, openLog, secretForms, showControls } from '../../src/log.ts';
+
+let printed: string[];
+beforeEach(() => {
+  printed = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    printed.push(
+      ...String(chunk)
+        .split(/\r?\n/)
+        .filter((line) => line !== ''),
+    );
+    return true;
+  });
+  delete process.env.RUNNER_DEBUG;
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  process.exitCode = undefined;
+});
+
+describe('showControls', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['a\nb', 'a\\nb'],
+    ['a\r\nb', 'a\\r\\nb'],
+    ['tab\tstays', 'tab\tstays'],
+    ['esc\u001b[31m', 'esc\\u001b[31m'],
+    ['bidi\u202e', 'bidi\\u202e'],
+    ['line\u2028sep', 'line\\u2028sep'],
+    ['nul\u0000', 'nul\\u0000'],
+  ])('%j -> %j', (text, shown) => {
+    expect(showControls(text)).toBe(shown);
+  });
+});
+
+describe('looksLikeCommand', () => {
+  it.each([
+    ['::error::x', true],
+    ['   ::add-mask::x', true],
+    ['\u3000::warning::x', true],
+    ['text ##[add-mask]x', true],
+    ['text :: not at start', false],
+    ['##[ at start', true],
+    ['plain', false],
+  ])('%j: %s', (line, expected) => {
+    expect(looksLikeCommand(line)).toBe(expected);
+  });
+});
+
+describe('secretForms', () => {
+  it('covers the key as is, JSON-escaped, URL-encoded and HTML-escaped, longest first', () => {
+    expect(secretForms('k"é&')).toEqual(['k%22%C3%A9%26', 'k&#34;é&#38;', 'k\\"\\u00e9&', 'k\\"é&', 'k"é&']);
+    expect(secretForms('')).toEqual([]);
+  });
+});
+
+describe('openLog', () => {
+  it('masks the key first, then never prints it in any form', () => {
+    const log = openLog('s3cr"et');
+    log.info(['echo s3cr"et', 'json s3cr\\"et', 'url s3cr%22et']);
+    log.warning('warn s3cr"et');
+    expect(printed).toEqual([
+      '::add-mask::s3cr&#34;et',
+      '::add-mask::s3cr%2522et',
+      '::add-mask::s3cr\\"et',
+      '::add-mask::s3cr"et',
+      'echo ***',
+      'json ***',
+      'url ***',
+      '::warning::warn ***',
+    ]);
+  });
+
+  it('prints a value as one line, and a line that looks like a command between stop-commands', () => {
+    const log = openLog('');
+    log.info(['id 1\n::error::injected', '::add-mask::x', 'x ##[set-output name=a]b']);
+    expect(printed[0]).toBe('id 1\\n::error::injected');
+    expect(printed[1]).toMatch(/^::stop-commands::[0-9a-f-]{36}$/);
+    expect(printed[2]).toBe('::add-mask::x');
+    expect(printed[3]).toBe(`::${printed[1]?.slice('::stop-commands::'.length)}::`);
+    expect(printed[4]).toMatch(/^::stop-commands::/);
+    expect(printed[4]).not.toBe(printed[1]);
+    expect(printed[5]).toBe('x ##[set-output name=a]b');
+  });
+
+  it('escapes annotations as one command, several lines in its message', () => {
+    const log = openLog('');
+    log.warning(['first', 'second %0A\r']);
+    log.fail('failed');
+    expect(printed).toEqual(['::warning::first%0Asecond %250A\\r', '::error::failed']);
+    expect(process.exitCode).toBe(1);
+  });
+
+  it('prints debug lines only with debug logging on', () => {
+    const log = openLog('');
+    log.debug('hidden');
+    process.env.RUNNER_DEBUG = '1';
+    log.debug('shown');
+    expect(printed).toEqual(['::debug::shown']);
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { describeNetworkError } from '../../src/network-error.ts';
+
+const proxy = { url: new URL('http://proxy.example.com:3128'), variable: 'HTTPS_PROXY' };
+const systemError = (code: string) => Object.assign(new Error('fetch failed'), { cause: { code } });
+
+describe('describeNetworkError', () => {
+  it.each([
+    [systemError('ECONNREFUSED'), undefined, 'refused', 'connection refused (t.example.com)'],
+    [
+      systemError('ECONNREFUSED'),
+      proxy,
+      'refused',
+      'cannot reach the proxy HTTPS_PROXY (http://proxy.example.com:3128): connection refused',
+    ],
+    [{ code: 'ENOTFOUND' }, undefined, 'dns', 'host name not found (t.example.com)'],
+    [
+      { code: 'EAI_AGAIN' },
+      proxy,
+      'dns',
+      'cannot reach the proxy HTTPS_PROXY (http://proxy.example.com:3128): host name not found',
+    ],
+    [
+      new DOMException('The operation was aborted due to timeout', 'TimeoutError'),
+      undefined,
+      'timeout',
+      'no answer in time (t.example.com)',
+    ],
+    [
+      { code: 'UND_ERR_HEADERS_TIMEOUT' },
+      proxy,
+      'timeout',
+      'no answer in time (t.example.com through the proxy HTTPS_PROXY (http://proxy.example.com:3128))',
+    ],
+    [
+      { code: 'UND_ERR_SOCKET', name: 'SocketError' },
+      undefined,
+      'reset',
+      'connection closed before an answer (t.example.com)',
+    ],
+    [{ code: 'ECONNRESET' }, undefined, 'reset', 'connection closed before an answer (t.example.com)'],
+    [new Error('something else'), undefined, 'other', 'network error (t.example.com)'],
+    [
+      { code: 'UND_ERR_HEADERS_OVERFLOW' },
+      undefined,
+      'other',
+      'network error UND_ERR_HEADERS_OVERFLOW (t.example.com)',
+    ],
+    [
+      { name: 'InvalidArgumentError', message: 'Proxy Authentication Required (407)' },
+      proxy,
+      'proxy-auth',
+      'the proxy HTTPS_PROXY (http://proxy.example.com:3128) asks for credentials (HTTP 407): put them in HTTPS_PROXY as http://user:password@host:port',
+    ],
+    [
+      { name: 'RequestAbortedError', message: 'Proxy response (407) !== 200 when HTTP Tunneling' },
+      proxy,
+      'proxy-auth',
+      'the proxy HTTPS_PROXY (http://proxy.example.com:3128) asks for credentials (HTTP 407): put them in HTTPS_PROXY as http://user:password@host:port',
+    ],
+    [
+      { name: 'RequestAbortedError', message: 'Proxy response (502) !== 200 when HTTP Tunneling' },
+      proxy,
+      'proxy-refused',
+      'the proxy HTTPS_PROXY (http://proxy.example.com:3128) would not connect to t.example.com (HTTP 502)',
+    ],
+  ])('%o through %o: %s', (error, through, cause, text) => {
+    expect(describeNetworkError(error, 't.example.com', through)).toEqual({ cause, text });
+  });
+
+  it.each([
+    ['CERT_HAS_EXPIRED', 'has expired'],
+    ['CERT_NOT_YET_VALID', 'is not valid yet'],
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'is self-signed (no trusted authority issued it)'],
+    ['SELF_SIGNED_CERT_IN_CHAIN', 'is self-signed (no trusted authority issued it)'],
+    ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'is issued by an authority this runner does not trust'],
+    ['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'is issued by an authority this runner does not trust'],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', 'is for another host name'],
+  ])('a certificate problem %s says so, and never retries', (code, problem) => {
+    expect(describeNetworkError(systemError(code), 't.example.com', undefined)).toEqual({
+      cause: 'tls',
+      text: `the TLS certificate of t.example.com ${problem} (${code}). If the service uses a private certificate authority, point NODE_EXTRA_CA_CERTS at its certificate`,
+    });
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config-error.ts';
+import { isLoopback, proxyFor, withoutCredentials } from '../../src/proxy.ts';
+
+const proxy = 'http://proxy.example.com:3128';
+
+function route(target: string, env: Record<string, string>): string {
+  return proxyFor(new URL(target), env)?.variable ?? 'direct';
+}
+
+describe('proxyFor', () => {
+  it.each([
+    ['https://t.example.com', {}, 'direct'],
+    ['https://t.example.com', { HTTPS_PROXY: proxy }, 'HTTPS_PROXY'],
+    ['https://t.example.com', { https_proxy: proxy, HTTPS_PROXY: 'x' }, 'https_proxy'],
+    ['https://t.example.com', { HTTP_PROXY: proxy }, 'HTTP_PROXY'],
+    ['http://t.example.com', { HTTPS_PROXY: proxy }, 'direct'],
+    ['http://t.example.com', { http_proxy: '', HTTP_PROXY: proxy }, 'direct'],
+    ['https://t.example.com', { HTTPS_PROXY: proxy, NO_PROXY: 't.example.com' }, 'direct'],
+    ['https://t.example.com', { HTTPS_PROXY: proxy, no_proxy: '.example.com' }, 'direct'],
+    ['https://t.example.com', { HTTPS_PROXY: proxy, NO_PROXY: '*.example.com' }, 'direct'],
+    ['https://example.com', { HTTPS_PROXY: proxy, NO_PROXY: '*.example.com' }, 'HTTPS_PROXY'],
+    ['https://t.example.com', { HTTPS_PROXY: proxy, NO_PROXY: 'other.com, *' }, 'direct'],
+    ['https://t.example.com', { HTTPS_PROXY: proxy, NO_PROXY: 't.example.com:8443' }, 'HTTPS_PROXY'],
+    ['https://t.example.com:8443', { HTTPS_PROXY: proxy, NO_PROXY: 't.example.com:8443' }, 'direct'],
+    ['https://t.example.com', { HTTPS_PROXY: proxy, NO_PROXY: 'xt.example.com' }, 'HTTPS_PROXY'],
+    ['https://T.Example.com./api', { HTTPS_PROXY: proxy, NO_PROXY: 't.example.com' }, 'direct'],
+    ['https://[2001:db8::1]:443', { HTTPS_PROXY: proxy, NO_PROXY: '[2001:db8::1]:443' }, 'direct'],
+    ['http://127.0.0.1:8080', { HTTP_PROXY: proxy }, 'direct'],
+    ['http://localhost:8080', { HTTP_PROXY: proxy }, 'direct'],
+    ['https://[::1]:8443', { HTTPS_PROXY: proxy }, 'direct'],
+  ])('%s with %o: %s', (target, env, expected) => {
+    expect(route(target, env as Record<string, string>)).toBe(expected);
+  });
+
+  it('names the variable that is no proxy URL, without its credentials', () => {
+    for (const value of ['proxy.example.com:3128', 'socks5://proxy:1080', 'http://user:pw@', 'not a url']) {
+      const error = (() => {
+        try {
+          proxyFor(new URL('https://t.example.com'), { HTTPS_PROXY: value });
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).message).toMatch(/^Environment variable HTTPS_PROXY is not a proxy URL/);
+      expect((error as ConfigError).message).not.toContain('pw');
+    }
+  });
+});
+
+describe('small helpers', () => {
+  it.each(['localhost', 'api.localhost', '127.0.0.1', '127.1.2.3', '[::1]'])('%s is loopback', (host) => {
+    expect(isLoopback(host)).toBe(true);
+  });
+  it.each(['example.com', '10.0.0.1', '128.0.0.1', 'localhost.example.com'])('%s is not loopback', (host) => {
+    expect(isLoopback(host)).toBe(false);
+  });
+  it.each([
+    ['https://user:pw@host/x', 'https://***@host/x'],
+    ['user:pw@host', '***@host'],
+    ['https://host/x@y', 'https://host/x@y'],
+    ['https://host', 'https://host'],
+  ])('%s is shown as %s', (text, shown) => {
+    expect(withoutCredentials(text)).toBe(shown);
+  });
+});

@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config-error.ts';
+import { artifactIdValue, deploymentStatusOfJob, readSettings, splitList, statusFromWord } from '../../src/settings.ts';
+
+const valid = {
+  'api-key': 'k',
+  'base-url': 'https://tracker.example.com/api',
+  'artifact-id': '42',
+  'timeout-seconds': '10',
+  retries: '3',
+};
+
+function settings(values: Record<string, string>, env: Record<string, string> = {}) {
+  return readSettings((name) => values[name] ?? '', env);
+}
+
+function problems(values: Record<string, string>, env: Record<string, string> = {}): string[] {
+  try {
+    settings(values, env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.lines;
+    throw error;
+  }
+  throw new Error('no ConfigError');
+}
+
+describe('readSettings', () => {
+  it('reads a valid connection and normalises the base URL', () => {
+    const { connection, failOnError, dryRun } = settings({ ...valid, 'fail-on-error': 'TRUE' });
+    expect(connection.baseUrl.href).toBe('https://tracker.example.com/api/');
+    expect(connection).toMatchObject({ apiKey: 'k', timeoutMs: 10_000, retries: 3, proxy: undefined });
+    expect({ failOnError, dryRun }).toEqual({ failOnError: true, dryRun: false });
+  });
+
+  it.each([
+    [{ 'api-key': '' }, /^Input 'api-key' is empty\. Set it from a secret/],
+    [{ 'api-key': 'ab\ncd' }, /^Input 'api-key' holds a character no HTTP header can carry/],
+    [{ 'api-key': 'key-€' }, /^Input 'api-key' holds a character no HTTP header can carry/],
+    [{ 'base-url': '' }, /^Input 'base-url' is empty/],
+    [{ 'base-url': 'tracker.example.com' }, /^Input 'base-url' is not a URL: 'tracker\.example\.com'/],
+    [
+      { 'base-url': 'ftp://tracker.example.com' },
+      /^Input 'base-url' must be an http\(s\) URL, got 'ftp:\/\/tracker\.example\.com'/,
+    ],
+    [{ 'base-url': 'https://user:pw@tracker.example.com' }, /^Input 'base-url' must not carry credentials/],
+    [
+      { 'base-url': 'http://tracker.example.com' },
+      /^Input 'base-url' uses plain http to 'tracker\.example\.com'.*allow-insecure-http: true/,
+    ],
+    [
+      { 'timeout-seconds': 'ten' },
+      /^Input 'timeout-seconds' must be a number of seconds above 0 and at most 600, got 'ten'\.$/,
+    ],
+    [{ 'timeout-seconds': '0' }, /^Input 'timeout-seconds' must be a number of seconds/],
+    [{ 'timeout-seconds': '601' }, /^Input 'timeout-seconds' must be/],
+    [{ retries: '1.5' }, /^Input 'retries' must be a whole number from 0 to 10, got '1\.5'\.$/],
+    [{ retries: '-1' }, /^Input 'retries' must be a whole number/],
+    [{ 'fail-on-error': 'yes' }, /^Input 'fail-on-error' must be `true` or `false`, got 'yes'\.$/],
+    [{ 'dry-run': '1' }, /^Input 'dry-run' must be `true` or `false`/],
+    [{ 'allow-insecure-http': 'on' }, /^Input 'allow-insecure-http' must be `true` or `false`/],
+    [
+      { status: 'done' },
+      /^Input 'status' must be one of STARTED, SUCCEEDED, FAILED \(or success, failure, cancelled, skipped\), got 'done'/,
+    ],
+    [{ type: 'BLUE_GREEN' }, /^Input 'type' must be SIMPLE \(the only type the service accepts\), got 'BLUE_GREEN'\.$/],
+    [{ 'artifact-id': '' }, /^Input 'artifact-id' or 'artifact-name' must be set: /],
+    [{ 'deployment-id': '[1,' }, /^Input 'deployment-id' looks like a JSON array but is not one: '\[1,'\.$/],
+    [{ 'deployment-id': '[{}]' }, /^Input 'deployment-id' must be an id, a list of ids or a JSON array of ids/],
+    [{ 'deployment-id': '[""]' }, /^Input 'deployment-id' must be an id/],
+    [{ 'deployment-id': '..' }, /^Input 'deployment-id' holds an id that is '\.\.', which is no deployment but a path/],
+    [
+      { 'deployment-id': 'x'.repeat(129) },
+      /^Input 'deployment-id' holds an id that is 129 characters long \(at most 128\)/,
+    ],
+    [{ 'deployment-id': '["a\\u0007b"]' }, /^Input 'deployment-id' holds an id that holds control characters/],
+  ])('rejects %o naming the input', (override, message) => {
+    const lines = problems({ ...valid, ...override });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(message);
+  });
+
+  it('names every bad input at once', () => {
+    expect(problems({ ...valid, 'api-key': '', retries: 'x', 'dry-run': 'maybe' })).toEqual([
+      expect.stringMatching(/^Input 'api-key' is empty/),
+      "Input 'retries' must be a whole number from 0 to 10, got 'x'.",
+      "Input 'dry-run' must be `true` or `false`, got 'maybe'.",
+    ]);
+  });
+
+  it('never shows the credentials of a base URL, even one that is no URL', () => {
+    for (const baseUrl of ['https://user:s3cret@exa mple.com', 'user:s3cret@tracker.example.com', 'ftp://u:s3cret@x']) {
+      const lines = problems({ ...valid, 'base-url': baseUrl });
+      expect(lines.join('\n')).not.toContain('s3cret');
+    }
+  });
+
+  it('allows plain http to loopback, and elsewhere only when asked', () => {
+    expect(settings({ ...valid, 'base-url': 'http://127.0.0.1:8080' }).connection.baseUrl.href).toBe(
+      'http://127.0.0.1:8080/',
+    );
+    const insecure = { ...valid, 'base-url': 'http://tracker.lan/api', 'allow-insecure-http': 'true' };
+    expect(settings(insecure).connection.baseUrl.href).toBe('http://tracker.lan/api/');
+  });
+
+  it('accepts fractional timeouts', () => {
+    expect(settings({ ...valid, 'timeout-seconds': '0.5' }).connection.timeoutMs).toBe(500);
+  });
+
+  it('reads artifacts by id and by name, each entry one artifact', () => {
+    expect(settings({ ...valid, 'artifact-id': '1, 2', 'artifact-name': 'web' }).artifacts).toEqual([
+      { artifactId: 1 },
+      { artifactId: 2 },
+      { artifactName: 'web' },
+    ]);
+  });
+
+  it('refuses more artifacts or ids than one step records', () => {
+    const many = Array.from({ length: 101 }, (_, index) => String(index + 1)).join(',');
+    expect(problems({ ...valid, 'artifact-id': many })).toEqual([
+      "Input 'artifact-id' or 'artifact-name' name 101 artifacts; one step records at most 100. Split them over several steps.",
+    ]);
+    expect(problems({ ...valid, 'deployment-id': many })).toEqual([
+      "Input 'deployment-id' holds 101 ids; one step updates at most 100. Split them over several steps.",
+    ]);
+  });
+
+  it.each([
+    ['', undefined],
+    ['[]', []],
+    ['12', [{ text: '12', numeric: false }]],
+    [
+      '12, 13',
+      [
+        { text: '12', numeric: false },
+        { text: '13', numeric: false },
+      ],
+    ],
+    [
+      '[12," a-b "]',
+      [
+        { text: '12', numeric: true },
+        { text: 'a-b', numeric: false },
+      ],
+    ],
+    ['[9007199254740993]', [{ text: '9007199254740993', numeric: true }]],
+  ])('deployment-id %s', (raw, ids) => {
+    expect(settings({ ...valid, 'deployment-id': raw }).deploymentIds).toEqual(ids);
+  });
+
+  it('does not need artifacts when deployment-id is set', () => {
+    expect(settings({ ...valid, 'artifact-id': '', 'deployment-id': '[]' }).artifacts).toEqual([]);
+  });
+
+  it('takes the proxy from the environment, and names a variable that is no URL', () => {
+    expect(settings(valid, { HTTPS_PROXY: 'http://proxy.example.com:3128' }).connection.proxy).toEqual({
+      url: new URL('http://proxy.example.com:3128'),
+      variable: 'HTTPS_PROXY',
+    });
+    expect(problems(valid, { https_proxy: 'proxy.example.com:3128' })).toEqual([
+      "Environment variable https_proxy is not a proxy URL: 'proxy.example.com:3128'. Set it to e.g. `http://proxy.example.com:3128`, or unset it.",
+    ]);
+  });
+});
+
+describe('status words', () => {
+  it.each([
+    ['started', 'STARTED'],
+    ['SUCCEEDED', 'SUCCEEDED'],
+    ['success', 'SUCCEEDED'],
+    ['Failed', 'FAILED'],
+    ['failure', 'FAILED'],
+    ['cancelled', 'FAILED'],
+    ['skipped', 'SKIPPED'],
+    [' Skipped ', 'SKIPPED'],
+    ['toString', undefined],
+    ['done', undefined],
+  ])('status %s is %s', (word, status) => {
+    expect(statusFromWord(word)).toBe(status);
+  });
+
+  it.each([
+    ['success', 'SUCCEEDED'],
+    ['failure', 'FAILED'],
+    ['cancelled', 'FAILED'],
+    ['skipped', undefined],
+    ['', undefined],
+    ['${{ job.status }}', undefined],
+  ])('job status %s is %s', (word, status) => {
+    expect(deploymentStatusOfJob(word)).toBe(status);
+  });
+});
+
+describe('small parsers', () => {
+  it.each([
+    ['42', 42],
+    ['0', 0],
+    ['007', '007'],
+    ['9007199254740993', '9007199254740993'],
+    ['web-1', 'web-1'],
+    ['4.2', '4.2'],
+  ])('artifact id %s goes out as %o', (raw, sent) => {
+    expect(artifactIdValue(raw)).toBe(sent);
+  });
+
+  it('splits lists on commas and line breaks', () => {
+    expect(splitList(' a, b\n\nc ,\r\nd')).toEqual(['a', 'b', 'c', 'd']);
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { showControls } from '../../src/log.ts';
+import { formatDuration, renderSummary, type RecordedRow } from '../../src/summary.ts';
+
+const row: RecordedRow = {
+  artifact: '42',
+  environment: 'Staging',
+  version: '2.0.0',
+  commitSha: 'a1b2c3d4e5f6',
+  branch: 'main',
+  status: 'STARTED',
+  id: '1',
+  link: 'https://github.com/acme/shop/actions/runs/1/job/2',
+};
+
+describe('renderSummary', () => {
+  it('writes one element a line', () => {
+    expect(
+      renderSummary(
+        { heading: 'Deployment recorded', rows: [row], failures: [['a: HTTP 422:', '  body.x: bad <x>']] },
+        showControls,
+      ),
+    ).toBe(
+      [
+        '<h3>Deployment recorded</h3>',
+        '<table><tr><th>Artifact</th><th>Environment</th><th>Version</th><th>Commit</th><th>Branch</th><th>Status</th><th>Id</th><th>Link</th></tr>' +
+          '<tr><td>42</td><td>Staging</td><td>2.0.0</td><td><code>a1b2c3d</code></td><td>main</td><td>STARTED</td><td>1</td>' +
+          '<td><a href="https://github.com/acme/shop/actions/runs/1/job/2">job</a></td></tr></table>',
+        '<ul><li>a: HTTP 422:<br>  body.x: bad &#60;x&#62;</li></ul>',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps a value from breaking out of the HTML: no blank line, no raw markup', () => {
+    const hostile = 'x\n\n# Heading\n\n![beacon](https://evil.example/b.png)\r\r<img src=x>';
+    const html = renderSummary(
+      {
+        heading: hostile,
+        lines: [hostile],
+        rows: [{ ...row, branch: hostile, link: 'javascript:alert(1)' }],
+        failures: [[hostile]],
+      },
+      showControls,
+    );
+    expect(
+      html
+        .split('\n')
+        .slice(0, -1)
+        .every((line) => /^<(h3|p|table|ul)>/.test(line)),
+    ).toBe(true);
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('href="javascript');
+    expect(html).toContain('x\\n\\n# Heading');
+  });
+
+  it('stays within its byte budget, saying what it left out', () => {
+    const long = '<'.repeat(10_000);
+    const rows = Array.from({ length: 100 }, (_, index) => ({
+      ...row,
+      id: String(index),
+      artifact: long,
+      version: long,
+      branch: long,
+    }));
+    const failures = Array.from({ length: 100 }, () => [long, long]);
+    const html = renderSummary({ heading: 'h', rows, failures }, showControls);
+    expect(Buffer.byteLength(html)).toBeLessThanOrEqual(256 * 1024);
+    expect(html).toMatch(/<p>\d+ more failures are not shown here \(see the log\)\.<\/p>/);
+    expect(html).toContain('<td>0</td>');
+  });
+});
+
+describe('formatDuration', () => {
+  it.each([
+    [0, '0s'],
+    [61_000, '1m 1s'],
+    [3_723_000, '1h 2m 3s'],
+  ])('%i ms is %s', (ms, text) => {
+    expect(formatDuration(ms)).toBe(text);
+  });
+});
