@@ -4,7 +4,7 @@ import { setTimeout as wait } from 'node:timers/promises';
 import { Agent, ProxyAgent, request } from 'undici';
 import { Limits } from './constants.js';
 import type { Log } from './log.js';
-import { describeNetworkError } from './network-error.js';
+import { describeNetworkError, NetworkError } from './network-error.js';
 import type { Proxy } from './proxy.js';
 import { backoffMs, isRetryable, retryAfterMs, type Outcome } from './retry.js';
 
@@ -25,11 +25,6 @@ export interface HttpResponse {
   text: string;
   /** Whether the answer was longer than what was read. */
   truncated: boolean;
-}
-
-/** The request got no HTTP answer: nothing reached the service, or no reply came back in time. */
-export class NetworkError extends Error {
-  override name = 'NetworkError';
 }
 
 export interface HttpClient {

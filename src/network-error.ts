@@ -3,6 +3,11 @@
 import type { NetworkCause } from './retry.js';
 import type { Proxy } from './proxy.js';
 
+/** The request got no HTTP answer: nothing reached the service, or no reply came back in time. */
+export class NetworkError extends Error {
+  override name = 'NetworkError';
+}
+
 export interface NetworkFailure {
   cause: NetworkCause;
   /** One line, e.g. "connection refused (tracker.example.com)". */

@@ -1,7 +1,7 @@
 // The Deployment Tracking Service: its wire types, create and update, and what its answers mean.
 import { Limits, type DeploymentStatus } from './constants.js';
 import type { HttpClient, HttpRequest, HttpResponse } from './http.js';
-import { NetworkError } from './http.js';
+import { NetworkError } from './network-error.js';
 import { idFromJson, idProblem, parseJsonLosslessly, type DeploymentId } from './ids.js';
 import { secretForms } from './log.js';
 import { settleAll } from './pool.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpClient, HttpRequest, HttpResponse } from '../../src/http.ts';
-import { NetworkError } from '../../src/http.ts';
+import { NetworkError } from '../../src/network-error.ts';
 import {
   createAll,
   createTracker,
