@@ -1,0 +1,226 @@
+// The HTTP client in-process against the fake service and a few hostile servers: the retry policy,
+// the waits it asks for (an injected sleep: nothing really waits), timeouts and the answer bound.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpClient, type HttpClient, type HttpRequest } from '../src/http.ts';
+import type { Log } from '../src/log.ts';
+import { NetworkError } from '../src/network-error.ts';
+import type { Proxy } from '../src/proxy.ts';
+import { startFakeService, type FakeService } from './fake-service.ts';
+
+const lines: string[] = [];
+const log: Log = {
+  info: (text) => lines.push(...(typeof text === 'string' ? [text] : text)),
+  warning: () => undefined,
+  fail: () => undefined,
+  debug: () => undefined,
+  clean: (line) => line,
+};
+
+let service: FakeService | undefined;
+let client: HttpClient | undefined;
+const servers: Server[] = [];
+afterEach(async () => {
+  lines.length = 0;
+  await client?.close();
+  await service?.close();
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+/** A client whose waits are recorded, not slept. */
+function clientFor(options: { retries?: number; timeoutMs?: number; proxy?: Proxy } = {}) {
+  const waits: number[] = [];
+  client = createHttpClient({
+    timeoutMs: options.timeoutMs ?? 5000,
+    retries: options.retries ?? 3,
+    proxy: options.proxy,
+    log,
+    sleep: (ms) => {
+      waits.push(ms);
+      return Promise.resolve();
+    },
+    random: () => 0.5,
+  });
+  return { client, waits };
+}
+
+async function fake(): Promise<FakeService> {
+  service = await startFakeService();
+  return service;
+}
+
+function post(url: string, apiKey: string): HttpRequest {
+  return {
+    method: 'POST',
+    url: new URL(`${url}/deployment`),
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    body: JSON.stringify({
+      artifactId: 1,
+      version: '1',
+      environment: 'Production',
+      commitSha: 'a',
+      user: 'u',
+      branch: 'b',
+    }),
+  };
+}
+
+function patch(url: string, apiKey: string, id = '1'): HttpRequest {
+  return {
+    method: 'PATCH',
+    url: new URL(`${url}/deployment/${id}`),
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    body: '{"status":"SUCCEEDED"}',
+  };
+}
+
+async function listen(handler: Parameters<typeof createServer>[1]): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe('retries that cannot duplicate a deployment', () => {
+  it.each([503, 429])('retries a create answered %i after its Retry-After, once', async (status) => {
+    const { url, apiKey, fail, deployments } = await fake();
+    fail('POST', { status, body: { detail: 'busy' }, headers: { 'retry-after': '2' } });
+    const { client, waits } = clientFor();
+
+    const response = await client.send(post(url, apiKey));
+
+    expect(response.status).toBe(200);
+    expect(waits).toEqual([2000]);
+    expect(deployments.size).toBe(1);
+    expect(lines).toEqual([`POST ${url}/deployment: HTTP ${status}; retrying in 2.0 s (retry 1 of 3)`]);
+  });
+
+  it.each([500, 502, 504, 408, 422])('never retries a create answered %i', async (status) => {
+    const { url, apiKey, fail, requests } = await fake();
+    fail('POST', { status, body: { detail: 'no' } });
+    const { client, waits } = clientFor();
+
+    expect((await client.send(post(url, apiKey))).status).toBe(status);
+    expect(requests).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
+  it('never retries a create whose connection dropped: it may have been recorded', async () => {
+    const { url, apiKey, fail, requests } = await fake();
+    fail('POST', { drop: true });
+    const { client } = clientFor();
+
+    await expect(client.send(post(url, apiKey))).rejects.toThrow(
+      /^connection closed before an answer \(127\.0\.0\.1:\d+\)$/,
+    );
+    expect(requests).toHaveLength(1);
+  });
+
+  it('retries a refused create with backoff and jitter, then says so', async () => {
+    const url = await listen(() => undefined);
+    servers[0]?.close();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const { client, waits } = clientFor({ retries: 2 });
+
+    const error = await client.send(post(url, 'k')).catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toBe(`connection refused (${new URL(url).host})`);
+    expect((error as NetworkError).cause).toBeInstanceOf(Error);
+    expect(waits).toEqual([250, 500]); // 500 ms and 1 s, times the jitter 0.5
+  });
+});
+
+describe('updates are idempotent', () => {
+  it.each([500, 502, 503, 504, 408, 429])('retries an update answered %i', async (status) => {
+    const { url, apiKey, fail } = await fake();
+    await fetch(`${url}/deployment`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      body: post(url, apiKey).body,
+    });
+    fail('PATCH', { status, body: { detail: 'again' } });
+    const { client, waits } = clientFor();
+
+    expect((await client.send(patch(url, apiKey))).status).toBe(200);
+    expect(waits).toHaveLength(1);
+  });
+
+  it('retries a dropped update, and gives up after the retries with the last answer', async () => {
+    const { url, apiKey, fail, requests } = await fake();
+    fail(
+      'PATCH',
+      { drop: true },
+      ...Array.from({ length: 3 }, () => ({ status: 503, body: { detail: 'maintenance' } })),
+    );
+    const { client } = clientFor();
+
+    const response = await client.send(patch(url, apiKey, '9'));
+
+    expect(response.status).toBe(503);
+    expect(JSON.parse(response.text)).toEqual({ detail: 'maintenance' });
+    expect(requests).toHaveLength(4);
+  });
+});
+
+describe('what the client never does', () => {
+  it('never waits past its timeout for an answer', async () => {
+    const { url, apiKey, fail } = await fake();
+    fail('PATCH', { hang: true }, { hang: true });
+    const { client } = clientFor({ retries: 1, timeoutMs: 100 });
+
+    await expect(client.send(patch(url, apiKey))).rejects.toThrow(/^no answer in time \(127\.0\.0\.1:\d+\)$/);
+  });
+
+  it('never follows a redirect (the key would go along)', async () => {
+    let hits = 0;
+    const url = await listen((_, res) => {
+      hits++;
+      res.writeHead(302, { location: 'https://elsewhere.example/x' }).end();
+    });
+    const { client } = clientFor();
+
+    const response = await client.send(post(url, 'k'));
+
+    expect({ status: response.status, location: response.location, hits }).toEqual({
+      status: 302,
+      location: 'https://elsewhere.example/x',
+      hits: 1,
+    });
+  });
+
+  it('reads at most 64 KiB of an answer, however long it is', async () => {
+    let written = 0;
+    const url = await listen((_, res) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      const pump = () => {
+        while (written < 300 * 1024 * 1024 && res.write(chunk)) written += chunk.length;
+        if (written < 300 * 1024 * 1024) res.once('drain', pump);
+        else res.end();
+      };
+      res.on('close', () => res.removeAllListeners('drain'));
+      pump();
+    });
+    const { client } = clientFor();
+
+    const response = await client.send(post(url, 'k'));
+
+    expect(response.truncated).toBe(true);
+    expect(response.text).toHaveLength(64 * 1024);
+    expect(written).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('names a proxy that asks for credentials', async () => {
+    const proxyUrl = await listen((_, res) => res.writeHead(407, { 'proxy-authenticate': 'Basic' }).end());
+    const { client } = clientFor({ proxy: { url: new URL(proxyUrl), variable: 'HTTP_PROXY' } });
+
+    await expect(client.send(post('http://tracker.test', 'k'))).rejects.toThrow(
+      `the proxy HTTP_PROXY (${proxyUrl}) asks for credentials (HTTP 407): put them in HTTP_PROXY as http://user:password@host:port`,
+    );
+  });
+});
