@@ -87,8 +87,9 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<stri
 
 describe('retries that cannot duplicate a deployment', () => {
   it.each([503, 429])('retries a create answered %i after its Retry-After, once', async (status) => {
-    const { url, apiKey, fail, deployments } = await fake();
-    fail('POST', { status, body: { detail: 'busy' }, headers: { 'retry-after': '2' } });
+    const s = await fake();
+    const { url, apiKey, deployments } = s;
+    s.fail('POST', { status, body: { detail: 'busy' }, headers: { 'retry-after': '2' } });
     const { client, waits } = clientFor();
 
     const response = await client.send(post(url, apiKey));
@@ -100,8 +101,9 @@ describe('retries that cannot duplicate a deployment', () => {
   });
 
   it.each([500, 502, 504, 408, 422])('never retries a create answered %i', async (status) => {
-    const { url, apiKey, fail, requests } = await fake();
-    fail('POST', { status, body: { detail: 'no' } });
+    const s = await fake();
+    const { url, apiKey, requests } = s;
+    s.fail('POST', { status, body: { detail: 'no' } });
     const { client, waits } = clientFor();
 
     expect((await client.send(post(url, apiKey))).status).toBe(status);
@@ -110,8 +112,9 @@ describe('retries that cannot duplicate a deployment', () => {
   });
 
   it('never retries a create whose connection dropped: it may have been recorded', async () => {
-    const { url, apiKey, fail, requests } = await fake();
-    fail('POST', { drop: true });
+    const s = await fake();
+    const { url, apiKey, requests } = s;
+    s.fail('POST', { drop: true });
     const { client } = clientFor();
 
     await expect(client.send(post(url, apiKey))).rejects.toThrow(
@@ -137,13 +140,14 @@ describe('retries that cannot duplicate a deployment', () => {
 
 describe('updates are idempotent', () => {
   it.each([500, 502, 503, 504, 408, 429])('retries an update answered %i', async (status) => {
-    const { url, apiKey, fail } = await fake();
+    const s = await fake();
+    const { url, apiKey } = s;
     await fetch(`${url}/deployment`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
       body: post(url, apiKey).body,
     });
-    fail('PATCH', { status, body: { detail: 'again' } });
+    s.fail('PATCH', { status, body: { detail: 'again' } });
     const { client, waits } = clientFor();
 
     expect((await client.send(patch(url, apiKey))).status).toBe(200);
@@ -151,7 +155,8 @@ describe('updates are idempotent', () => {
   });
 
   it('retries a dropped update, and gives up after the retries with the last answer', async () => {
-    const { url, apiKey, fail, requests } = await fake();
+    const s = await fake();
+    const { url, apiKey, requests } = s;
     fail(
       'PATCH',
       { drop: true },
@@ -169,8 +174,9 @@ describe('updates are idempotent', () => {
 
 describe('what the client never does', () => {
   it('never waits past its timeout for an answer', async () => {
-    const { url, apiKey, fail } = await fake();
-    fail('PATCH', { hang: true }, { hang: true });
+    const s = await fake();
+    const { url, apiKey } = s;
+    s.fail('PATCH', { hang: true }, { hang: true });
     const { client } = clientFor({ retries: 1, timeoutMs: 100 });
 
     await expect(client.send(patch(url, apiKey))).rejects.toThrow(/^no answer in time \(127\.0\.0\.1:\d+\)$/);
