@@ -157,7 +157,7 @@ describe('updates are idempotent', () => {
   it('retries a dropped update, and gives up after the retries with the last answer', async () => {
     const s = await fake();
     const { url, apiKey, requests } = s;
-    fail(
+    s.fail(
       'PATCH',
       { drop: true },
       ...Array.from({ length: 3 }, () => ({ status: 503, body: { detail: 'maintenance' } })),
