@@ -1,15 +1,21 @@
 // Runs the built action (dist/) the way the GitHub runner does: INPUT_* from the given inputs and
 // action.yml's defaults (with `${{ job.status }}` / `${{ job.check_run_id }}` evaluated for each
 // step), GITHUB_* variables and an event file, fresh GITHUB_OUTPUT / GITHUB_STATE /
-// GITHUB_STEP_SUMMARY files per step, and the main step's state handed to post as STATE_*.
+// GITHUB_STEP_SUMMARY files per step, and the main step's state handed to post as STATE_*. Refuses
+// to load when dist/ was built from other sources (test/stale-dist.ts).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { assertFreshDist } from './stale-dist.ts';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+// Never judge a dist/ built from other sources than src/ now holds: every file that runs dist/
+// through this module fails at load, before its first test.
+assertFreshDist(ROOT);
 
 export interface StepResult {
   exitCode: number | null;
