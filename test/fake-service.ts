@@ -2,7 +2,8 @@
 // the seed states (X-Api-Key, JSON bodies, required fields, `{success, id}`, `detail` errors) and
 // plays scripted faults. Used by the tests and by `npm start`; runs on Node 24 as plain TypeScript.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -41,10 +42,12 @@ export interface FakeServiceOptions {
   port?: number;
   /** Called after each request is answered (for the CLI's state file). */
   onChange?: () => void;
+  /** Serve HTTPS with this key and certificate (PEM), e.g. tlsFixture('server') from test/tls-fixtures.ts. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 export interface FakeService {
-  /** The base URL to give the action, prefix included, without a trailing slash. */
+  /** The base URL to give the action, prefix included, without a trailing slash (https:// with `tls`). */
   url: string;
   port: number;
   apiKey: string;
@@ -90,7 +93,7 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
   const faults: Record<string, Fault[]> = { POST: [], PATCH: [] };
   let nextId = 1;
 
-  const server: Server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     res.on('finish', () => options.onChange?.());
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -110,7 +113,10 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
       if (fault) return playFault(fault, res);
       answer(method, req.url ?? '', req.headers, text, body, res);
     });
-  });
+  };
+  const server = options.tls
+    ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handle)
+    : createServer(handle);
 
   function answer(
     method: string,
@@ -165,7 +171,7 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
   });
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}${prefix}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}${prefix}`,
     port,
     apiKey,
     requests,
