@@ -126,9 +126,14 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
     body: unknown,
     res: ServerResponse,
   ): void {
+    // Routing first, as a web framework does: an unknown path or a method the path does not take is
+    // answered before the key or the body are looked at.
     const path = url.split('?')[0] ?? '';
-    if (!path.startsWith(`${prefix}/`)) return send(res, 404, { detail: 'Not Found' });
-    const route = path.slice(prefix.length);
+    const route = path.startsWith(`${prefix}/`) ? path.slice(prefix.length) : undefined;
+    const id = /^\/deployment\/([^/]+)$/.exec(route ?? '')?.[1];
+    const allowed = route === '/deployment' ? 'POST' : id ? 'PATCH' : undefined;
+    if (!allowed) return send(res, 404, { detail: 'Not Found' });
+    if (method !== allowed) return send(res, 405, { detail: 'Method Not Allowed' }, { allow: allowed });
     if (headers['x-api-key'] !== apiKey) return send(res, 401, { detail: 'Invalid or missing API key' });
     if (!String(headers['content-type'] ?? '').startsWith('application/json')) {
       return send(res, 415, { detail: 'Requests with a body must send Content-Type: application/json' });
@@ -138,11 +143,8 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
         detail: [{ type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: text }],
       });
     }
-    if (route === '/deployment' && method === 'POST') return create(body, res);
-    const match = /^\/deployment\/([^/]+)$/.exec(route);
-    if (match?.[1] && method === 'PATCH') return update(decodeURIComponent(match[1]), body, res);
-    if (route === '/deployment' || match) return send(res, 405, { detail: 'Method Not Allowed' });
-    return send(res, 404, { detail: 'Not Found' });
+    if (id) return update(decodeURIComponent(id), body, res);
+    return create(body, res);
   }
 
   function create(body: unknown, res: ServerResponse): void {
@@ -272,8 +274,8 @@ function enumError(field: string, input: unknown, allowed: string[]): Validation
   return { type: 'enum', loc: ['body', field], msg: `Input should be ${expected}`, input, ctx: { expected } };
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }
 
