@@ -22,8 +22,16 @@ registerHooks({
     return nextLoad(url, context);
   },
 });
-const { NoOperationTraceWriter, parseWorkflow, isBasicExpression, isLiteral, isMapping } =
-  await import('@actions/workflow-parser');
+const {
+  convertWorkflowTemplate,
+  NoOperationTraceWriter,
+  parseWorkflow,
+  isBasicExpression,
+  isLiteral,
+  isMapping,
+  isSequence,
+  isString,
+} = await import('@actions/workflow-parser');
 const { convertActionTemplate, getActionSchema, parseAction } = await import('@actions/workflow-parser/actions/index');
 const { getWorkflowSchema } = await import('@actions/workflow-parser/workflows/workflow-schema');
 const { TemplateContext, TemplateValidationErrors } =
@@ -31,7 +39,7 @@ const { TemplateContext, TemplateValidationErrors } =
 const { readTemplate } = await import('@actions/workflow-parser/templates/template-reader');
 const { YamlObjectReader } = await import('@actions/workflow-parser/workflows/yaml-object-reader');
 
-export { parseWorkflow };
+export { convertWorkflowTemplate, isMapping, isSequence, isString, NoOperationTraceWriter, parseWorkflow };
 export type { TemplateToken };
 
 /** Named values and functions an expression may use where a schema definition applies. */
