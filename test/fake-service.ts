@@ -2,7 +2,8 @@
 // the seed states (X-Api-Key, JSON bodies, required fields, `{success, id}`, `detail` errors) and
 // plays scripted faults. Used by the tests and by `npm start`; runs on Node 24 as plain TypeScript.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -41,10 +42,12 @@ export interface FakeServiceOptions {
   port?: number;
   /** Called after each request is answered (for the CLI's state file). */
   onChange?: () => void;
+  /** Serve HTTPS with this key and certificate (PEM), e.g. tlsFixture('server') from test/tls-fixtures.ts. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 export interface FakeService {
-  /** The base URL to give the action, prefix included, without a trailing slash. */
+  /** The base URL to give the action, prefix included, without a trailing slash (https:// with `tls`). */
   url: string;
   port: number;
   apiKey: string;
@@ -90,7 +93,7 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
   const faults: Record<string, Fault[]> = { POST: [], PATCH: [] };
   let nextId = 1;
 
-  const server: Server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     res.on('finish', () => options.onChange?.());
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -110,7 +113,10 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
       if (fault) return playFault(fault, res);
       answer(method, req.url ?? '', req.headers, text, body, res);
     });
-  });
+  };
+  const server = options.tls
+    ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handle)
+    : createServer(handle);
 
   function answer(
     method: string,
@@ -120,9 +126,14 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
     body: unknown,
     res: ServerResponse,
   ): void {
+    // Routing first, as a web framework does: an unknown path or a method the path does not take is
+    // answered before the key or the body are looked at.
     const path = url.split('?')[0] ?? '';
-    if (!path.startsWith(`${prefix}/`)) return send(res, 404, { detail: 'Not Found' });
-    const route = path.slice(prefix.length);
+    const route = path.startsWith(`${prefix}/`) ? path.slice(prefix.length) : undefined;
+    const id = /^\/deployment\/([^/]+)$/.exec(route ?? '')?.[1];
+    const allowed = route === '/deployment' ? 'POST' : id ? 'PATCH' : undefined;
+    if (!allowed) return send(res, 404, { detail: 'Not Found' });
+    if (method !== allowed) return send(res, 405, { detail: 'Method Not Allowed' }, { allow: allowed });
     if (headers['x-api-key'] !== apiKey) return send(res, 401, { detail: 'Invalid or missing API key' });
     if (!String(headers['content-type'] ?? '').startsWith('application/json')) {
       return send(res, 415, { detail: 'Requests with a body must send Content-Type: application/json' });
@@ -132,11 +143,8 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
         detail: [{ type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: text }],
       });
     }
-    if (route === '/deployment' && method === 'POST') return create(body, res);
-    const match = /^\/deployment\/([^/]+)$/.exec(route);
-    if (match?.[1] && method === 'PATCH') return update(decodeURIComponent(match[1]), body, res);
-    if (route === '/deployment' || match) return send(res, 405, { detail: 'Method Not Allowed' });
-    return send(res, 404, { detail: 'Not Found' });
+    if (id) return update(decodeURIComponent(id), body, res);
+    return create(body, res);
   }
 
   function create(body: unknown, res: ServerResponse): void {
@@ -165,7 +173,7 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
   });
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}${prefix}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}${prefix}`,
     port,
     apiKey,
     requests,
@@ -266,8 +274,8 @@ function enumError(field: string, input: unknown, allowed: string[]): Validation
   return { type: 'enum', loc: ['body', field], msg: `Input should be ${expected}`, input, ctx: { expected } };
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }
 

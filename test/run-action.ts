@@ -1,15 +1,31 @@
-// Runs the built action (dist/) the way the GitHub runner does: INPUT_* from the given inputs and
-// action.yml's defaults (with `${{ job.status }}` / `${{ job.check_run_id }}` evaluated for each
-// step), GITHUB_* variables and an event file, fresh GITHUB_OUTPUT / GITHUB_STATE /
-// GITHUB_STEP_SUMMARY files per step, and the main step's state handed to post as STATE_*.
+// Runs the built action (dist/) the way the GitHub runner does: INPUT_* from the step's `with:` and
+// action.yml's defaults, each evaluated for each step as the runner evaluates them (GitHub's own
+// parser and evaluator, test/github-templates.ts: a default may use only the contexts the runner
+// allows there, `job.status` is the job's status when that step runs), GITHUB_* variables and an
+// event file, fresh GITHUB_OUTPUT / GITHUB_STATE / GITHUB_STEP_SUMMARY files per step, and the main
+// step's state handed to post as STATE_*. Refuses to load when dist/ was built from other sources
+// (test/stale-dist.ts), or when action.yml is not one the runner accepts.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import {
+  evaluateToString,
+  INPUT_DEFAULT_CONTEXT,
+  readActionManifest,
+  readStepWith,
+  STEP_WITH_CONTEXT,
+  type ActionManifest,
+  type ContextValues,
+} from './github-templates.ts';
+import { assertFreshDist } from './stale-dist.ts';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+// Never judge a dist/ built from other sources than src/ now holds: every file that runs dist/
+// through this module fails at load, before its first test.
+assertFreshDist(ROOT);
 
 export interface StepResult {
   exitCode: number | null;
@@ -26,20 +42,56 @@ export interface StepResult {
   logLines: string[];
   /** Wall time from spawn to exit, as the runner would see it. */
   durationMs: number;
+  /** The inputs the step was given (INPUT_*), by input name, after evaluation. */
+  inputs: Record<string, string>;
+}
+
+/** A step output and result, as `steps.<id>` holds them. */
+export interface StepContext {
+  outputs?: Record<string, string>;
+  outcome?: 'success' | 'failure' | 'cancelled' | 'skipped';
+  conclusion?: 'success' | 'failure' | 'cancelled' | 'skipped';
+}
+
+/**
+ * Expression contexts of the workflow step beyond what the other options give. `github` is made
+ * from the GITHUB_* variables and the event, `job` from jobStatus / mainJobStatus / checkRunId,
+ * `runner` from the platform; what is given here goes over those.
+ */
+export interface StepContexts {
+  /** The workflow's, job's and step's `env:`: `${{ env.* }}`, and in the step's environment as on the runner. */
+  env?: Record<string, string>;
+  /** `steps.<id>` of the steps before this one. */
+  steps?: Record<string, StepContext>;
+  matrix?: Record<string, unknown>;
+  strategy?: Record<string, unknown>;
+  secrets?: Record<string, string>;
+  /** A workflow_dispatch's or reusable workflow's inputs. */
+  inputs?: Record<string, unknown>;
+  needs?: Record<string, { outputs?: Record<string, string>; result?: string }>;
+  vars?: Record<string, string>;
+  github?: Record<string, unknown>;
+  /** More of `job` (container, services); not status or check_run_id, which have their own options. */
+  job?: Record<string, unknown>;
+  runner?: Record<string, unknown>;
 }
 
 export interface JobOptions {
-  /** The `with:` of the step. */
+  /** The `with:` of the step; a value may hold `${{ }}` expressions, evaluated for each step. */
   inputs: Record<string, string>;
   event?: { name: string; payload: Record<string, unknown> };
   /** GITHUB_* and other variables, over the defaults below. */
   env?: Record<string, string>;
-  /** `job.status` when the post step runs. */
+  /** `job.status` when the post step runs (default `success`). */
   jobStatus?: string;
+  /** `job.status` when the main step runs: `failure` after an earlier step failed (default `success`). */
+  mainJobStatus?: string;
   /** `job.check_run_id`; '' as on GHES without it. */
   checkRunId?: string;
   /** Kill a step that runs longer; tests pass a bound the step must keep. */
   killAfterMs?: number;
+  /** The other contexts `with:` expressions may read. */
+  contexts?: StepContexts;
 }
 
 export const DEFAULT_ENV: Record<string, string> = {
@@ -62,14 +114,8 @@ export const DEFAULT_ENV: Record<string, string> = {
 };
 export const DEFAULT_CHECK_RUN_ID = '31415926';
 
-interface ActionInput {
-  default?: string;
-}
-
-const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
-  inputs: Record<string, ActionInput>;
-  runs: { main: string; post: string };
-};
+/** action.yml as the runner reads it. */
+export const ACTION: ActionManifest = readActionManifest('action.yml', readFileSync(join(ROOT, 'action.yml'), 'utf8'));
 
 export async function runJob(options: JobOptions): Promise<{ main: StepResult; post: StepResult }> {
   const main = await runStep('main', options, {});
@@ -100,12 +146,16 @@ export async function runStep(
       GITHUB_OUTPUT: files.output,
       GITHUB_STATE: files.state,
       GITHUB_STEP_SUMMARY: files.summary,
+      ...options.contexts?.env,
       ...options.env,
-      ...inputVariables(stage, options),
     };
+    const inputs = stepInputs(stage, options, env);
+    for (const [name, value] of Object.entries(inputs)) env[inputVariableName(name)] = value;
     for (const [name, value] of Object.entries(state)) env[`STATE_${name}`] = value;
 
-    const entry = join(ROOT, stage === 'main' ? action.runs.main : action.runs.post);
+    const script = stage === 'main' ? ACTION.runs.main : ACTION.runs.post;
+    if (!script) throw new Error(`action.yml has no ${stage} step`);
+    const entry = join(ROOT, script);
     const started = performance.now();
     // The runner starts a step in the workspace, not in the action's folder: dist/ must not rely on the cwd.
     const { exitCode, stdout, stderr } = await spawnNode(entry, dir, env, options.killAfterMs ?? 60_000);
@@ -120,29 +170,95 @@ export async function runStep(
       summary: readFileSync(files.summary, 'utf8'),
       ...commands,
       durationMs,
+      inputs,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** The runner's INPUT_<NAME> variables: given inputs over action.yml defaults, expressions evaluated. */
-function inputVariables(stage: 'main' | 'post', options: JobOptions): Record<string, string> {
-  const jobStatus = stage === 'main' ? 'success' : (options.jobStatus ?? 'success');
-  const checkRunId = options.checkRunId ?? DEFAULT_CHECK_RUN_ID;
-  const variables: Record<string, string> = {};
-  for (const [name, input] of Object.entries(action.inputs)) {
-    const value = options.inputs[name] ?? input.default;
-    if (value === undefined) continue;
-    const evaluated = value
-      .replaceAll('${{ job.status }}', jobStatus)
-      .replaceAll('${{ job.check_run_id }}', checkRunId);
-    variables[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = evaluated;
-  }
+/** `INPUT_<NAME>`: upper case, spaces to `_`, hyphens kept. */
+export function inputVariableName(name: string): string {
+  return `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
+}
+
+/**
+ * The inputs a step gets, by name, as the runner makes them (ActionRunner then
+ * ActionManifestManager.EvaluateDefaultInput): each `with:` value evaluated in the step's contexts,
+ * then, for an input the step does not set, action.yml's default evaluated with the contexts the
+ * runner allows there. `env` is the step's environment (GITHUB_* make the github context); `action`
+ * another reading of action.yml than this one's.
+ */
+export function stepInputs(
+  stage: 'main' | 'post',
+  options: JobOptions,
+  env: Record<string, string> = {
+    ...DEFAULT_ENV,
+    GITHUB_EVENT_NAME: options.event?.name ?? 'push',
+    ...options.contexts?.env,
+    ...options.env,
+  },
+  action: ActionManifest = ACTION,
+): Record<string, string> {
   for (const name of Object.keys(options.inputs)) {
-    if (!(name in action.inputs)) throw new Error(`action.yml has no input '${name}'`);
+    if (!action.inputs.has(name)) throw new Error(`action.yml has no input '${name}'`);
   }
-  return variables;
+  const values = stepContextValues(stage, options, env);
+  const given = readStepWith(options.inputs);
+  const inputs: Record<string, string> = {};
+  for (const [name, token] of given) inputs[name] = evaluateToString(token, STEP_WITH_CONTEXT, values);
+  for (const [name, input] of action.inputs) {
+    if (given.has(name) || !input.default) continue;
+    try {
+      inputs[name] = evaluateToString(input.default, INPUT_DEFAULT_CONTEXT, values);
+    } catch (error) {
+      throw new Error(`action.yml: the default of input '${name}': ${(error as Error).message}`, { cause: error });
+    }
+  }
+  return inputs;
+}
+
+/** The values of every context a step's expressions may read, in this stage of the job. */
+export function stepContextValues(
+  stage: 'main' | 'post',
+  options: JobOptions,
+  env: Record<string, string>,
+): ContextValues {
+  const contexts = options.contexts ?? {};
+  if (contexts.job && ('status' in contexts.job || 'check_run_id' in contexts.job)) {
+    throw new Error('Set job.status with jobStatus / mainJobStatus and job.check_run_id with checkRunId');
+  }
+  const status = stage === 'main' ? (options.mainJobStatus ?? 'success') : (options.jobStatus ?? 'success');
+  const checkRunId = options.checkRunId ?? DEFAULT_CHECK_RUN_ID;
+  const github: Record<string, unknown> = { event: options.event?.payload ?? {} };
+  for (const [name, value] of Object.entries(env)) {
+    if (name.startsWith('GITHUB_') && name !== 'GITHUB_ACTIONS') github[name.slice(7).toLowerCase()] = value;
+  }
+  github.repository_owner = (env.GITHUB_REPOSITORY ?? '').split('/')[0];
+  return {
+    github: { ...github, ...contexts.github },
+    // The runner's job.check_run_id is a number; without one (older GHES) it is null, which reads as ''.
+    job: {
+      ...contexts.job,
+      status,
+      ...(checkRunId === '' ? {} : { check_run_id: /^\d+$/.test(checkRunId) ? Number(checkRunId) : checkRunId }),
+    },
+    runner: {
+      os: { linux: 'Linux', win32: 'Windows', darwin: 'macOS' }[process.platform as string] ?? process.platform,
+      arch: process.arch === 'arm64' ? 'ARM64' : 'X64',
+      temp: env.RUNNER_TEMP,
+      environment: 'github-hosted',
+      ...contexts.runner,
+    },
+    env: contexts.env ?? {},
+    steps: contexts.steps ?? {},
+    matrix: contexts.matrix ?? {},
+    strategy: contexts.strategy ?? { 'fail-fast': true, 'job-index': 0, 'job-total': 1, 'max-parallel': 1 },
+    secrets: contexts.secrets ?? {},
+    inputs: contexts.inputs ?? {},
+    needs: contexts.needs ?? {},
+    vars: contexts.vars ?? {},
+  };
 }
 
 function spawnNode(

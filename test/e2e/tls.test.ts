@@ -1,0 +1,67 @@
+// HTTPS end to end: the built dist/ against the fake service on TLS, trusting the test CA the way a
+// runner trusts a private CA (NODE_EXTRA_CA_CERTS), directly and through an HTTPS_PROXY tunnel.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startForwardProxy, type ForwardProxy } from '../forward-proxy.ts';
+import { runJob } from '../run-action.ts';
+import { TEST_CA_PATH, tlsFixture } from '../tls-fixtures.ts';
+import { useFakeService } from './fixture.ts';
+
+const fake = useFakeService();
+
+beforeEach(async () => {
+  await fake.restart({ tls: tlsFixture('server'), prefix: '/api' });
+});
+
+describe('https directly', () => {
+  it('records STARTED then SUCCEEDED at an https service whose CA is in NODE_EXTRA_CA_CERTS', async () => {
+    expect(fake.service.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/api$/);
+
+    const { main, post } = await runJob({ inputs: fake.inputs(), env: { NODE_EXTRA_CA_CERTS: TEST_CA_PATH } });
+
+    expect(main.exitCode).toBe(0);
+    expect(main.warnings).toEqual([]);
+    expect(post.exitCode).toBe(0);
+    expect(post.warnings).toEqual([]);
+    expect(fake.received()).toEqual(['POST /api/deployment', 'PATCH /api/deployment/1']);
+    expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+  });
+
+  it('sends nothing the service records when the CA is not trusted (the certificate is really checked)', async () => {
+    const { main } = await runJob({ inputs: fake.inputs({ retries: '0' }) });
+
+    expect(main.exitCode).toBe(0);
+    // The handshake fails, so no request reaches the service (how the action words it is its own test).
+    expect(fake.service.requests).toEqual([]);
+    expect(fake.service.deployments.size).toBe(0);
+  });
+});
+
+describe('https through HTTPS_PROXY (CONNECT)', () => {
+  let proxy: ForwardProxy;
+  beforeEach(async () => {
+    // tracker.test resolves only in the proxy: a request that bypassed it could not connect.
+    proxy = await startForwardProxy({ hosts: { 'tracker.test': '127.0.0.1' } });
+  });
+  afterEach(async () => {
+    await proxy.close();
+  });
+
+  it.each(['HTTPS_PROXY', 'https_proxy'])('records STARTED then SUCCEEDED through %s', async (variable) => {
+    const target = `tracker.test:${fake.service.port}`;
+
+    const { main, post } = await runJob({
+      inputs: fake.inputs({ 'base-url': `https://${target}/api` }),
+      env: { [variable]: proxy.url, NODE_EXTRA_CA_CERTS: TEST_CA_PATH },
+    });
+
+    expect(main.exitCode).toBe(0);
+    expect(main.warnings).toEqual([]);
+    expect(post.warnings).toEqual([]);
+    // One CONNECT tunnel per step (each step is its own process), and nothing else.
+    expect(proxy.tunnels).toEqual([target, target]);
+    expect(proxy.seen).toEqual([target, target]);
+    expect(fake.received()).toEqual(['POST /api/deployment', 'PATCH /api/deployment/1']);
+    expect(fake.service.requests[0]?.headers.host).toBe(target);
+    expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+  });
+});

@@ -1,0 +1,236 @@
+// The runner emulation itself: action.yml read with the runner's schema, defaults and `with:`
+// evaluated with GitHub's evaluator and only the contexts the runner allows, per step.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  evaluateExpression,
+  evaluateToString,
+  INPUT_DEFAULT_CONTEXT,
+  readActionManifest,
+  readStepWith,
+  STEP_WITH_CONTEXT,
+} from './github-templates.ts';
+import { ACTION, DEFAULT_CHECK_RUN_ID, inputVariableName, ROOT, stepInputs, type JobOptions } from './run-action.ts';
+
+const ACTION_YML = readFileSync(join(ROOT, 'action.yml'), 'utf8');
+const BASE = { 'api-key': 'k', 'base-url': 'http://127.0.0.1:1/api', 'artifact-id': '42' };
+
+/** action.yml with the internal `job-status` input's default replaced. */
+function withJobStatusDefault(expression: string): string {
+  const original = 'default: ${{ job.status }}';
+  expect(ACTION_YML).toContain(original);
+  return ACTION_YML.replace(original, `default: ${expression}`);
+}
+
+describe('the contexts GitHub allows', () => {
+  it('in an action input default: github, strategy, matrix, job, runner and hashFiles (the runner action schema)', () => {
+    expect(INPUT_DEFAULT_CONTEXT).toEqual({
+      names: ['github', 'strategy', 'matrix', 'job', 'runner'],
+      functions: [{ name: 'hashFiles', minArgs: 1, maxArgs: 255 }],
+    });
+  });
+
+  it("in a workflow step's with: also env, steps, secrets, needs, inputs and vars", () => {
+    expect([...STEP_WITH_CONTEXT.names].sort()).toEqual([
+      'env',
+      'github',
+      'inputs',
+      'job',
+      'matrix',
+      'needs',
+      'runner',
+      'secrets',
+      'steps',
+      'strategy',
+      'vars',
+    ]);
+  });
+});
+
+describe('reading action.yml as the runner does', () => {
+  it('reads this action: node24, main and post, the internal inputs as expressions', () => {
+    expect(ACTION.runs).toEqual({
+      using: 'node24',
+      main: 'dist/main/index.js',
+      post: 'dist/post/index.js',
+      postIf: 'always()',
+    });
+    expect([...ACTION.inputs.keys()]).toContain('job-status');
+    expect(ACTION.inputs.get('api-key')?.required).toBe(true);
+    expect(ACTION.inputs.get('status')?.required).toBe(false);
+    const retries = ACTION.inputs.get('retries')?.default;
+    expect(retries && evaluateToString(retries, INPUT_DEFAULT_CONTEXT, {})).toBe('3');
+  });
+
+  it.each([
+    ['env.DEPLOY_STATUS', 'env'],
+    ['secrets.TOKEN', 'secrets'],
+    ['steps.deploy.outcome', 'steps'],
+    ['inputs.status', 'inputs'],
+    ['needs.build.result', 'needs'],
+    ['vars.STATUS', 'vars'],
+  ])('refuses a default that reads ${{ %s }}, a context the runner does not allow there', (expression, context) => {
+    expect(() => readActionManifest('action.yml', withJobStatusDefault(`\${{ ${expression} }}`))).toThrow(
+      new Error(
+        `action.yml is not an action the runner accepts:\n  action.yml (Line: 100, Col: 14): Unrecognized named-value: '${context}'`,
+      ),
+    );
+  });
+
+  it('refuses an unclosed expression and an unknown function', () => {
+    expect(() => readActionManifest('action.yml', withJobStatusDefault('${{ job.status'))).toThrow(
+      'The expression is not closed',
+    );
+    expect(() => readActionManifest('action.yml', withJobStatusDefault('${{ nope(job.status) }}'))).toThrow(
+      "Unrecognized function: 'nope'",
+    );
+  });
+
+  it.each(['${{job.status}}', '${{ github.sha }}-${{ runner.os }}', "${{ hashFiles('x') }}", '${{ matrix.env }}'])(
+    'accepts a default of %s',
+    (expression) => {
+      expect(readActionManifest('action.yml', withJobStatusDefault(expression)).inputs.has('job-status')).toBe(true);
+    },
+  );
+
+  it('refuses what is not an action: a runs without main, a sequence of inputs', () => {
+    expect(() => readActionManifest('a.yml', 'name: x\ndescription: y\nruns:\n  using: node24\n')).toThrow(
+      'a.yml is not an action the runner accepts',
+    );
+    expect(() =>
+      readActionManifest('a.yml', 'name: x\ndescription: y\ninputs: [a]\nruns:\n  using: node24\n  main: m.js\n'),
+    ).toThrow('a.yml is not an action the runner accepts');
+  });
+});
+
+describe('the inputs a step gets', () => {
+  const job = (extra: Partial<JobOptions> = {}): JobOptions => ({ inputs: BASE, ...extra });
+
+  it('given inputs and the evaluated defaults, job.status per step', () => {
+    const options = job({ mainJobStatus: 'failure', jobStatus: 'cancelled' });
+    expect(stepInputs('main', options)).toEqual({
+      ...BASE,
+      type: 'SIMPLE',
+      'fail-on-error': 'false',
+      'timeout-seconds': '10',
+      retries: '3',
+      'allow-insecure-http': 'false',
+      'dry-run': 'false',
+      'job-status': 'failure',
+      'job-check-run-id': DEFAULT_CHECK_RUN_ID,
+    });
+    expect(stepInputs('post', options)['job-status']).toBe('cancelled');
+  });
+
+  it("job.status is 'success' in both steps unless set", () => {
+    expect(stepInputs('main', job())['job-status']).toBe('success');
+    expect(stepInputs('post', job())['job-status']).toBe('success');
+  });
+
+  it('evaluates ${{job.status}} without spaces in a default as the runner does', () => {
+    const action = readActionManifest('action.yml', withJobStatusDefault('${{job.status}}'));
+    expect(stepInputs('post', job({ jobStatus: 'failure' }), undefined, action)['job-status']).toBe('failure');
+    expect(stepInputs('main', job({ mainJobStatus: 'cancelled' }), undefined, action)['job-status']).toBe('cancelled');
+  });
+
+  it('evaluates a default mixing text and expressions', () => {
+    const action = readActionManifest('action.yml', withJobStatusDefault("'${{ github.repository }}:${{job.status}}'"));
+    expect(stepInputs('post', job({ jobStatus: 'failure' }), undefined, action)['job-status']).toBe(
+      'acme/shop:failure',
+    );
+  });
+
+  it("job.check_run_id is a number, and '' where the runner has none (older GHES)", () => {
+    expect(stepInputs('main', job({ checkRunId: '77' }))['job-check-run-id']).toBe('77');
+    expect(stepInputs('main', job({ checkRunId: '' }))['job-check-run-id']).toBe('');
+    expect(evaluateExpression('job.check_run_id', INPUT_DEFAULT_CONTEXT, { job: { check_run_id: 77 } }).kind).toBe(
+      4 /* Kind.Number */,
+    );
+  });
+
+  it('passes a job status it was given as text through unchanged (an unevaluated default, as a test plays it)', () => {
+    expect(stepInputs('post', job({ jobStatus: '${{ job.status }}' }))['job-status']).toBe('${{ job.status }}');
+  });
+
+  it('evaluates with: expressions from the steps context the test gives', () => {
+    const inputs = stepInputs(
+      'main',
+      job({
+        inputs: { ...BASE, status: '${{ steps.deploy.outcome }}', version: '${{ steps.build.outputs.version }}' },
+        contexts: { steps: { deploy: { outcome: 'failure' }, build: { outputs: { version: '2.4.0' } } } },
+      }),
+    );
+    expect(inputs.status).toBe('failure');
+    expect(inputs.version).toBe('2.4.0');
+  });
+
+  it('evaluates with: expressions from job, secrets, env, matrix, needs, vars, inputs and github', () => {
+    const inputs = stepInputs(
+      'main',
+      job({
+        inputs: {
+          'api-key': '${{ secrets.DEPLOY_TRACKER_API_KEY }}',
+          'base-url': '${{ vars.TRACKER_URL }}/api',
+          'artifact-id': '${{ needs.build.outputs.artifact }}',
+          environment: '${{ matrix.environment }}',
+          status: '${{job.status}}',
+          description: 'Deploy of ${{ github.sha }} by ${{ github.actor }} to ${{ env.REGION }} (${{ inputs.reason }})',
+          'dry-run': "${{ github.event_name == 'pull_request' }}",
+        },
+        mainJobStatus: 'failure',
+        env: { GITHUB_ACTOR: 'bob' },
+        event: { name: 'pull_request', payload: {} },
+        contexts: {
+          secrets: { DEPLOY_TRACKER_API_KEY: 'secret-key' },
+          vars: { TRACKER_URL: 'https://tracker.example.com' },
+          needs: { build: { outputs: { artifact: '7' }, result: 'success' } },
+          matrix: { environment: 'Staging' },
+          env: { REGION: 'eu-west' },
+          inputs: { reason: 'hotfix' },
+        },
+      }),
+    );
+    expect(inputs).toMatchObject({
+      'api-key': 'secret-key',
+      'base-url': 'https://tracker.example.com/api',
+      'artifact-id': '7',
+      environment: 'Staging',
+      status: 'failure',
+      description: 'Deploy of a1b2c3d4e5f60718293a4b5c6d7e8f9012345678 by bob to eu-west (hotfix)',
+      'dry-run': 'true',
+    });
+  });
+
+  it('reads what a context does not have as empty, as the runner does', () => {
+    expect(stepInputs('main', job({ inputs: { ...BASE, version: '${{ steps.nope.outputs.v }}' } })).version).toBe('');
+  });
+
+  it('refuses a with: expression naming an unknown context, an input action.yml lacks, and job.status in contexts', () => {
+    expect(() => stepInputs('main', job({ inputs: { ...BASE, version: '${{ jobs.status }}' } }))).toThrow(
+      "Unrecognized named-value: 'jobs'",
+    );
+    expect(() => stepInputs('main', job({ inputs: { ...BASE, stauts: 'FAILED' } }))).toThrow(
+      "action.yml has no input 'stauts'",
+    );
+    expect(() => stepInputs('main', job({ contexts: { job: { status: 'failure' } } }))).toThrow(
+      'Set job.status with jobStatus / mainJobStatus',
+    );
+  });
+
+  it('keeps with: values that look like numbers, booleans or YAML as the text they are', () => {
+    const tokens = readStepWith({ a: '42', b: 'true', c: '- x', d: 'a: b', e: '' });
+    expect([...tokens].map(([name, token]) => [name, evaluateToString(token, STEP_WITH_CONTEXT, {})])).toEqual([
+      ['a', '42'],
+      ['b', 'true'],
+      ['c', '- x'],
+      ['d', 'a: b'],
+      ['e', ''],
+    ]);
+  });
+
+  it('names each input INPUT_<NAME> as the runner does', () => {
+    expect(inputVariableName('job-status')).toBe('INPUT_JOB-STATUS');
+    expect(inputVariableName('my input')).toBe('INPUT_MY_INPUT');
+  });
+});
