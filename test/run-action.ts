@@ -19,13 +19,18 @@ import {
   type ActionManifest,
   type ContextValues,
 } from './github-templates.ts';
+import { readRunnerOutput, type RunnerCommand } from './runner-commands.ts';
 import { assertFreshDist } from './stale-dist.ts';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-// Never judge a dist/ built from other sources than src/ now holds: every file that runs dist/
-// through this module fails at load, before its first test.
-assertFreshDist(ROOT);
+// Never judge a dist/ built from other sources than src/ now holds: every run of dist/ refuses
+// (checked once). Steps run in-process from src/ (test/in-process.ts) need no dist/.
+let distChecked = false;
+function refuseStaleDist(): void {
+  if (!distChecked) assertFreshDist(ROOT);
+  distChecked = true;
+}
 
 export interface StepResult {
   exitCode: number | null;
@@ -34,14 +39,18 @@ export interface StepResult {
   outputs: Record<string, string>;
   state: Record<string, string>;
   summary: string;
+  /** Every workflow command the runner would run, from stdout and stderr, in order. */
+  commands: RunnerCommand[];
   /** `::warning::` annotations, decoded. */
   warnings: string[];
   /** `::error::` annotations, decoded. */
   errors: string[];
-  /** Log lines that are not workflow commands. */
+  /** The log lines the runner shows: neither commands nor ::stop-commands:: and its token. */
   logLines: string[];
   /** Wall time from spawn to exit, as the runner would see it. */
   durationMs: number;
+  /** The step's peak memory (KiB), with `measureMemory`. */
+  maxRssKiB?: number;
   /** The inputs the step was given (INPUT_*), by input name, after evaluation. */
   inputs: Record<string, string>;
 }
@@ -92,6 +101,10 @@ export interface JobOptions {
   killAfterMs?: number;
   /** The other contexts `with:` expressions may read. */
   contexts?: StepContexts;
+  /** The event file's text as is, instead of `event.payload` as JSON (broken runner data). */
+  eventText?: string;
+  /** Record the step's peak memory in `maxRssKiB` (a preload that reads it at exit). */
+  measureMemory?: boolean;
 }
 
 export const DEFAULT_ENV: Record<string, string> = {
@@ -128,53 +141,77 @@ export async function runStep(
   options: JobOptions,
   state: Record<string, string>,
 ): Promise<StepResult> {
-  const dir = mkdtempSync(join(tmpdir(), `report-deployment-${stage}-`));
+  refuseStaleDist();
+  const step = prepareStep(stage, options, state);
   try {
-    const files = { output: join(dir, 'output'), state: join(dir, 'state'), summary: join(dir, 'summary') };
-    for (const file of Object.values(files)) writeFileSync(file, '');
-    const eventPath = join(dir, 'event.json');
-    writeFileSync(eventPath, JSON.stringify(options.event?.payload ?? {}));
-
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? dir,
-      RUNNER_TEMP: dir,
-      GITHUB_WORKSPACE: dir,
-      ...DEFAULT_ENV,
-      GITHUB_EVENT_NAME: options.event?.name ?? 'push',
-      GITHUB_EVENT_PATH: eventPath,
-      GITHUB_OUTPUT: files.output,
-      GITHUB_STATE: files.state,
-      GITHUB_STEP_SUMMARY: files.summary,
-      ...options.contexts?.env,
-      ...options.env,
-    };
-    const inputs = stepInputs(stage, options, env);
-    for (const [name, value] of Object.entries(inputs)) env[inputVariableName(name)] = value;
-    for (const [name, value] of Object.entries(state)) env[`STATE_${name}`] = value;
-
     const script = stage === 'main' ? ACTION.runs.main : ACTION.runs.post;
     if (!script) throw new Error(`action.yml has no ${stage} step`);
     const entry = join(ROOT, script);
     const started = performance.now();
     // The runner starts a step in the workspace, not in the action's folder: dist/ must not rely on the cwd.
-    const { exitCode, stdout, stderr } = await spawnNode(entry, dir, env, options.killAfterMs ?? 60_000);
-    const durationMs = performance.now() - started;
-    const commands = parseCommands(stdout);
-    return {
-      exitCode,
-      stdout,
-      stderr,
-      outputs: parseFileCommand(readFileSync(files.output, 'utf8')),
-      state: parseFileCommand(readFileSync(files.state, 'utf8')),
-      summary: readFileSync(files.summary, 'utf8'),
-      ...commands,
-      durationMs,
-      inputs,
-    };
+    const ran = await spawnNode(entry, step, options);
+    return collectStep(step, { ...ran, durationMs: performance.now() - started });
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    step.remove();
   }
+}
+
+/** A step about to run: its environment as the runner makes it, and the files it writes. */
+export interface PreparedStep {
+  dir: string;
+  env: Record<string, string>;
+  files: { output: string; state: string; summary: string };
+  /** The inputs, by name, after evaluation. */
+  inputs: Record<string, string>;
+  remove(): void;
+}
+
+/** The workspace, files, environment and inputs of one step, as the runner prepares them. */
+export function prepareStep(stage: 'main' | 'post', options: JobOptions, state: Record<string, string>): PreparedStep {
+  const dir = mkdtempSync(join(tmpdir(), `report-deployment-${stage}-`));
+  const files = { output: join(dir, 'output'), state: join(dir, 'state'), summary: join(dir, 'summary') };
+  for (const file of Object.values(files)) writeFileSync(file, '');
+  const eventPath = join(dir, 'event.json');
+  writeFileSync(eventPath, options.eventText ?? JSON.stringify(options.event?.payload ?? {}));
+
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? dir,
+    RUNNER_TEMP: dir,
+    GITHUB_WORKSPACE: dir,
+    ...DEFAULT_ENV,
+    GITHUB_EVENT_NAME: options.event?.name ?? 'push',
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_OUTPUT: files.output,
+    GITHUB_STATE: files.state,
+    GITHUB_STEP_SUMMARY: files.summary,
+    ...options.contexts?.env,
+    ...options.env,
+  };
+  const inputs = stepInputs(stage, options, env);
+  for (const [name, value] of Object.entries(inputs)) env[inputVariableName(name)] = value;
+  for (const [name, value] of Object.entries(state)) env[`STATE_${name}`] = value;
+  return { dir, env, files, inputs, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** What a step left: its output read as the runner reads it, and the files it wrote. */
+export function collectStep(
+  step: PreparedStep,
+  ran: { exitCode: number | null; stdout: string; stderr: string; durationMs: number; maxRssKiB?: number },
+): StepResult {
+  const read = readRunnerOutput(ran.stdout);
+  const annotations = (name: string) => read.commands.filter((c) => c.command === name).map((c) => c.data);
+  return {
+    ...ran,
+    outputs: parseFileCommand(readFileSync(step.files.output, 'utf8')),
+    state: parseFileCommand(readFileSync(step.files.state, 'utf8')),
+    summary: readFileSync(step.files.summary, 'utf8'),
+    commands: [...read.commands, ...readRunnerOutput(ran.stderr).commands],
+    warnings: annotations('warning'),
+    errors: annotations('error'),
+    logLines: read.lines,
+    inputs: step.inputs,
+  };
 }
 
 /** `INPUT_<NAME>`: upper case, spaces to `_`, hyphens kept. */
@@ -261,23 +298,28 @@ export function stepContextValues(
   };
 }
 
+const MAX_RSS_PRELOAD = join(ROOT, 'test', 'max-rss.cjs');
+
 function spawnNode(
   entry: string,
-  cwd: string,
-  env: Record<string, string>,
-  killAfterMs: number,
-): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+  step: PreparedStep,
+  options: JobOptions,
+): Promise<{ exitCode: number | null; stdout: string; stderr: string; maxRssKiB?: number }> {
+  const rssFile = join(step.dir, 'max-rss');
+  const args = options.measureMemory ? ['--require', MAX_RSS_PRELOAD, entry] : [entry];
+  const env = options.measureMemory ? { ...step.env, MAX_RSS_FILE: rssFile } : step.env;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entry], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: step.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (exitCode) => {
       clearTimeout(timer);
-      resolve({ exitCode, stdout, stderr });
+      const maxRssKiB = options.measureMemory ? Number(readFileSync(rssFile, 'utf8')) : undefined;
+      resolve({ exitCode, stdout, stderr, ...(maxRssKiB === undefined ? {} : { maxRssKiB }) });
     });
   });
 }
@@ -295,21 +337,4 @@ export function parseFileCommand(text: string): Record<string, string> {
     i = end;
   }
   return values;
-}
-
-function parseCommands(stdout: string): Pick<StepResult, 'warnings' | 'errors' | 'logLines'> {
-  const warnings: string[] = [];
-  const errors: string[] = [];
-  const logLines: string[] = [];
-  for (const line of stdout.split('\n')) {
-    const command = /^::(warning|error)(?: [^:]*)?::(.*)$/.exec(line);
-    if (command?.[1] === 'warning') warnings.push(decodeCommand(command[2] ?? ''));
-    else if (command?.[1] === 'error') errors.push(decodeCommand(command[2] ?? ''));
-    else if (line && !line.startsWith('::')) logLines.push(line);
-  }
-  return { warnings, errors, logLines };
-}
-
-function decodeCommand(text: string): string {
-  return text.replaceAll('%0D', '\r').replaceAll('%0A', '\n').replaceAll('%25', '%');
 }

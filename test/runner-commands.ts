@@ -32,28 +32,32 @@ const REGISTERED = [
 
 /** The commands the runner would run for this output (stdout or stderr), in order. */
 export function runnerCommands(output: string): RunnerCommand[] {
+  return readRunnerOutput(output).commands;
+}
+
+/** The commands the runner would run, and the lines it would show as they are. */
+export function readRunnerOutput(output: string): { commands: RunnerCommand[]; lines: string[] } {
   const registered = new Set(REGISTERED);
   const commands: RunnerCommand[] = [];
+  const lines: string[] = [];
   let stopToken: string | undefined;
   // .NET's StreamReader.ReadLine ends a line at \r\n, \r or \n.
   for (const line of output.split(/\r\n|\r|\n/)) {
     const command = parseV2(line, registered) ?? parseV1(line, registered);
-    if (!command) continue;
     if (stopToken !== undefined) {
-      if (command.command === stopToken) {
+      if (command?.command === stopToken) {
         registered.delete(stopToken);
         stopToken = undefined;
-      }
+      } else if (line !== '') lines.push(line);
       continue;
     }
-    if (command.command === 'stop-commands') {
+    if (command?.command === 'stop-commands') {
       stopToken = command.data.toLowerCase();
       registered.add(stopToken);
-      continue;
-    }
-    commands.push(command);
+    } else if (command) commands.push(command);
+    else if (line !== '') lines.push(line);
   }
-  return commands;
+  return { commands, lines };
 }
 
 function parseV2(line: string, registered: Set<string>): RunnerCommand | undefined {
