@@ -131,8 +131,10 @@ function successAnswer(response: HttpResponse): Record<string, unknown> {
   }
   if (status < 200 || status >= 300) throw new ServiceError(describeFailure(response, body));
   if (!isObject(body)) {
-    const why = response.truncated ? `is over ${Limits.answerBytes / 1024} KiB` : 'is not JSON';
-    throw new ServiceError([`HTTP ${status}, but the answer ${why}, so it does not say \`success: true\``]);
+    const why = response.truncated
+      ? `is over ${Limits.answerBytes / 1024} KiB (only that much is read)`
+      : 'is not a JSON object';
+    throw new ServiceError([`HTTP ${status}, but the answer ${why}, so it is not taken as a success`]);
   }
   if (body.success !== true) throw new ServiceError([`HTTP ${status}, but the answer does not say \`success: true\``]);
   return body;

@@ -20,6 +20,8 @@ export interface RecordedRequest {
 /** What the next matching request gets instead of the contract's answer. */
 export type Fault =
   | { status: number; body?: unknown; headers?: Record<string, string> }
+  /** An answer of `stream` bytes, written as fast as the client reads, until it stops reading. */
+  | { status: number; stream: number }
   /** Close the connection without an answer. */
   | { drop: true }
   /** Accept and never answer. */
@@ -36,12 +38,14 @@ export interface FakeServiceOptions {
   apiKey?: string;
   /** Path the API lives under, e.g. `/api/v1`. */
   prefix?: string;
-  /** Ids as the service might return them. */
-  ids?: 'number' | 'uuid';
+  /** Ids as the service might return them; a function gives the n-th id's JSON text (e.g. a number beyond 2^53). */
+  ids?: 'number' | 'uuid' | ((n: number) => string);
   /** Loopback port to listen on; 0 (the default) picks a free one. */
   port?: number;
   /** Called after each request is answered (for the CLI's state file). */
   onChange?: () => void;
+  /** Answer every request this much later, so that concurrent requests overlap. */
+  answerDelayMs?: number;
   /** Serve HTTPS with this key and certificate (PEM), e.g. tlsFixture('server') from test/tls-fixtures.ts. */
   tls?: { key: string | Buffer; cert: string | Buffer };
 }
@@ -53,6 +57,8 @@ export interface FakeService {
   apiKey: string;
   requests: RecordedRequest[];
   deployments: Map<string, Deployment>;
+  /** The most requests it was answering at once. */
+  readonly maxInFlight: number;
   /** Queues faults for the next requests with this method, in order. */
   fail(method: 'POST' | 'PATCH', ...faults: Fault[]): void;
   close(): Promise<void>;
@@ -92,8 +98,12 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
   const deployments = new Map<string, Deployment>();
   const faults: Record<string, Fault[]> = { POST: [], PATCH: [] };
   let nextId = 1;
+  let inFlight = 0;
+  let maxInFlight = 0;
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    maxInFlight = Math.max(maxInFlight, ++inFlight);
+    res.on('close', () => inFlight--);
     res.on('finish', () => options.onChange?.());
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -110,8 +120,9 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
       });
 
       const fault = faults[method]?.shift();
-      if (fault) return playFault(fault, res);
-      answer(method, req.url ?? '', req.headers, text, body, res);
+      const reply = () => (fault ? playFault(fault, res) : answer(method, req.url ?? '', req.headers, text, body, res));
+      if (options.answerDelayMs) setTimeout(reply, options.answerDelayMs);
+      else reply();
     });
   };
   const server = options.tls
@@ -151,9 +162,17 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
     const errors = validateCreate(body);
     if (errors.length) return send(res, 422, { detail: errors });
     const record = body as Record<string, unknown>;
-    const id = options.ids === 'uuid' ? randomUUID() : nextId++;
     // The seed: a deployment created without a status is tracked as successful.
     const status = typeof record.status === 'string' ? record.status : 'SUCCEEDED';
+    if (typeof options.ids === 'function') {
+      // The id's JSON text as is (no digit lost); a PATCH names it decoded from the path.
+      const idText = options.ids(nextId++);
+      const key = idText.startsWith('"') ? (JSON.parse(idText) as string) : idText;
+      deployments.set(key, { id: idText, body: record, statuses: [status] });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(`{"success":true,"id":${idText}}`);
+    }
+    const id = options.ids === 'uuid' ? randomUUID() : nextId++;
     deployments.set(String(id), { id, body: record, statuses: [status] });
     send(res, 200, { success: true, id });
   }
@@ -178,6 +197,9 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
     apiKey,
     requests,
     deployments,
+    get maxInFlight() {
+      return maxInFlight;
+    },
     fail: (method, ...queued) => faults[method]?.push(...queued),
     close: () =>
       new Promise<void>((resolve) => {
@@ -193,10 +215,26 @@ function playFault(fault: Fault, res: ServerResponse): void {
     return;
   }
   if ('hang' in fault) return;
+  if ('stream' in fault) return streamAnswer(fault.status, fault.stream, res);
   const raw = typeof fault.body === 'string';
   const contentType = raw ? 'text/html' : 'application/json';
   res.writeHead(fault.status, { 'content-type': contentType, ...fault.headers });
   res.end(raw ? fault.body : JSON.stringify(fault.body ?? { detail: `Scripted ${fault.status}` }));
+}
+
+function streamAnswer(status: number, bytes: number, res: ServerResponse): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  let written = 0;
+  const pump = () => {
+    while (written < bytes && !res.destroyed) {
+      written += chunk.length;
+      if (!res.write(chunk)) return void res.once('drain', pump);
+    }
+    res.end();
+  };
+  res.on('close', () => res.removeAllListeners('drain'));
+  pump();
 }
 
 /** What the seed requires of `POST /deployment`, in the service's own error shape. */

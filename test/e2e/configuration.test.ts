@@ -1,94 +1,44 @@
-// Bad configuration fails the step before any request, naming the input; the key never leaks.
+// The built dist/ as the runner runs it: bad configuration fails before any request, naming the
+// input, the key masked first; the key appears in no line, also with debug logging on.
 import { describe, expect, it } from 'vitest';
+import { useFakeService } from '../fixture.ts';
 import { runJob, type StepResult } from '../run-action.ts';
-import { useFakeService } from './fixture.ts';
 
 const fake = useFakeService();
-const { inputs } = fake;
 
-describe('bad configuration', () => {
-  it.each([
-    [{ 'api-key': '' }, "Input 'api-key' is empty."],
-    [{ 'base-url': '' }, "Input 'base-url' is empty."],
-    [{ 'base-url': 'tracker.example.com/api' }, "Input 'base-url' is not a URL: 'tracker.example.com/api'."],
-    [
-      { 'base-url': 'ftp://tracker.example.com' },
-      "Input 'base-url' must be an http(s) URL, got 'ftp://tracker.example.com'.",
-    ],
-    [{ 'base-url': 'http://tracker.example.com/api' }, "Input 'base-url' uses plain http to 'tracker.example.com'"],
-    [{ 'artifact-id': '' }, "Input 'artifact-id' or 'artifact-name' must be set"],
-    [
-      { status: 'DONE' },
-      "Input 'status' must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped), got 'DONE'.",
-    ],
-    [{ type: 'ROLLING' }, "Input 'type' must be SIMPLE (the only type the service accepts), got 'ROLLING'."],
-    [
-      { 'timeout-seconds': '10s' },
-      "Input 'timeout-seconds' must be a number of seconds above 0 and at most 600, got '10s'.",
-    ],
-    [{ retries: 'three' }, "Input 'retries' must be a whole number from 0 to 10, got 'three'."],
-    [{ 'fail-on-error': 'yes' }, "Input 'fail-on-error' must be `true` or `false`, got 'yes'."],
-    [{ 'dry-run': 'maybe' }, "Input 'dry-run' must be `true` or `false`, got 'maybe'."],
-    [{ 'allow-insecure-http': '1' }, "Input 'allow-insecure-http' must be `true` or `false`, got '1'."],
-    [{ 'deployment-id': '[1,' }, "Input 'deployment-id' looks like a JSON array but is not one: '[1,'."],
-  ])('%o fails the step naming the input, and nothing is sent', async (override, message) => {
-    const { main, post } = await runJob({ inputs: inputs(override) });
+describe('configuration and the key', () => {
+  it('names every bad input, masks the key first, sends nothing, and post does nothing', async () => {
+    const { main, post } = await runJob({ inputs: fake.inputs({ type: 'BLUE', retries: 'three' }) });
 
     expect(main.exitCode).toBe(1);
-    expect(main.errors).toHaveLength(1);
-    expect(main.errors[0]?.startsWith(message)).toBe(true);
-    expect(main.summary).toContain('Deployment not recorded: configuration error');
+    expect(main.stdout.split('\n')[0]).toBe(`::add-mask::${fake.service.apiKey}`);
+    expect(main.errors).toEqual([
+      "Input 'retries' must be a whole number from 0 to 10, got 'three'.\nInput 'type' must be SIMPLE (the only type the service accepts), got 'BLUE'.",
+    ]);
+    expect(main.summary).toContain('<h3>Deployment not recorded: configuration error</h3>');
     expect(main.outputs).toEqual({});
     expect(post.exitCode).toBe(0);
+    expect(post.logLines).toEqual(['Nothing to finish: the main step stopped on a configuration error.']);
     expect(fake.service.requests).toEqual([]);
   });
-
-  it('fails even with fail-on-error false: configuration is not an outage', async () => {
-    const { main } = await runJob({ inputs: inputs({ 'fail-on-error': 'false', type: 'BLUE' }) });
-
-    expect(main.exitCode).toBe(1);
-    expect(fake.service.requests).toEqual([]);
-  });
-
-  it('allows plain http to a remote host only when asked', async () => {
-    const { main } = await runJob({
-      inputs: inputs({ 'base-url': 'http://tracker.invalid', 'allow-insecure-http': 'true', 'dry-run': 'true' }),
-    });
-
-    expect(main.exitCode).toBe(0);
-    expect(main.logLines).toContain('POST http://tracker.invalid/deployment');
-  });
-});
-
-describe('the API key', () => {
-  function everyLine(...steps: StepResult[]): string[] {
-    return steps.flatMap((step) =>
-      [step.stdout, step.stderr, step.summary, ...Object.values(step.outputs), ...Object.values(step.state)].flatMap(
-        (text) => text.split('\n'),
-      ),
-    );
-  }
 
   it('appears in no line but the mask command, with debug logging on, also when the service echoes it', async () => {
-    fake.service.fail('PATCH', { status: 503, body: { detail: `Key ${fake.service.apiKey} is rate limited` } });
+    fake.service.fail('PATCH', {
+      status: 503,
+      body: { detail: `Key ${fake.service.apiKey} is rate limited` },
+      headers: { 'retry-after': '0' },
+    });
 
-    const { main, post } = await runJob({ inputs: inputs(), env: { RUNNER_DEBUG: '1' } });
+    const { main, post } = await runJob({ inputs: fake.inputs(), env: { RUNNER_DEBUG: '1' } });
 
-    const leaks = everyLine(main, post).filter((line) => line.includes(fake.service.apiKey));
+    const lines = (step: StepResult) =>
+      [step.stdout, step.stderr, step.summary, ...Object.values(step.outputs), ...Object.values(step.state)].flatMap(
+        (text) => text.split('\n'),
+      );
+    const leaks = [main, post].flatMap(lines).filter((line) => line.includes(fake.service.apiKey));
     expect(leaks).toEqual([`::add-mask::${fake.service.apiKey}`, `::add-mask::${fake.service.apiKey}`]);
-    // The debug log shows requests and answers, scrubbed.
     expect(main.stdout).toContain(`::debug::POST ${fake.service.url}/deployment {"artifactId":42,`);
-    expect(main.stdout).toContain(`::debug::POST ${fake.service.url}/deployment -> HTTP 200 {"success":true,"id":1}`);
-    expect(post.stdout).toContain('::debug::PATCH');
     expect(post.stdout).toContain('Key *** is rate limited');
     expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
-  });
-
-  it('is masked before a configuration error is reported', async () => {
-    const { main } = await runJob({ inputs: inputs({ type: 'BLUE' }) });
-
-    const lines = main.stdout.split('\n');
-    expect(lines[0]).toBe(`::add-mask::${fake.service.apiKey}`);
-    expect(lines.filter((line) => line.includes(fake.service.apiKey))).toHaveLength(1);
   });
 });

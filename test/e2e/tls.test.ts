@@ -2,9 +2,9 @@
 // runner trusts a private CA (NODE_EXTRA_CA_CERTS), directly and through an HTTPS_PROXY tunnel.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startForwardProxy, type ForwardProxy } from '../forward-proxy.ts';
-import { runJob } from '../run-action.ts';
+import { runJob, runStep } from '../run-action.ts';
 import { TEST_CA_PATH, tlsFixture } from '../tls-fixtures.ts';
-import { useFakeService } from './fixture.ts';
+import { useFakeService } from '../fixture.ts';
 
 const fake = useFakeService();
 
@@ -30,9 +30,30 @@ describe('https directly', () => {
     const { main } = await runJob({ inputs: fake.inputs({ retries: '0' }) });
 
     expect(main.exitCode).toBe(0);
-    // The handshake fails, so no request reaches the service (how the action words it is its own test).
+    // The handshake fails, so no request reaches the service.
     expect(fake.service.requests).toEqual([]);
     expect(fake.service.deployments.size).toBe(0);
+    expect(main.warnings[0]).toMatch(
+      /^Could not record the deployment of artifact 42: the TLS certificate of 127\.0\.0\.1:\d+ is issued by an authority this runner does not trust \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)\. If the service uses a private certificate authority, point NODE_EXTRA_CA_CERTS at its certificate\n/,
+    );
+  });
+});
+
+describe('a certificate problem says "certificate" and what is wrong, and is not retried', () => {
+  it.each([
+    ['expired', 'has expired (CERT_HAS_EXPIRED)'],
+    ['wrong-host', 'is for another host name (ERR_TLS_CERT_ALTNAME_INVALID)'],
+    ['self-signed', 'is self-signed (no trusted authority issued it) (DEPTH_ZERO_SELF_SIGNED_CERT)'],
+  ] as const)('%s', async (fixture, problem) => {
+    await fake.restart({ tls: tlsFixture(fixture), prefix: '/api' });
+
+    const main = await runStep('main', { inputs: fake.inputs(), env: { NODE_EXTRA_CA_CERTS: TEST_CA_PATH } }, {});
+
+    expect(main.exitCode).toBe(0);
+    expect(main.warnings).toHaveLength(1);
+    expect(main.warnings[0]).toContain(`: the TLS certificate of 127.0.0.1:${fake.service.port} ${problem}.`);
+    expect(main.logLines.filter((line) => line.includes('retrying'))).toEqual([]);
+    expect(main.stderr).toBe('');
   });
 });
 

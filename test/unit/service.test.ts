@@ -136,10 +136,10 @@ describe('the tracker', () => {
     [{ text: '{"success":true,"id":""}' }, 'HTTP 200, but the answer has no deployment `id`'],
     [{ text: '{"success":true,"id":null}' }, 'HTTP 200, but the answer has no deployment `id`'],
     [{ text: '{"success":false,"id":1}' }, 'HTTP 200, but the answer does not say `success: true`'],
-    [{ text: '<html>' }, 'HTTP 200, but the answer is not JSON, so it does not say `success: true`'],
+    [{ text: '<html>' }, 'HTTP 200, but the answer is not a JSON object, so it is not taken as a success'],
     [
       { text: '{"succ', truncated: true },
-      'HTTP 200, but the answer is over 64 KiB, so it does not say `success: true`',
+      'HTTP 200, but the answer is over 64 KiB (only that much is read), so it is not taken as a success',
     ],
     [
       { text: `{"success":true,"id":"${'9'.repeat(200)}"}` },

@@ -1,6 +1,6 @@
 // A fresh fake service for each test, closed after it, and the step inputs that point at it.
 import { afterEach, beforeEach } from 'vitest';
-import { startFakeService, type FakeService, type FakeServiceOptions } from '../fake-service.ts';
+import { startFakeService, type FakeService, type FakeServiceOptions } from './fake-service.ts';
 
 export interface ServiceFixture {
   /** This test's fake service. */

@@ -1,8 +1,8 @@
 // The `with:` of the README and the examples, expressions and all, evaluated as the runner evaluates
-// them for each step, against the built dist/.
+// them for each step (in-process, from src/; test/e2e/ runs the one-shot on dist/).
 import { describe, expect, it } from 'vitest';
-import { runJob } from '../run-action.ts';
-import { useFakeService } from './fixture.ts';
+import { runJobInProcess } from '../in-process.ts';
+import { useFakeService } from '../fixture.ts';
 
 const fake = useFakeService();
 
@@ -20,7 +20,7 @@ describe('one-shot: status from job.status, after the deployment step', () => {
     ['${{job.status}}', 'failure', 'FAILED'],
     ['${{ job.status }}', 'success', 'SUCCEEDED'],
   ])('with: status: %s when the job status is %s in main records %s', async (status, jobStatus, sent) => {
-    const { main, post } = await runJob({
+    const { main, post } = await runJobInProcess({
       inputs: oneShot(status),
       // The deployment step before it failed (or not): job.status as the main step sees it.
       mainJobStatus: jobStatus,
@@ -42,7 +42,11 @@ describe('one-shot: status from job.status, after the deployment step', () => {
 
 describe('the job status the main step sees', () => {
   it("is each step's own: a main step after a failed one (if: always()) starts it, post finishes it FAILED", async () => {
-    const { main, post } = await runJob({ inputs: fake.inputs(), mainJobStatus: 'failure', jobStatus: 'failure' });
+    const { main, post } = await runJobInProcess({
+      inputs: fake.inputs(),
+      mainJobStatus: 'failure',
+      jobStatus: 'failure',
+    });
 
     expect(main.inputs['job-status']).toBe('failure');
     expect(post.inputs['job-status']).toBe('failure');
@@ -55,7 +59,7 @@ describe('the job status the main step sees', () => {
 
 describe('with: from other steps and the matrix', () => {
   it('takes status from steps.deploy.outcome and version from a step output', async () => {
-    const { main } = await runJob({
+    const { main } = await runJobInProcess({
       inputs: fake.inputs({
         status: '${{ steps.deploy.outcome }}',
         version: '${{ steps.build.outputs.version }}',
@@ -78,7 +82,7 @@ describe('with: from other steps and the matrix', () => {
   });
 
   it("puts the env: context in the step's environment too", async () => {
-    const { main } = await runJob({
+    const { main } = await runJobInProcess({
       inputs: fake.inputs({ environment: '${{ env.TARGET }}' }),
       contexts: { env: { TARGET: 'Staging', RUNNER_DEBUG: '1' } },
     });

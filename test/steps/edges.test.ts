@@ -1,0 +1,189 @@
+// The promises at the edges, step by step (in-process, from src/): the tables behind
+// test/e2e/edges.test.ts.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { useFakeService } from '../fixture.ts';
+import { runJobInProcess, runStepInProcess } from '../in-process.ts';
+
+const fake = useFakeService();
+const updateInputs = (extra: Record<string, string>) => ({
+  'api-key': fake.service.apiKey,
+  'base-url': fake.service.url,
+  ...extra,
+});
+
+describe('fail-open across jobs', () => {
+  it('deployment-id [] with a status: a warning, no request, exit 0', async () => {
+    const { main, post } = await runJobInProcess({ inputs: updateInputs({ 'deployment-id': '[]', status: 'FAILED' }) });
+
+    expect([main.exitCode, post.exitCode]).toEqual([0, 0]);
+    expect(main.warnings).toHaveLength(1);
+    expect(main.summary).toContain('<h3>No deployment to update</h3>');
+    expect(fake.service.requests).toEqual([]);
+  });
+});
+
+describe('ids', () => {
+  it('updates a deployment-id JSON array without losing a digit', async () => {
+    await runJobInProcess({
+      inputs: updateInputs({ 'deployment-id': '[9007199254740993, "a/b"]', status: 'success' }),
+    });
+
+    expect(fake.received().sort()).toEqual(['PATCH /deployment/9007199254740993', 'PATCH /deployment/a%2Fb']);
+  });
+
+  it.each([
+    ['"x".repeat(5000)', JSON.stringify('x'.repeat(5000)), 'is 5000 characters long (at most 128)'],
+    ['".."', '".."', "is '..', which is no deployment but a path"],
+    ['"1\\n::error::x"', '"1\\n::error::x"', 'holds control characters'],
+    ['the key', '"test-key-5f2b9c"', 'holds the API key'],
+  ])('never keeps an id that does not fit the protocol: %s', async (_, idText, problem) => {
+    await fake.restart({ ids: () => idText });
+
+    const { main, post } = await runJobInProcess({ inputs: fake.inputs() });
+
+    expect(main.warnings[0]).toContain(`HTTP 200, but the deployment id it returned ${problem}, so it is not kept`);
+    expect(main.outputs['deployment-ids']).toBe('[]');
+    expect(post.logLines).toEqual(['Nothing to finish: the main step could not record a deployment.']);
+    expect(fake.received()).toEqual(['POST /deployment']);
+  });
+
+  it.each(['..', '.', '[".."]'])('refuses deployment-id %s before any request', async (id) => {
+    const { main } = await runJobInProcess({ inputs: updateInputs({ 'deployment-id': id, status: 'success' }) });
+
+    expect(main.exitCode).toBe(1);
+    expect(main.errors[0]).toMatch(
+      /^Input 'deployment-id' holds an id that is '\.\.?', which is no deployment but a path/,
+    );
+    expect(fake.service.requests).toEqual([]);
+  });
+});
+
+describe('the key goes nowhere else', () => {
+  it('a key no HTTP header can carry is a configuration error naming api-key, and is not printed', async () => {
+    const key = 'abc123\ndef456';
+    const { main } = await runJobInProcess({ inputs: fake.inputs({ 'api-key': key }) });
+
+    expect(main.exitCode).toBe(1);
+    expect(main.errors[0]).toMatch(/^Input 'api-key' holds a character no HTTP header can carry/);
+    expect(main.commands.filter((command) => command.command === 'add-mask').map((command) => command.data)).toEqual(
+      expect.arrayContaining(['abc123', 'def456']),
+    );
+    expect(main.stdout.replace(/^::add-mask::.*$/gm, '')).not.toMatch(/abc123|def456/);
+    expect(fake.service.requests).toEqual([]);
+  });
+
+  it('credentials in a base-url that is no URL are never printed', async () => {
+    const { main } = await runJobInProcess({
+      inputs: fake.inputs({ 'base-url': 'https://deploy:hunter2@tracker example.com' }),
+    });
+
+    expect(main.errors).toEqual([
+      "Input 'base-url' is not a URL: 'https://***@tracker example.com'. Set it to the service's address, e.g. `https://tracker.example.com/api`.",
+    ]);
+  });
+});
+
+describe('errors say what happened', () => {
+  it('a proxy that cannot be reached is named as the proxy, with its variable', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+
+    const main = await runStepInProcess(
+      'main',
+      {
+        inputs: fake.inputs({ 'base-url': 'https://tracker.test/api', retries: '0' }),
+        env: { HTTPS_PROXY: `http://127.0.0.1:${port}` },
+      },
+      {},
+    );
+
+    expect(main.warnings[0]).toBe(
+      `Could not record the deployment of artifact 42: cannot reach the proxy HTTPS_PROXY (http://127.0.0.1:${port}): connection refused\nThe step goes on (fail-on-error is false).`,
+    );
+  });
+
+  it('an HTTPS_PROXY that is no URL is a configuration error naming the variable', async () => {
+    const main = await runStepInProcess(
+      'main',
+      { inputs: fake.inputs({ 'base-url': 'https://tracker.test/api' }), env: { HTTPS_PROXY: 'proxy:3128' } },
+      {},
+    );
+
+    expect(main.exitCode).toBe(1);
+    expect(main.errors).toEqual([
+      "Environment variable HTTPS_PROXY is not a proxy URL: 'proxy:3128'. Set it to e.g. `http://proxy.example.com:3128`, or unset it.",
+    ]);
+  });
+
+  it.each([
+    [{ status: 201, body: { success: true } }, 'HTTP 201, but the answer has no deployment `id`'],
+    [{ status: 400, body: { detail: { code: 'quota', left: 0 } } }, 'HTTP 400: {"code":"quota","left":0}'],
+    [
+      { status: 308, body: '', headers: { location: 'https://tracker.example.com/v2/deployment' } },
+      "HTTP 308: a redirect, which is not followed (the API key would go along); it points to 'https://tracker.example.com/v2/deployment'. Set `base-url` to the service's own address.",
+    ],
+  ])('the service answers %o: %s', async (answer, message) => {
+    fake.service.fail('POST', answer);
+
+    const main = await runStepInProcess('main', { inputs: fake.inputs() }, {});
+
+    expect(main.warnings).toEqual([
+      `Could not record the deployment of artifact 42: ${message}\nThe step goes on (fail-on-error is false).`,
+    ]);
+    expect(main.stdout).not.toMatch(/\bat .*\.ts:\d+/); // no stack trace
+  });
+});
+
+describe('bounded fan-out', () => {
+  it('records 100 artifacts with at most 8 requests in flight, and finishes them all', async () => {
+    await fake.restart({ answerDelayMs: 5 });
+    const ids = Array.from({ length: 100 }, (_, index) => String(index + 1)).join(',');
+
+    const { main, post } = await runJobInProcess({ inputs: fake.inputs({ 'artifact-id': ids }) });
+
+    expect(main.exitCode).toBe(0);
+    expect(fake.service.deployments.size).toBe(100);
+    expect(fake.service.maxInFlight).toBe(8);
+    expect(post.logLines[0]).toMatch(/^Deployments 1, 2, .*, 100 set to SUCCEEDED after \d+s\.$/);
+    expect(
+      [...fake.service.deployments.values()].every((deployment) => deployment.statuses.join() === 'STARTED,SUCCEEDED'),
+    ).toBe(true);
+  });
+});
+
+describe('broken runner data', () => {
+  it.each([
+    ['null', 'null'],
+    ['wrongly typed fields', JSON.stringify({ pull_request: { head: { sha: 7, ref: ['x'] }, html_url: {} } })],
+  ])('an event that is %s gives the GITHUB_* defaults and no wrongly typed field', async (_, eventText) => {
+    const main = await runStepInProcess(
+      'main',
+      { inputs: fake.inputs(), eventText, event: { name: 'pull_request', payload: {} } },
+      {},
+    );
+
+    expect(main.exitCode).toBe(0);
+    expect(fake.service.requests[0]?.body).toMatchObject({
+      commitSha: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
+      branch: 'main',
+    });
+    expect(fake.service.requests[0]?.body).not.toHaveProperty('changelog');
+  });
+
+  it('a missing event file: one warning, and the GITHUB_* defaults', async () => {
+    const main = await runStepInProcess(
+      'main',
+      { inputs: fake.inputs(), env: { GITHUB_EVENT_PATH: '/nonexistent/event.json' } },
+      {},
+    );
+
+    expect(main.warnings).toEqual([
+      'The event file (GITHUB_EVENT_PATH) does not exist: the defaults come from the GITHUB_* variables alone.',
+    ]);
+    expect(fake.service.deployments.size).toBe(1);
+  });
+});
