@@ -1,9 +1,11 @@
 // dist/licenses.txt: the license of every production dependency bundled into dist/. ncc's own
 // --license loses packages once a bundle is split into lazily loaded chunks, so it is written here
-// from npm's production tree instead (sorted, so the build stays reproducible).
+// from npm's production tree instead (sorted, so the build stays reproducible), keeping the packages
+// that a module in the bundle comes from: `node scripts/licenses.ts STATS` with ncc's --stats-out
+// file (much of the production tree, e.g. octokit, is never bundled).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 
 interface PackageNode {
   name: string;
@@ -16,9 +18,33 @@ interface PackageNode {
 const root = join(import.meta.dirname, '..');
 const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
 const query = execFileSync(npm[0] as string, [...npm.slice(1), 'query', '.prod'], { cwd: root, encoding: 'utf8' });
-const packages = (JSON.parse(query) as PackageNode[])
-  .filter((pkg) => pkg.location.includes('node_modules'))
-  .sort((a, b) => a.location.localeCompare(b.location));
+const installed = (JSON.parse(query) as PackageNode[]).filter((pkg) => pkg.location.includes('node_modules'));
+
+interface StatsModule {
+  name: string;
+  chunks?: unknown[];
+  modules?: StatsModule[];
+}
+/** Absolute paths of the modules in the bundle's chunks (and of those concatenated into them). */
+function bundledFiles(statsFile: string): string[] {
+  const stats = JSON.parse(readFileSync(statsFile, 'utf8')) as { modules: StatsModule[] };
+  const files: string[] = [];
+  const walk = (module: StatsModule): void => {
+    files.push(resolve(root, 'src', module.name.replace(/ \+ \d+ modules$/, '')));
+    module.modules?.forEach(walk);
+  };
+  stats.modules.filter((module) => module.chunks?.length).forEach(walk);
+  return files;
+}
+/** The installed package a file belongs to: the one with the longest path that contains it. */
+function owner(file: string): PackageNode | undefined {
+  return installed.filter((pkg) => file.startsWith(pkg.path + sep)).sort((a, b) => b.path.length - a.path.length)[0];
+}
+
+const statsFile = process.argv[2];
+if (!statsFile) throw new Error('usage: node scripts/licenses.ts NCC_STATS_JSON');
+const bundled = new Set(bundledFiles(statsFile).map(owner));
+const packages = installed.filter((pkg) => bundled.has(pkg)).sort((a, b) => a.location.localeCompare(b.location));
 
 const sections = packages.map((pkg) => {
   const file = readdirSync(pkg.path).find((name) => /^(license|licence|copying)(\.md|\.txt)?$/i.test(name));
