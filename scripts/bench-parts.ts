@@ -57,7 +57,7 @@ const PROBES: Probe[] = [
   {
     part: 'GitHub context',
     shipped: true,
-    code: `import { context } from '${root}/src/github-context.js'; (globalThis as { probe?: unknown }).probe = context.eventName;`,
+    code: `import { Context } from '${root}/src/github-context.js'; (globalThis as { probe?: unknown }).probe = new Context().eventName;`,
   },
   {
     part: 'undici',
@@ -67,7 +67,7 @@ const PROBES: Probe[] = [
   {
     part: 'undici',
     shipped: true,
-    code: `import { createDispatcher, request } from '${root}/src/undici.js'; (globalThis as { probe?: unknown }).probe = [createDispatcher(), request];`,
+    code: `import { createAgent, request } from '${root}/src/undici.js'; (globalThis as { probe?: unknown }).probe = [createAgent(), request];`,
   },
 ];
 

@@ -29,10 +29,10 @@ if (process.argv.includes('--parts')) {
 // src/undici.ts alone (bundled as the build bundles it), without @actions/core or anything else.
 const work = mkdtempSync(join(tmpdir(), 'report-deployment-bench-'));
 const boundScript = await bundleProbe(
-  `import { createDispatcher, request } from '${join(ROOT, 'src', 'undici.js')}';
+  `import { createAgent, request } from '${join(ROOT, 'src', 'undici.js')}';
 void (async () => {
   const [url, key, body] = process.argv.slice(2) as [string, string, string];
-  const dispatcher = createDispatcher();
+  const dispatcher = createAgent();
   const headers = { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': key };
   const response = await request(url, { method: 'PATCH', headers, body, dispatcher });
   console.log(response.statusCode, await response.body.text());
@@ -92,13 +92,14 @@ const pairs = {
 };
 for (let round = 0; round < WARMUP + RUNS; round++) {
   const main = await runStep('main', { inputs }, {});
-  if (main.exitCode !== 0 || !main.state['pending-ids'])
+  const handoff = JSON.parse(main.state.handoff ?? '{}') as { kind?: string; ids?: number[] };
+  if (main.exitCode !== 0 || handoff.kind !== 'finish')
     throw new Error(`main step failed:\n${main.stdout}${main.stderr}`);
   const floorPost = await floor('POST', '/deployment', JSON.stringify(service.requests.at(-1)?.body));
   const post = await runStep('post', { inputs }, main.state);
   if (post.exitCode !== 0 || service.requests.at(-1)?.method !== 'PATCH')
     throw new Error(`post step failed:\n${post.stdout}${post.stderr}`);
-  const id = (JSON.parse(main.state['pending-ids']) as number[])[0];
+  const id = handoff.ids?.[0];
   const floorPatch = await floor('PATCH', `/deployment/${id}`, '{"status":"SUCCEEDED"}');
   const boundPatch = await bound(`/deployment/${id}`, '{"status":"SUCCEEDED"}');
   const sent = service.requests.length;

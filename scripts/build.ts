@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { LAZY_BUILTIN_EXTERNALS, LAZY_BUILTINS } from './lazy-builtins.ts';
 import { SOURCE_HASH_FILE, sourceHash } from './source-hash.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -44,34 +45,14 @@ const { code, assets, stats } = await ncc(join(root, 'src', 'entries', 'steps.ts
   target: 'es2024',
   sourceMapRegister: false,
   quiet: true,
-  // @actions/core requires node:crypto at load, for the randomUUID() of its file commands (outputs,
-  // state), and loading it costs a step ~7-10 ms: a post step with nothing to send never needs it,
-  // and one that sends gets it with undici's TLS. Its `require("crypto")` goes to the stand-in below.
-  externals: { crypto: './node-crypto.js' },
+  // Builtins required at load that a step may never use: see LAZY_BUILTINS.
+  externals: LAZY_BUILTIN_EXTERNALS,
 });
 process.chdir(root);
 writeFileSync(join(dist, 'index.js'), code);
 for (const [name, asset] of Object.entries(assets)) writeFileSync(join(dist, name), asset.source);
 writeFileSync(join(dist, 'package.json'), '{\n  "type": "commonjs"\n}\n');
-writeFileSync(
-  join(dist, 'node-crypto.js'),
-  `// node:crypto for @actions/core, loaded on first use: written by scripts/build.ts (see its externals).
-let crypto;
-const real = () => (crypto ??= require('node:crypto'));
-module.exports = new Proxy(
-  {},
-  {
-    get: (_, name) => real()[name],
-    has: (_, name) => name in real(),
-    ownKeys: () => Reflect.ownKeys(real()),
-    getOwnPropertyDescriptor: (_, name) => {
-      const descriptor = Reflect.getOwnPropertyDescriptor(real(), name);
-      return descriptor && { ...descriptor, configurable: true };
-    },
-  },
-);
-`,
-);
+for (const [file, text] of Object.entries(LAZY_BUILTINS)) writeFileSync(join(dist, file), text);
 // What action.yml runs: each step requires the shared bundle and runs its export.
 for (const step of ['main', 'post']) {
   mkdirSync(join(dist, step));

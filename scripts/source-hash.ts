@@ -9,11 +9,12 @@ import { join, relative } from 'node:path';
 export const SOURCE_HASH_FILE = 'dist/source-hash.txt';
 
 /** Files outside src/ that change what the build produces. */
-const BUILD_INPUTS = [
+export const BUILD_INPUTS = [
   'package.json',
   'package-lock.json',
   'tsconfig.json',
   'scripts/build.ts',
+  'scripts/lazy-builtins.ts',
   'scripts/licenses.ts',
   'scripts/source-hash.ts',
 ];

@@ -26,9 +26,8 @@ async function readPayload(path: string | undefined, log: Log): Promise<unknown>
     return {};
   }
   try {
-    // Constructed for each read (not the module's own instance), so it sees the file as it is now.
-    const { context } = await import('@actions/github');
-    const Context = context.constructor as new () => typeof context;
+    // Constructed for each read, so it sees the file as it is now.
+    const { Context } = await import('./github-context.js');
     return new Context().payload;
   } catch (error) {
     log.warning(`The event file (GITHUB_EVENT_PATH) could not be read (${errorName(error)}): ${fallback}.`);

@@ -1,12 +1,12 @@
 // One request to the service: a timeout on every attempt, retries as retry.ts allows, the proxy
 // proxy.ts chose, and an answer read only up to a bound.
 import { setTimeout as wait } from 'node:timers/promises';
-import { Agent, ProxyAgent, request } from 'undici';
 import { Limits } from './constants.js';
 import type { Log } from './log.js';
 import { describeNetworkError, NetworkError } from './network-error.js';
 import type { Proxy } from './proxy.js';
 import { backoffMs, isRetryable, retryAfterMs, type Outcome } from './retry.js';
+import { createAgent, createProxyAgent, request } from './undici.js';
 
 export interface HttpRequest {
   method: 'POST' | 'PATCH';
@@ -43,9 +43,9 @@ export interface HttpClientOptions {
   random?: () => number;
 }
 
-export function createHttpClient(options: HttpClientOptions): HttpClient {
+export async function createHttpClient(options: HttpClientOptions): Promise<HttpClient> {
   const { timeoutMs, retries, proxy, log, sleep = (ms) => wait(ms), random = Math.random } = options;
-  const dispatcher = proxy ? new ProxyAgent(proxy.url.href) : new Agent();
+  const dispatcher = proxy ? await createProxyAgent(proxy.url) : createAgent();
 
   async function attempt(req: HttpRequest): Promise<HttpResponse> {
     const response = await request(req.url, {
@@ -55,7 +55,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       dispatcher,
       signal: AbortSignal.timeout(timeoutMs),
     });
-    const { text, truncated } = await readPrefix(response.body, Limits.answerBytes);
+    const { text, truncated } = await readPrefix(response.body as AsyncIterable<Buffer>, Limits.answerBytes);
     return {
       status: response.statusCode,
       contentType: headerValue(response.headers['content-type']) ?? '',
@@ -94,7 +94,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     }
   }
 
-  return { send, close: () => dispatcher.close() };
+  // Every request has ended by now: destroy, not close, so that no step waits for sockets to wind down.
+  return { send, close: () => dispatcher.destroy() };
 }
 
 /** The first `limit` bytes of a body as text; the rest is never read (the connection is closed). */

@@ -6,7 +6,6 @@
 // - a plain line the runner would read as a command (`::name::` at its start, `##[name]` anywhere)
 //   is printed between `::stop-commands::` and its token, so the runner shows it and runs nothing.
 import * as core from '@actions/core';
-import { randomUUID } from 'node:crypto';
 
 /** One line, or several. */
 export type Lines = string | readonly string[];
@@ -79,7 +78,8 @@ export function looksLikeCommand(line: string): boolean {
 
 function printPlain(line: string): void {
   if (!looksLikeCommand(line)) return core.info(line);
-  const token = randomUUID();
+  // globalThis.crypto, not node:crypto: loaded only here, not by every step at start.
+  const token = crypto.randomUUID();
   core.info(`::stop-commands::${token}`);
   core.info(line);
   core.info(`::${token}::`);

@@ -36,7 +36,7 @@ export async function withTracker<T>(
 ): Promise<T> {
   // Loaded only when a request is sent: the HTTP client is most of a step's start-up time.
   const { createHttpClient } = await import('./http.js');
-  const http = createHttpClient({ ...connection, log });
+  const http = await createHttpClient({ ...connection, log });
   try {
     return await use(createTracker(http, connection));
   } finally {

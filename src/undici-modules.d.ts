@@ -7,9 +7,9 @@ declare module 'undici/lib/dispatcher/agent.js' {
   import { Agent } from 'undici';
   export default Agent;
 }
-declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
-  import { EnvHttpProxyAgent } from 'undici';
-  export default EnvHttpProxyAgent;
+declare module 'undici/lib/dispatcher/proxy-agent.js' {
+  import { ProxyAgent } from 'undici';
+  export default ProxyAgent;
 }
 declare module 'undici/lib/api/index.js' {
   import type { Dispatcher } from 'undici';

@@ -32,9 +32,9 @@ afterEach(async () => {
 });
 
 /** A client whose waits are recorded, not slept. */
-function clientFor(options: { retries?: number; timeoutMs?: number; proxy?: Proxy } = {}) {
+async function clientFor(options: { retries?: number; timeoutMs?: number; proxy?: Proxy } = {}) {
   const waits: number[] = [];
-  client = createHttpClient({
+  client = await createHttpClient({
     timeoutMs: options.timeoutMs ?? 5000,
     retries: options.retries ?? 3,
     proxy: options.proxy,
@@ -90,7 +90,7 @@ describe('retries that cannot duplicate a deployment', () => {
     const s = await fake();
     const { url, apiKey, deployments } = s;
     s.fail('POST', { status, body: { detail: 'busy' }, headers: { 'retry-after': '2' } });
-    const { client, waits } = clientFor();
+    const { client, waits } = await clientFor();
 
     const response = await client.send(post(url, apiKey));
 
@@ -104,7 +104,7 @@ describe('retries that cannot duplicate a deployment', () => {
     const s = await fake();
     const { url, apiKey, requests } = s;
     s.fail('POST', { status, body: { detail: 'no' } });
-    const { client, waits } = clientFor();
+    const { client, waits } = await clientFor();
 
     expect((await client.send(post(url, apiKey))).status).toBe(status);
     expect(requests).toHaveLength(1);
@@ -115,7 +115,7 @@ describe('retries that cannot duplicate a deployment', () => {
     const s = await fake();
     const { url, apiKey, requests } = s;
     s.fail('POST', { drop: true });
-    const { client } = clientFor();
+    const { client } = await clientFor();
 
     await expect(client.send(post(url, apiKey))).rejects.toThrow(
       /^connection closed before an answer \(127\.0\.0\.1:\d+\)$/,
@@ -127,7 +127,7 @@ describe('retries that cannot duplicate a deployment', () => {
     const url = await listen(() => undefined);
     servers[0]?.close();
     await new Promise((resolve) => setTimeout(resolve, 10));
-    const { client, waits } = clientFor({ retries: 2 });
+    const { client, waits } = await clientFor({ retries: 2 });
 
     const error = await client.send(post(url, 'k')).catch((caught: unknown) => caught);
 
@@ -148,7 +148,7 @@ describe('updates are idempotent', () => {
       body: post(url, apiKey).body,
     });
     s.fail('PATCH', { status, body: { detail: 'again' } });
-    const { client, waits } = clientFor();
+    const { client, waits } = await clientFor();
 
     expect((await client.send(patch(url, apiKey))).status).toBe(200);
     expect(waits).toHaveLength(1);
@@ -162,7 +162,7 @@ describe('updates are idempotent', () => {
       { drop: true },
       ...Array.from({ length: 3 }, () => ({ status: 503, body: { detail: 'maintenance' } })),
     );
-    const { client } = clientFor();
+    const { client } = await clientFor();
 
     const response = await client.send(patch(url, apiKey, '9'));
 
@@ -177,7 +177,7 @@ describe('what the client never does', () => {
     const s = await fake();
     const { url, apiKey } = s;
     s.fail('PATCH', { hang: true }, { hang: true });
-    const { client } = clientFor({ retries: 1, timeoutMs: 100 });
+    const { client } = await clientFor({ retries: 1, timeoutMs: 100 });
 
     await expect(client.send(patch(url, apiKey))).rejects.toThrow(/^no answer in time \(127\.0\.0\.1:\d+\)$/);
   });
@@ -188,7 +188,7 @@ describe('what the client never does', () => {
       hits++;
       res.writeHead(302, { location: 'https://elsewhere.example/x' }).end();
     });
-    const { client } = clientFor();
+    const { client } = await clientFor();
 
     const response = await client.send(post(url, 'k'));
 
@@ -212,7 +212,7 @@ describe('what the client never does', () => {
       res.on('close', () => res.removeAllListeners('drain'));
       pump();
     });
-    const { client } = clientFor();
+    const { client } = await clientFor();
 
     const response = await client.send(post(url, 'k'));
 
@@ -223,7 +223,7 @@ describe('what the client never does', () => {
 
   it('names a proxy that asks for credentials', async () => {
     const proxyUrl = await listen((_, res) => res.writeHead(407, { 'proxy-authenticate': 'Basic' }).end());
-    const { client } = clientFor({ proxy: { url: new URL(proxyUrl), variable: 'HTTP_PROXY' } });
+    const { client } = await clientFor({ proxy: { url: new URL(proxyUrl), variable: 'HTTP_PROXY' } });
 
     await expect(client.send(post('http://tracker.test', 'k'))).rejects.toThrow(
       `the proxy HTTP_PROXY (${proxyUrl}) asks for credentials (HTTP 407): put them in HTTP_PROXY as http://user:password@host:port`,

@@ -49,8 +49,8 @@ export interface StepResult {
   logLines: string[];
   /** Wall time from spawn to exit, as the runner would see it. */
   durationMs: number;
-  /** The step's peak memory (KiB), with `measureMemory`. */
-  maxRssKiB?: number;
+  /** With `probe`: what the process was like at exit. */
+  probe?: StepProbe;
   /** The inputs the step was given (INPUT_*), by input name, after evaluation. */
   inputs: Record<string, string>;
 }
@@ -103,8 +103,8 @@ export interface JobOptions {
   contexts?: StepContexts;
   /** The event file's text as is, instead of `event.payload` as JSON (broken runner data). */
   eventText?: string;
-  /** Record the step's peak memory in `maxRssKiB` (a preload that reads it at exit). */
-  measureMemory?: boolean;
+  /** Look into the step's process (a preload that reads it at exit): see StepResult.probe. */
+  probe?: boolean;
 }
 
 export const DEFAULT_ENV: Record<string, string> = {
@@ -156,6 +156,15 @@ export async function runStep(
   }
 }
 
+export interface StepProbe {
+  /** Peak resident memory, KiB. */
+  maxRssKiB: number;
+  /** The Node builtins it loaded, e.g. `http2`. */
+  builtins: string[];
+  /** The files it required (the bundle's chunks). */
+  files: string[];
+}
+
 /** A step about to run: its environment as the runner makes it, and the files it writes. */
 export interface PreparedStep {
   dir: string;
@@ -197,7 +206,7 @@ export function prepareStep(stage: 'main' | 'post', options: JobOptions, state: 
 /** What a step left: its output read as the runner reads it, and the files it wrote. */
 export function collectStep(
   step: PreparedStep,
-  ran: { exitCode: number | null; stdout: string; stderr: string; durationMs: number; maxRssKiB?: number },
+  ran: { exitCode: number | null; stdout: string; stderr: string; durationMs: number; probe?: StepProbe },
 ): StepResult {
   const read = readRunnerOutput(ran.stdout);
   const annotations = (name: string) => read.commands.filter((c) => c.command === name).map((c) => c.data);
@@ -298,16 +307,16 @@ export function stepContextValues(
   };
 }
 
-const MAX_RSS_PRELOAD = join(ROOT, 'test', 'max-rss.cjs');
+const PROBE_PRELOAD = join(ROOT, 'test', 'step-probe.cjs');
 
 function spawnNode(
   entry: string,
   step: PreparedStep,
   options: JobOptions,
-): Promise<{ exitCode: number | null; stdout: string; stderr: string; maxRssKiB?: number }> {
-  const rssFile = join(step.dir, 'max-rss');
-  const args = options.measureMemory ? ['--require', MAX_RSS_PRELOAD, entry] : [entry];
-  const env = options.measureMemory ? { ...step.env, MAX_RSS_FILE: rssFile } : step.env;
+): Promise<{ exitCode: number | null; stdout: string; stderr: string; probe?: StepProbe }> {
+  const probeFile = join(step.dir, 'probe.json');
+  const args = options.probe ? ['--require', PROBE_PRELOAD, entry] : [entry];
+  const env = options.probe ? { ...step.env, STEP_PROBE_FILE: probeFile } : step.env;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: step.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -318,8 +327,8 @@ function spawnNode(
     child.on('error', reject);
     child.on('close', (exitCode) => {
       clearTimeout(timer);
-      const maxRssKiB = options.measureMemory ? Number(readFileSync(rssFile, 'utf8')) : undefined;
-      resolve({ exitCode, stdout, stderr, ...(maxRssKiB === undefined ? {} : { maxRssKiB }) });
+      const probe = options.probe ? (JSON.parse(readFileSync(probeFile, 'utf8')) as StepProbe) : undefined;
+      resolve({ exitCode, stdout, stderr, ...(probe ? { probe } : {}) });
     });
   });
 }

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SOURCE_HASH_FILE, sourceHash } from '../scripts/source-hash.ts';
+import { BUILD_INPUTS, SOURCE_HASH_FILE, sourceHash } from '../scripts/source-hash.ts';
 import { assertDistBuiltFrom, assertFreshDist, STALE_DIST_MESSAGE } from './stale-dist.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -43,11 +43,7 @@ describe('assertFreshDist on a checkout', () => {
     // The files the fingerprint covers, copied: src/ and the build inputs.
     root = mkdtempSync(join(tmpdir(), 'stale-dist-'));
     cpSync(join(ROOT, 'src'), join(root, 'src'), { recursive: true });
-    for (const file of ['package.json', 'package-lock.json', 'tsconfig.json'])
-      cpSync(join(ROOT, file), join(root, file));
-    for (const file of ['build.ts', 'licenses.ts', 'source-hash.ts']) {
-      cpSync(join(ROOT, 'scripts', file), join(root, 'scripts', file));
-    }
+    for (const file of BUILD_INPUTS) cpSync(join(ROOT, file), join(root, file));
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 

@@ -110,13 +110,13 @@ describe('bounded answers', () => {
   it('reads 64 KiB of a 300 MB answer: small memory, a short message, a small summary', async () => {
     fake.service.fail('POST', { status: 500, stream: 300 * 1024 * 1024 });
 
-    const main = await runStep('main', { inputs: fake.inputs(), measureMemory: true, env: { RUNNER_DEBUG: '1' } }, {});
+    const main = await runStep('main', { inputs: fake.inputs(), probe: true, env: { RUNNER_DEBUG: '1' } }, {});
 
     expect(main.exitCode).toBe(0);
     expect(main.warnings).toEqual([
       'Could not record the deployment of artifact 42: HTTP 500 (the answer is over 64 KiB; it was not read whole)\nThe step goes on (fail-on-error is false).',
     ]);
-    expect(main.maxRssKiB).toBeLessThan(150 * 1024);
+    expect(main.probe?.maxRssKiB).toBeLessThan(150 * 1024);
     expect(main.summary.length).toBeLessThan(1000);
     expect(main.stdout.length).toBeLessThan(20_000);
   });

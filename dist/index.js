@@ -1,0 +1,2811 @@
+/******/ (() => { // webpackBootstrap
+/******/ 	"use strict";
+/******/ 	var __webpack_modules__ = ({
+
+/***/ 7877:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   C1: () => (/* binding */ DeploymentType),
+/* harmony export */   G0: () => (/* binding */ Inputs),
+/* harmony export */   Uw: () => (/* binding */ State),
+/* harmony export */   aQ: () => (/* binding */ DeploymentStatuses),
+/* harmony export */   t1: () => (/* binding */ DefaultEnvironment),
+/* harmony export */   tY: () => (/* binding */ Outputs),
+/* harmony export */   xu: () => (/* binding */ Limits)
+/* harmony export */ });
+const Inputs = {
+    ApiKey: 'api-key',
+    BaseUrl: 'base-url',
+    ArtifactId: 'artifact-id',
+    ArtifactName: 'artifact-name',
+    Version: 'version',
+    Environment: 'environment',
+    CommitSha: 'commit-sha',
+    User: 'user',
+    Branch: 'branch',
+    Changelog: 'changelog',
+    Description: 'description',
+    Link: 'link',
+    Type: 'type',
+    Status: 'status',
+    DeploymentId: 'deployment-id',
+    FailOnError: 'fail-on-error',
+    TimeoutSeconds: 'timeout-seconds',
+    Retries: 'retries',
+    AllowInsecureHttp: 'allow-insecure-http',
+    DryRun: 'dry-run',
+    JobStatus: 'job-status',
+    JobCheckRunId: 'job-check-run-id',
+};
+const Outputs = {
+    DeploymentId: 'deployment-id',
+    DeploymentIds: 'deployment-ids',
+    Status: 'status',
+};
+const State = {
+    Handoff: 'handoff',
+};
+const DeploymentStatuses = ['STARTED', 'SUCCEEDED', 'FAILED'];
+const DeploymentType = 'SIMPLE';
+const DefaultEnvironment = 'Production';
+const Limits = {
+    idsPerStep: 100,
+    requestsInFlight: 8,
+    idLength: 128,
+    answerBytes: 64 * 1024,
+    detailLength: 2000,
+    detailEntries: 20,
+    summaryCellLength: 200,
+    summaryBytes: 256 * 1024,
+    timeoutSeconds: 600,
+    retries: 10,
+};
+
+
+/***/ }),
+
+/***/ 7469:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   D: () => (/* binding */ NetworkError),
+/* harmony export */   g: () => (/* binding */ describeNetworkError)
+/* harmony export */ });
+class NetworkError extends Error {
+    name = 'NetworkError';
+}
+const CERTIFICATE_PROBLEMS = [
+    [/CERT_HAS_EXPIRED/, 'has expired'],
+    [/CERT_NOT_YET_VALID/, 'is not valid yet'],
+    [/SELF_SIGNED/, 'is self-signed (no trusted authority issued it)'],
+    [/UNABLE_TO_(VERIFY_LEAF_SIGNATURE|GET_ISSUER_CERT)/, 'is issued by an authority this runner does not trust'],
+    [/ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH/, 'is for another host name'],
+    [/CERT_/, 'was refused'],
+];
+function describeNetworkError(error, host, proxy) {
+    const chain = errorChain(error);
+    const has = (pattern) => chain.some((link) => pattern.test(`${link.code} ${link.name} ${link.message}`));
+    const code = chain.map((link) => link.code).find((c) => c !== '') ?? '';
+    const through = proxy ? ` through the proxy ${proxyName(proxy)}` : '';
+    const proxyStatus = /Proxy (?:response|Authentication Required) \((\d{3})\)/.exec(chain.map((l) => l.message).join(' '));
+    if (proxy && proxyStatus?.[1] === '407') {
+        return {
+            cause: 'proxy-auth',
+            text: `the proxy ${proxyName(proxy)} asks for credentials (HTTP 407): put them in ${proxy.variable} as http://user:password@host:port`,
+        };
+    }
+    if (proxy && proxyStatus) {
+        return {
+            cause: 'proxy-refused',
+            text: `the proxy ${proxyName(proxy)} would not connect to ${host} (HTTP ${proxyStatus[1]})`,
+        };
+    }
+    const certificate = CERTIFICATE_PROBLEMS.find(([pattern]) => has(pattern));
+    if (certificate) {
+        return {
+            cause: 'tls',
+            text: `the TLS certificate of ${host} ${certificate[1]} (${code || 'TLS'}). If the service uses a private certificate authority, point NODE_EXTRA_CA_CERTS at its certificate`,
+        };
+    }
+    if (has(/ERR_SSL|ERR_TLS|EPROTO|UND_ERR_PRX_TLS/))
+        return { cause: 'tls', text: `the TLS handshake with ${host} failed (${code})` };
+    if (has(/ECONNREFUSED/)) {
+        return proxy
+            ? { cause: 'refused', text: `cannot reach the proxy ${proxyName(proxy)}: connection refused` }
+            : { cause: 'refused', text: `connection refused (${host})` };
+    }
+    if (has(/ENOTFOUND|EAI_AGAIN|EAI_NONAME|EAI_FAIL/)) {
+        return proxy
+            ? { cause: 'dns', text: `cannot reach the proxy ${proxyName(proxy)}: host name not found` }
+            : { cause: 'dns', text: `host name not found (${host})` };
+    }
+    if (has(/TimeoutError|AbortError|UND_ERR_(HEADERS|BODY|CONNECT)_TIMEOUT|ETIMEDOUT/)) {
+        return { cause: 'timeout', text: `no answer in time (${host}${through})` };
+    }
+    if (has(/ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED|ProxyConnectionError/)) {
+        return { cause: 'reset', text: `connection closed before an answer (${host}${through})` };
+    }
+    return { cause: 'other', text: `network error${code ? ` ${code}` : ''} (${host}${through})` };
+}
+function proxyName(proxy) {
+    return `${proxy.variable} (${proxy.url.origin})`;
+}
+function errorChain(error) {
+    const chain = [];
+    let current = error;
+    while (current && typeof current === 'object' && chain.length < 6) {
+        const { code, name, message, cause } = current;
+        chain.push({
+            code: typeof code === 'string' ? code : '',
+            name: typeof name === 'string' ? name : '',
+            message: typeof message === 'string' ? message : '',
+        });
+        current = cause;
+    }
+    return chain;
+}
+
+
+/***/ }),
+
+/***/ 8628:
+/***/ ((module) => {
+
+module.exports = require("./node-http2.js");
+
+/***/ }),
+
+/***/ 9896:
+/***/ ((module) => {
+
+module.exports = require("fs");
+
+/***/ }),
+
+/***/ 4589:
+/***/ ((module) => {
+
+module.exports = require("node:assert");
+
+/***/ }),
+
+/***/ 6698:
+/***/ ((module) => {
+
+module.exports = require("node:async_hooks");
+
+/***/ }),
+
+/***/ 4573:
+/***/ ((module) => {
+
+module.exports = require("node:buffer");
+
+/***/ }),
+
+/***/ 7598:
+/***/ ((module) => {
+
+module.exports = require("node:crypto");
+
+/***/ }),
+
+/***/ 3053:
+/***/ ((module) => {
+
+module.exports = require("node:diagnostics_channel");
+
+/***/ }),
+
+/***/ 8474:
+/***/ ((module) => {
+
+module.exports = require("node:events");
+
+/***/ }),
+
+/***/ 7067:
+/***/ ((module) => {
+
+module.exports = require("node:http");
+
+/***/ }),
+
+/***/ 7030:
+/***/ ((module) => {
+
+module.exports = require("node:net");
+
+/***/ }),
+
+/***/ 643:
+/***/ ((module) => {
+
+module.exports = require("node:perf_hooks");
+
+/***/ }),
+
+/***/ 1792:
+/***/ ((module) => {
+
+module.exports = require("node:querystring");
+
+/***/ }),
+
+/***/ 99:
+/***/ ((module) => {
+
+module.exports = require("node:sqlite");
+
+/***/ }),
+
+/***/ 7075:
+/***/ ((module) => {
+
+module.exports = require("node:stream");
+
+/***/ }),
+
+/***/ 7830:
+/***/ ((module) => {
+
+module.exports = require("node:stream/web");
+
+/***/ }),
+
+/***/ 8500:
+/***/ ((module) => {
+
+module.exports = require("node:timers/promises");
+
+/***/ }),
+
+/***/ 1692:
+/***/ ((module) => {
+
+module.exports = require("node:tls");
+
+/***/ }),
+
+/***/ 3136:
+/***/ ((module) => {
+
+module.exports = require("node:url");
+
+/***/ }),
+
+/***/ 7975:
+/***/ ((module) => {
+
+module.exports = require("node:util");
+
+/***/ }),
+
+/***/ 3429:
+/***/ ((module) => {
+
+module.exports = require("node:util/types");
+
+/***/ }),
+
+/***/ 5919:
+/***/ ((module) => {
+
+module.exports = require("node:worker_threads");
+
+/***/ }),
+
+/***/ 8522:
+/***/ ((module) => {
+
+module.exports = require("node:zlib");
+
+/***/ }),
+
+/***/ 857:
+/***/ ((module) => {
+
+module.exports = require("os");
+
+/***/ })
+
+/******/ 	});
+/************************************************************************/
+/******/ 	// The module cache
+/******/ 	var __webpack_module_cache__ = {};
+/******/ 	
+/******/ 	// The require function
+/******/ 	function __nccwpck_require__(moduleId) {
+/******/ 		// Check if module is in cache
+/******/ 		var cachedModule = __webpack_module_cache__[moduleId];
+/******/ 		if (cachedModule !== undefined) {
+/******/ 			return cachedModule.exports;
+/******/ 		}
+/******/ 		// Create a new module (and put it into the cache)
+/******/ 		var module = __webpack_module_cache__[moduleId] = {
+/******/ 			id: moduleId,
+/******/ 			loaded: false,
+/******/ 			exports: {}
+/******/ 		};
+/******/ 	
+/******/ 		// Execute the module function
+/******/ 		var threw = true;
+/******/ 		try {
+/******/ 			__webpack_modules__[moduleId](module, module.exports, __nccwpck_require__);
+/******/ 			threw = false;
+/******/ 		} finally {
+/******/ 			if(threw) delete __webpack_module_cache__[moduleId];
+/******/ 		}
+/******/ 	
+/******/ 		// Flag the module as loaded
+/******/ 		module.loaded = true;
+/******/ 	
+/******/ 		// Return the exports of the module
+/******/ 		return module.exports;
+/******/ 	}
+/******/ 	
+/******/ 	// expose the modules object (__webpack_modules__)
+/******/ 	__nccwpck_require__.m = __webpack_modules__;
+/******/ 	
+/************************************************************************/
+/******/ 	/* webpack/runtime/asset-relocator-loader */
+/******/ 	if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = __dirname + "/";
+/******/ 	
+/******/ 	/* webpack/runtime/compat get default export */
+/******/ 	(() => {
+/******/ 		// getDefaultExport function for compatibility with non-harmony modules
+/******/ 		__nccwpck_require__.n = (module) => {
+/******/ 			var getter = module && module.__esModule ?
+/******/ 				() => (module['default']) :
+/******/ 				() => (module);
+/******/ 			__nccwpck_require__.d(getter, { a: getter });
+/******/ 			return getter;
+/******/ 		};
+/******/ 	})();
+/******/ 	
+/******/ 	/* webpack/runtime/create fake namespace object */
+/******/ 	(() => {
+/******/ 		var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 		var leafPrototypes;
+/******/ 		// create a fake namespace object
+/******/ 		// mode & 1: value is a module id, require it
+/******/ 		// mode & 2: merge all properties of value into the ns
+/******/ 		// mode & 4: return value when already ns object
+/******/ 		// mode & 16: return value when it's Promise-like
+/******/ 		// mode & 8|1: behave like require
+/******/ 		__nccwpck_require__.t = function(value, mode) {
+/******/ 			if(mode & 1) value = this(value);
+/******/ 			if(mode & 8) return value;
+/******/ 			if(typeof value === 'object' && value) {
+/******/ 				if((mode & 4) && value.__esModule) return value;
+/******/ 				if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 			}
+/******/ 			var ns = Object.create(null);
+/******/ 			__nccwpck_require__.r(ns);
+/******/ 			var def = {};
+/******/ 			leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 			for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 				Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 			}
+/******/ 			def['default'] = () => (value);
+/******/ 			__nccwpck_require__.d(ns, def);
+/******/ 			return ns;
+/******/ 		};
+/******/ 	})();
+/******/ 	
+/******/ 	/* webpack/runtime/define property getters */
+/******/ 	(() => {
+/******/ 		// define getter functions for harmony exports
+/******/ 		__nccwpck_require__.d = (exports, definition) => {
+/******/ 			for(var key in definition) {
+/******/ 				if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
+/******/ 					Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
+/******/ 				}
+/******/ 			}
+/******/ 		};
+/******/ 	})();
+/******/ 	
+/******/ 	/* webpack/runtime/ensure chunk */
+/******/ 	(() => {
+/******/ 		__nccwpck_require__.f = {};
+/******/ 		// This file contains only the entry chunk.
+/******/ 		// The chunk loading function for additional chunks
+/******/ 		__nccwpck_require__.e = (chunkId) => {
+/******/ 			return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+/******/ 				__nccwpck_require__.f[key](chunkId, promises);
+/******/ 				return promises;
+/******/ 			}, []));
+/******/ 		};
+/******/ 	})();
+/******/ 	
+/******/ 	/* webpack/runtime/get javascript chunk filename */
+/******/ 	(() => {
+/******/ 		// This function allow to reference async chunks
+/******/ 		__nccwpck_require__.u = (chunkId) => {
+/******/ 			// return url for filenames based on template
+/******/ 			return "" + chunkId + ".index.js";
+/******/ 		};
+/******/ 	})();
+/******/ 	
+/******/ 	/* webpack/runtime/hasOwnProperty shorthand */
+/******/ 	(() => {
+/******/ 		__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ 	})();
+/******/ 	
+/******/ 	/* webpack/runtime/make namespace object */
+/******/ 	(() => {
+/******/ 		// define __esModule on exports
+/******/ 		__nccwpck_require__.r = (exports) => {
+/******/ 			if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 				Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 			}
+/******/ 			Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 		};
+/******/ 	})();
+/******/ 	
+/******/ 	/* webpack/runtime/node module decorator */
+/******/ 	(() => {
+/******/ 		__nccwpck_require__.nmd = (module) => {
+/******/ 			module.paths = [];
+/******/ 			if (!module.children) module.children = [];
+/******/ 			return module;
+/******/ 		};
+/******/ 	})();
+/******/ 	
+/******/ 	/* webpack/runtime/require chunk loading */
+/******/ 	(() => {
+/******/ 		// no baseURI
+/******/ 		
+/******/ 		// object to store loaded chunks
+/******/ 		// "1" means "loaded", otherwise not loaded yet
+/******/ 		var installedChunks = {
+/******/ 			792: 1
+/******/ 		};
+/******/ 		
+/******/ 		// no on chunks loaded
+/******/ 		
+/******/ 		var installChunk = (chunk) => {
+/******/ 			var moreModules = chunk.modules, chunkIds = chunk.ids, runtime = chunk.runtime;
+/******/ 			for(var moduleId in moreModules) {
+/******/ 				if(__nccwpck_require__.o(moreModules, moduleId)) {
+/******/ 					__nccwpck_require__.m[moduleId] = moreModules[moduleId];
+/******/ 				}
+/******/ 			}
+/******/ 			if(runtime) runtime(__nccwpck_require__);
+/******/ 			for(var i = 0; i < chunkIds.length; i++)
+/******/ 				installedChunks[chunkIds[i]] = 1;
+/******/ 		
+/******/ 		};
+/******/ 		
+/******/ 		// require() chunk loading for javascript
+/******/ 		__nccwpck_require__.f.require = (chunkId, promises) => {
+/******/ 			// "1" is the signal for "already loaded"
+/******/ 			if(!installedChunks[chunkId]) {
+/******/ 				if(true) { // all chunks have JS
+/******/ 					installChunk(require("./" + __nccwpck_require__.u(chunkId)));
+/******/ 				} else installedChunks[chunkId] = 1;
+/******/ 			}
+/******/ 		};
+/******/ 		
+/******/ 		// no external install chunk
+/******/ 		
+/******/ 		// no HMR
+/******/ 		
+/******/ 		// no HMR manifest
+/******/ 	})();
+/******/ 	
+/************************************************************************/
+var __webpack_exports__ = {};
+// ESM COMPAT FLAG
+__nccwpck_require__.r(__webpack_exports__);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  main: () => (/* binding */ main),
+  post: () => (/* binding */ post)
+});
+
+;// CONCATENATED MODULE: ./config-error.ts
+class ConfigError extends Error {
+    problems;
+    constructor(subjectOrProblems, text = '') {
+        const problems = Array.isArray(subjectOrProblems)
+            ? subjectOrProblems
+            : [{ subject: subjectOrProblems, text }];
+        super(problems.map(problemText).join('\n'));
+        this.name = 'ConfigError';
+        this.problems = problems;
+    }
+    get lines() {
+        return this.problems.map(problemText);
+    }
+}
+function problemText({ subject, text }) {
+    if ('input' in subject)
+        return `Input '${subject.input}' ${text}`;
+    if ('inputs' in subject)
+        return `Input ${subject.inputs.map((name) => `'${name}'`).join(' or ')} ${text}`;
+    return `Environment variable ${subject.variable} ${text}`;
+}
+class ProblemCollector {
+    problems = [];
+    read(reader, fallback) {
+        try {
+            return reader();
+        }
+        catch (error) {
+            if (!(error instanceof ConfigError))
+                throw error;
+            this.problems.push(...error.problems);
+            return fallback;
+        }
+    }
+    add(subject, text) {
+        this.problems.push({ subject, text });
+    }
+    throwIfAny() {
+        if (this.problems.length)
+            throw new ConfigError(this.problems);
+    }
+}
+
+// EXTERNAL MODULE: ./constants.ts
+var constants = __nccwpck_require__(7877);
+;// CONCATENATED MODULE: ./ids.ts
+
+const textId = (text) => ({ text, numeric: false });
+class JsonNumber {
+    source;
+    constructor(source) {
+        this.source = source;
+    }
+    toString() {
+        return this.source;
+    }
+    toJSON() {
+        return JSON.rawJSON(this.source);
+    }
+}
+function parseJsonLosslessly(text) {
+    return JSON.parse(text, (_key, value, context) => typeof value === 'number' ? new JsonNumber(context?.source ?? String(value)) : value);
+}
+function idFromJson(value) {
+    if (value instanceof JsonNumber)
+        return { text: value.source, numeric: true };
+    if (typeof value === 'string')
+        return textId(value);
+    return undefined;
+}
+const FORBIDDEN = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+function idProblem(text) {
+    if (text.trim() === '')
+        return 'is empty';
+    if (text.length > constants/* Limits */.xu.idLength)
+        return `is ${text.length} characters long (at most ${constants/* Limits */.xu.idLength})`;
+    if (FORBIDDEN.test(text))
+        return 'holds control characters';
+    if (text === '.' || text === '..')
+        return `is '${text}', which is no deployment but a path`;
+    return undefined;
+}
+function idsJson(ids) {
+    return `[${ids.map((id) => (id.numeric ? id.text : JSON.stringify(id.text))).join(',')}]`;
+}
+function deploymentsText(ids) {
+    return `${ids.length === 1 ? 'deployment' : 'deployments'} ${ids.map((id) => id.text).join(', ')}`;
+}
+
+// EXTERNAL MODULE: ./network-error.ts
+var network_error = __nccwpck_require__(7469);
+// EXTERNAL MODULE: external "os"
+var external_os_ = __nccwpck_require__(857);
+;// CONCATENATED MODULE: ../node_modules/@actions/core/lib/utils.js
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+/**
+ * Sanitizes an input into a string so it can be passed into issueCommand safely
+ * @param input input to sanitize into a string
+ */
+function utils_toCommandValue(input) {
+    if (input === null || input === undefined) {
+        return '';
+    }
+    else if (typeof input === 'string' || input instanceof String) {
+        return input;
+    }
+    return JSON.stringify(input);
+}
+/**
+ *
+ * @param annotationProperties
+ * @returns The command properties to send with the actual annotation command
+ * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
+ */
+function utils_toCommandProperties(annotationProperties) {
+    if (!Object.keys(annotationProperties).length) {
+        return {};
+    }
+    return {
+        title: annotationProperties.title,
+        file: annotationProperties.file,
+        line: annotationProperties.startLine,
+        endLine: annotationProperties.endLine,
+        col: annotationProperties.startColumn,
+        endColumn: annotationProperties.endColumn
+    };
+}
+//# sourceMappingURL=utils.js.map
+;// CONCATENATED MODULE: ../node_modules/@actions/core/lib/command.js
+
+
+/**
+ * Issues a command to the GitHub Actions runner
+ *
+ * @param command - The command name to issue
+ * @param properties - Additional properties for the command (key-value pairs)
+ * @param message - The message to include with the command
+ * @remarks
+ * This function outputs a specially formatted string to stdout that the Actions
+ * runner interprets as a command. These commands can control workflow behavior,
+ * set outputs, create annotations, mask values, and more.
+ *
+ * Command Format:
+ *   ::name key=value,key=value::message
+ *
+ * @example
+ * ```typescript
+ * // Issue a warning annotation
+ * issueCommand('warning', {}, 'This is a warning message');
+ * // Output: ::warning::This is a warning message
+ *
+ * // Set an environment variable
+ * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
+ * // Output: ::set-env name=MY_VAR::some value
+ *
+ * // Add a secret mask
+ * issueCommand('add-mask', {}, 'secretValue123');
+ * // Output: ::add-mask::secretValue123
+ * ```
+ *
+ * @internal
+ * This is an internal utility function that powers the public API functions
+ * such as setSecret, warning, error, and exportVariable.
+ */
+function command_issueCommand(command, properties, message) {
+    const cmd = new Command(command, properties, message);
+    process.stdout.write(cmd.toString() + external_os_.EOL);
+}
+function command_issue(name, message = '') {
+    command_issueCommand(name, {}, message);
+}
+const CMD_STRING = '::';
+class Command {
+    constructor(command, properties, message) {
+        if (!command) {
+            command = 'missing.command';
+        }
+        this.command = command;
+        this.properties = properties;
+        this.message = message;
+    }
+    toString() {
+        let cmdStr = CMD_STRING + this.command;
+        if (this.properties && Object.keys(this.properties).length > 0) {
+            cmdStr += ' ';
+            let first = true;
+            for (const key in this.properties) {
+                if (this.properties.hasOwnProperty(key)) {
+                    const val = this.properties[key];
+                    if (val) {
+                        if (first) {
+                            first = false;
+                        }
+                        else {
+                            cmdStr += ',';
+                        }
+                        cmdStr += `${key}=${escapeProperty(val)}`;
+                    }
+                }
+            }
+        }
+        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
+        return cmdStr;
+    }
+}
+function escapeData(s) {
+    return utils_toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A');
+}
+function escapeProperty(s) {
+    return utils_toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A')
+        .replace(/:/g, '%3A')
+        .replace(/,/g, '%2C');
+}
+//# sourceMappingURL=command.js.map
+;// CONCATENATED MODULE: external "./node-crypto.js"
+const external_node_crypto_js_namespaceObject = require("./node-crypto.js");
+// EXTERNAL MODULE: external "fs"
+var external_fs_ = __nccwpck_require__(9896);
+;// CONCATENATED MODULE: ../node_modules/@actions/core/lib/file-command.js
+// For internal use, subject to change.
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+
+
+
+function file_command_issueFileCommand(command, message) {
+    const filePath = process.env[`GITHUB_${command}`];
+    if (!filePath) {
+        throw new Error(`Unable to find environment variable for file command ${command}`);
+    }
+    if (!external_fs_.existsSync(filePath)) {
+        throw new Error(`Missing file at path: ${filePath}`);
+    }
+    external_fs_.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_.EOL}`, {
+        encoding: 'utf8'
+    });
+}
+function file_command_prepareKeyValueMessage(key, value) {
+    const delimiter = `ghadelimiter_${external_node_crypto_js_namespaceObject.randomUUID()}`;
+    const convertedValue = utils_toCommandValue(value);
+    // These should realistically never happen, but just in case someone finds a
+    // way to exploit uuid generation let's not allow keys or values that contain
+    // the delimiter.
+    if (key.includes(delimiter)) {
+        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
+    }
+    if (convertedValue.includes(delimiter)) {
+        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
+    }
+    return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
+}
+//# sourceMappingURL=file-command.js.map
+;// CONCATENATED MODULE: external "path"
+const external_path_namespaceObject = require("path");
+;// CONCATENATED MODULE: ../node_modules/@actions/http-client/lib/auth.js
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+class BasicCredentialHandler {
+    constructor(username, password) {
+        this.username = username;
+        this.password = password;
+    }
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Basic ${Buffer.from(`${this.username}:${this.password}`).toString('base64')}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return __awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+class auth_BearerCredentialHandler {
+    constructor(token) {
+        this.token = token;
+    }
+    // currently implements pre-authorization
+    // TODO: support preAuth = false where it hooks on 401
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Bearer ${this.token}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return __awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+class PersonalAccessTokenCredentialHandler {
+    constructor(token) {
+        this.token = token;
+    }
+    // currently implements pre-authorization
+    // TODO: support preAuth = false where it hooks on 401
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Basic ${Buffer.from(`PAT:${this.token}`).toString('base64')}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return __awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+//# sourceMappingURL=auth.js.map
+;// CONCATENATED MODULE: ../node_modules/@actions/core/lib/oidc-utils.js
+var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+class oidc_utils_OidcClient {
+    static createHttpClient(allowRetry = true, maxRetry = 10) {
+        const requestOptions = {
+            allowRetries: allowRetry,
+            maxRetries: maxRetry
+        };
+        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(oidc_utils_OidcClient.getRequestToken())], requestOptions);
+    }
+    static getRequestToken() {
+        const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
+        if (!token) {
+            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_TOKEN env variable');
+        }
+        return token;
+    }
+    static getIDTokenUrl() {
+        const runtimeUrl = process.env['ACTIONS_ID_TOKEN_REQUEST_URL'];
+        if (!runtimeUrl) {
+            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_URL env variable');
+        }
+        return runtimeUrl;
+    }
+    static getCall(id_token_url) {
+        return oidc_utils_awaiter(this, void 0, void 0, function* () {
+            var _a;
+            const httpclient = oidc_utils_OidcClient.createHttpClient();
+            const res = yield httpclient
+                .getJson(id_token_url)
+                .catch(error => {
+                throw new Error(`Failed to get ID Token. \n 
+        Error Code : ${error.statusCode}\n 
+        Error Message: ${error.message}`);
+            });
+            const id_token = (_a = res.result) === null || _a === void 0 ? void 0 : _a.value;
+            if (!id_token) {
+                throw new Error('Response json body do not have ID Token field');
+            }
+            return id_token;
+        });
+    }
+    static getIDToken(audience) {
+        return oidc_utils_awaiter(this, void 0, void 0, function* () {
+            try {
+                // New ID Token is requested from action service
+                let id_token_url = oidc_utils_OidcClient.getIDTokenUrl();
+                if (audience) {
+                    const encodedAudience = encodeURIComponent(audience);
+                    id_token_url = `${id_token_url}&audience=${encodedAudience}`;
+                }
+                debug(`ID token url is ${id_token_url}`);
+                const id_token = yield oidc_utils_OidcClient.getCall(id_token_url);
+                setSecret(id_token);
+                return id_token;
+            }
+            catch (error) {
+                throw new Error(`Error message: ${error.message}`);
+            }
+        });
+    }
+}
+//# sourceMappingURL=oidc-utils.js.map
+;// CONCATENATED MODULE: ../node_modules/@actions/core/lib/summary.js
+var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { access, appendFile, writeFile } = external_fs_.promises;
+const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
+const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
+class Summary {
+    constructor() {
+        this._buffer = '';
+    }
+    /**
+     * Finds the summary file path from the environment, rejects if env var is not found or file does not exist
+     * Also checks r/w permissions.
+     *
+     * @returns step summary file path
+     */
+    filePath() {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            if (this._filePath) {
+                return this._filePath;
+            }
+            const pathFromEnv = process.env[SUMMARY_ENV_VAR];
+            if (!pathFromEnv) {
+                throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
+            }
+            try {
+                yield access(pathFromEnv, external_fs_.constants.R_OK | external_fs_.constants.W_OK);
+            }
+            catch (_a) {
+                throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
+            }
+            this._filePath = pathFromEnv;
+            return this._filePath;
+        });
+    }
+    /**
+     * Wraps content in an HTML tag, adding any HTML attributes
+     *
+     * @param {string} tag HTML tag to wrap
+     * @param {string | null} content content within the tag
+     * @param {[attribute: string]: string} attrs key-value list of HTML attributes to add
+     *
+     * @returns {string} content wrapped in HTML element
+     */
+    wrap(tag, content, attrs = {}) {
+        const htmlAttrs = Object.entries(attrs)
+            .map(([key, value]) => ` ${key}="${value}"`)
+            .join('');
+        if (!content) {
+            return `<${tag}${htmlAttrs}>`;
+        }
+        return `<${tag}${htmlAttrs}>${content}</${tag}>`;
+    }
+    /**
+     * Writes text in the buffer to the summary buffer file and empties buffer. Will append by default.
+     *
+     * @param {SummaryWriteOptions} [options] (optional) options for write operation
+     *
+     * @returns {Promise<Summary>} summary instance
+     */
+    write(options) {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
+            const filePath = yield this.filePath();
+            const writeFunc = overwrite ? writeFile : appendFile;
+            yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
+            return this.emptyBuffer();
+        });
+    }
+    /**
+     * Clears the summary buffer and wipes the summary file
+     *
+     * @returns {Summary} summary instance
+     */
+    clear() {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            return this.emptyBuffer().write({ overwrite: true });
+        });
+    }
+    /**
+     * Returns the current summary buffer as a string
+     *
+     * @returns {string} string of summary buffer
+     */
+    stringify() {
+        return this._buffer;
+    }
+    /**
+     * If the summary buffer is empty
+     *
+     * @returns {boolen} true if the buffer is empty
+     */
+    isEmptyBuffer() {
+        return this._buffer.length === 0;
+    }
+    /**
+     * Resets the summary buffer without writing to summary file
+     *
+     * @returns {Summary} summary instance
+     */
+    emptyBuffer() {
+        this._buffer = '';
+        return this;
+    }
+    /**
+     * Adds raw text to the summary buffer
+     *
+     * @param {string} text content to add
+     * @param {boolean} [addEOL=false] (optional) append an EOL to the raw text (default: false)
+     *
+     * @returns {Summary} summary instance
+     */
+    addRaw(text, addEOL = false) {
+        this._buffer += text;
+        return addEOL ? this.addEOL() : this;
+    }
+    /**
+     * Adds the operating system-specific end-of-line marker to the buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addEOL() {
+        return this.addRaw(external_os_.EOL);
+    }
+    /**
+     * Adds an HTML codeblock to the summary buffer
+     *
+     * @param {string} code content to render within fenced code block
+     * @param {string} lang (optional) language to syntax highlight code
+     *
+     * @returns {Summary} summary instance
+     */
+    addCodeBlock(code, lang) {
+        const attrs = Object.assign({}, (lang && { lang }));
+        const element = this.wrap('pre', this.wrap('code', code), attrs);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML list to the summary buffer
+     *
+     * @param {string[]} items list of items to render
+     * @param {boolean} [ordered=false] (optional) if the rendered list should be ordered or not (default: false)
+     *
+     * @returns {Summary} summary instance
+     */
+    addList(items, ordered = false) {
+        const tag = ordered ? 'ol' : 'ul';
+        const listItems = items.map(item => this.wrap('li', item)).join('');
+        const element = this.wrap(tag, listItems);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML table to the summary buffer
+     *
+     * @param {SummaryTableCell[]} rows table rows
+     *
+     * @returns {Summary} summary instance
+     */
+    addTable(rows) {
+        const tableBody = rows
+            .map(row => {
+            const cells = row
+                .map(cell => {
+                if (typeof cell === 'string') {
+                    return this.wrap('td', cell);
+                }
+                const { header, data, colspan, rowspan } = cell;
+                const tag = header ? 'th' : 'td';
+                const attrs = Object.assign(Object.assign({}, (colspan && { colspan })), (rowspan && { rowspan }));
+                return this.wrap(tag, data, attrs);
+            })
+                .join('');
+            return this.wrap('tr', cells);
+        })
+            .join('');
+        const element = this.wrap('table', tableBody);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds a collapsable HTML details element to the summary buffer
+     *
+     * @param {string} label text for the closed state
+     * @param {string} content collapsable content
+     *
+     * @returns {Summary} summary instance
+     */
+    addDetails(label, content) {
+        const element = this.wrap('details', this.wrap('summary', label) + content);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML image tag to the summary buffer
+     *
+     * @param {string} src path to the image you to embed
+     * @param {string} alt text description of the image
+     * @param {SummaryImageOptions} options (optional) addition image attributes
+     *
+     * @returns {Summary} summary instance
+     */
+    addImage(src, alt, options) {
+        const { width, height } = options || {};
+        const attrs = Object.assign(Object.assign({}, (width && { width })), (height && { height }));
+        const element = this.wrap('img', null, Object.assign({ src, alt }, attrs));
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML section heading element
+     *
+     * @param {string} text heading text
+     * @param {number | string} [level=1] (optional) the heading level, default: 1
+     *
+     * @returns {Summary} summary instance
+     */
+    addHeading(text, level) {
+        const tag = `h${level}`;
+        const allowedTag = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].includes(tag)
+            ? tag
+            : 'h1';
+        const element = this.wrap(allowedTag, text);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML thematic break (<hr>) to the summary buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addSeparator() {
+        const element = this.wrap('hr', null);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML line break (<br>) to the summary buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addBreak() {
+        const element = this.wrap('br', null);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML blockquote to the summary buffer
+     *
+     * @param {string} text quote text
+     * @param {string} cite (optional) citation url
+     *
+     * @returns {Summary} summary instance
+     */
+    addQuote(text, cite) {
+        const attrs = Object.assign({}, (cite && { cite }));
+        const element = this.wrap('blockquote', text, attrs);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML anchor tag to the summary buffer
+     *
+     * @param {string} text link text/content
+     * @param {string} href hyperlink
+     *
+     * @returns {Summary} summary instance
+     */
+    addLink(text, href) {
+        const element = this.wrap('a', text, { href });
+        return this.addRaw(element).addEOL();
+    }
+}
+const _summary = new Summary();
+/**
+ * @deprecated use `core.summary`
+ */
+const markdownSummary = (/* unused pure expression or super */ null && (_summary));
+const summary = (/* unused pure expression or super */ null && (_summary));
+//# sourceMappingURL=summary.js.map
+;// CONCATENATED MODULE: ../node_modules/@actions/core/lib/path-utils.js
+
+/**
+ * toPosixPath converts the given path to the posix form. On Windows, \\ will be
+ * replaced with /.
+ *
+ * @param pth. Path to transform.
+ * @return string Posix path.
+ */
+function toPosixPath(pth) {
+    return pth.replace(/[\\]/g, '/');
+}
+/**
+ * toWin32Path converts the given path to the win32 form. On Linux, / will be
+ * replaced with \\.
+ *
+ * @param pth. Path to transform.
+ * @return string Win32 path.
+ */
+function toWin32Path(pth) {
+    return pth.replace(/[/]/g, '\\');
+}
+/**
+ * toPlatformPath converts the given path to a platform-specific path. It does
+ * this by replacing instances of / and \ with the platform-specific path
+ * separator.
+ *
+ * @param pth The path to platformize.
+ * @return string The platform-specific path.
+ */
+function toPlatformPath(pth) {
+    return pth.replace(/[/\\]/g, path.sep);
+}
+//# sourceMappingURL=path-utils.js.map
+;// CONCATENATED MODULE: ../node_modules/@actions/core/lib/platform.js
+var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout: version } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
+        silent: true
+    });
+    const { stdout: name } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
+        silent: true
+    });
+    return {
+        name: name.trim(),
+        version: version.trim()
+    };
+});
+const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    var _a, _b, _c, _d;
+    const { stdout } = yield exec.getExecOutput('sw_vers', undefined, {
+        silent: true
+    });
+    const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
+    const name = (_d = (_c = stdout.match(/ProductName:\s*(.+)/)) === null || _c === void 0 ? void 0 : _c[1]) !== null && _d !== void 0 ? _d : '';
+    return {
+        name,
+        version
+    };
+});
+const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout } = yield exec.getExecOutput('lsb_release', ['-i', '-r', '-s'], {
+        silent: true
+    });
+    const [name, version] = stdout.trim().split('\n');
+    return {
+        name,
+        version
+    };
+});
+const platform = external_os_.platform();
+const arch = external_os_.arch();
+const isWindows = platform === 'win32';
+const isMacOS = platform === 'darwin';
+const isLinux = platform === 'linux';
+function getDetails() {
+    return platform_awaiter(this, void 0, void 0, function* () {
+        return Object.assign(Object.assign({}, (yield (isWindows
+            ? getWindowsInfo()
+            : isMacOS
+                ? getMacOsInfo()
+                : getLinuxInfo()))), { platform,
+            arch,
+            isWindows,
+            isMacOS,
+            isLinux });
+    });
+}
+//# sourceMappingURL=platform.js.map
+;// CONCATENATED MODULE: ../node_modules/@actions/core/lib/core.js
+var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+
+/**
+ * The code to exit an action
+ */
+var ExitCode;
+(function (ExitCode) {
+    /**
+     * A code indicating that the action was successful
+     */
+    ExitCode[ExitCode["Success"] = 0] = "Success";
+    /**
+     * A code indicating that the action was a failure
+     */
+    ExitCode[ExitCode["Failure"] = 1] = "Failure";
+})(ExitCode || (ExitCode = {}));
+//-----------------------------------------------------------------------
+// Variables
+//-----------------------------------------------------------------------
+/**
+ * Sets env variable for this action and future actions in the job
+ * @param name the name of the variable to set
+ * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function exportVariable(name, val) {
+    const convertedVal = toCommandValue(val);
+    process.env[name] = convertedVal;
+    const filePath = process.env['GITHUB_ENV'] || '';
+    if (filePath) {
+        return issueFileCommand('ENV', prepareKeyValueMessage(name, val));
+    }
+    issueCommand('set-env', { name }, convertedVal);
+}
+/**
+ * Registers a secret which will get masked from logs
+ *
+ * @param secret - Value of the secret to be masked
+ * @remarks
+ * This function instructs the Actions runner to mask the specified value in any
+ * logs produced during the workflow run. Once registered, the secret value will
+ * be replaced with asterisks (***) whenever it appears in console output, logs,
+ * or error messages.
+ *
+ * This is useful for protecting sensitive information such as:
+ * - API keys
+ * - Access tokens
+ * - Authentication credentials
+ * - URL parameters containing signatures (SAS tokens)
+ *
+ * Note that masking only affects future logs; any previous appearances of the
+ * secret in logs before calling this function will remain unmasked.
+ *
+ * @example
+ * ```typescript
+ * // Register an API token as a secret
+ * const apiToken = "abc123xyz456";
+ * setSecret(apiToken);
+ *
+ * // Now any logs containing this value will show *** instead
+ * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
+ * ```
+ */
+function core_setSecret(secret) {
+    command_issueCommand('add-mask', {}, secret);
+}
+/**
+ * Prepends inputPath to the PATH (for this action and future actions)
+ * @param inputPath
+ */
+function addPath(inputPath) {
+    const filePath = process.env['GITHUB_PATH'] || '';
+    if (filePath) {
+        issueFileCommand('PATH', inputPath);
+    }
+    else {
+        issueCommand('add-path', {}, inputPath);
+    }
+    process.env['PATH'] = `${inputPath}${path.delimiter}${process.env['PATH']}`;
+}
+/**
+ * Gets the value of an input.
+ * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
+ * Returns an empty string if the value is not defined.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string
+ */
+function getInput(name, options) {
+    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
+    if (options && options.required && !val) {
+        throw new Error(`Input required and not supplied: ${name}`);
+    }
+    if (options && options.trimWhitespace === false) {
+        return val;
+    }
+    return val.trim();
+}
+/**
+ * Gets the values of an multiline input.  Each value is also trimmed.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string[]
+ *
+ */
+function getMultilineInput(name, options) {
+    const inputs = getInput(name, options)
+        .split('\n')
+        .filter(x => x !== '');
+    if (options && options.trimWhitespace === false) {
+        return inputs;
+    }
+    return inputs.map(input => input.trim());
+}
+/**
+ * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
+ * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
+ * The return value is also in boolean type.
+ * ref: https://yaml.org/spec/1.2/spec.html#id2804923
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   boolean
+ */
+function getBooleanInput(name, options) {
+    const trueValue = ['true', 'True', 'TRUE'];
+    const falseValue = ['false', 'False', 'FALSE'];
+    const val = getInput(name, options);
+    if (trueValue.includes(val))
+        return true;
+    if (falseValue.includes(val))
+        return false;
+    throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
+        `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
+}
+/**
+ * Sets the value of an output.
+ *
+ * @param     name     name of the output to set
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function setOutput(name, value) {
+    const filePath = process.env['GITHUB_OUTPUT'] || '';
+    if (filePath) {
+        return file_command_issueFileCommand('OUTPUT', file_command_prepareKeyValueMessage(name, value));
+    }
+    process.stdout.write(external_os_.EOL);
+    command_issueCommand('set-output', { name }, utils_toCommandValue(value));
+}
+/**
+ * Enables or disables the echoing of commands into stdout for the rest of the step.
+ * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
+ *
+ */
+function setCommandEcho(enabled) {
+    issue('echo', enabled ? 'on' : 'off');
+}
+//-----------------------------------------------------------------------
+// Results
+//-----------------------------------------------------------------------
+/**
+ * Sets the action status to failed.
+ * When the action exits it will be with an exit code of 1
+ * @param message add error issue message
+ */
+function setFailed(message) {
+    process.exitCode = ExitCode.Failure;
+    error(message);
+}
+//-----------------------------------------------------------------------
+// Logging Commands
+//-----------------------------------------------------------------------
+/**
+ * Gets whether Actions Step Debug is on or not
+ */
+function isDebug() {
+    return process.env['RUNNER_DEBUG'] === '1';
+}
+/**
+ * Writes debug message to user log
+ * @param message debug message
+ */
+function core_debug(message) {
+    command_issueCommand('debug', {}, message);
+}
+/**
+ * Adds an error issue
+ * @param message error issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function error(message, properties = {}) {
+    command_issueCommand('error', utils_toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a warning issue
+ * @param message warning issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function warning(message, properties = {}) {
+    command_issueCommand('warning', utils_toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a notice issue
+ * @param message notice issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function notice(message, properties = {}) {
+    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Writes info to log with console.log.
+ * @param message info message
+ */
+function info(message) {
+    process.stdout.write(message + external_os_.EOL);
+}
+/**
+ * Begin an output group.
+ *
+ * Output until the next `groupEnd` will be foldable in this group
+ *
+ * @param name The name of the output group
+ */
+function startGroup(name) {
+    issue('group', name);
+}
+/**
+ * End an output group.
+ */
+function endGroup() {
+    issue('endgroup');
+}
+/**
+ * Wrap an asynchronous function call in a group.
+ *
+ * Returns the same type as the function itself.
+ *
+ * @param name The name of the group
+ * @param fn The function to wrap in the group
+ */
+function group(name, fn) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        startGroup(name);
+        let result;
+        try {
+            result = yield fn();
+        }
+        finally {
+            endGroup();
+        }
+        return result;
+    });
+}
+//-----------------------------------------------------------------------
+// Wrapper action state
+//-----------------------------------------------------------------------
+/**
+ * Saves state for current action, the state can only be retrieved by this action's post job execution.
+ *
+ * @param     name     name of the state to store
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function saveState(name, value) {
+    const filePath = process.env['GITHUB_STATE'] || '';
+    if (filePath) {
+        return file_command_issueFileCommand('STATE', file_command_prepareKeyValueMessage(name, value));
+    }
+    command_issueCommand('save-state', { name }, utils_toCommandValue(value));
+}
+/**
+ * Gets the value of an state set by this action's main execution.
+ *
+ * @param     name     name of the state to get
+ * @returns   string
+ */
+function getState(name) {
+    return process.env[`STATE_${name}`] || '';
+}
+function getIDToken(aud) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        return yield OidcClient.getIDToken(aud);
+    });
+}
+/**
+ * Summary exports
+ */
+
+/**
+ * @deprecated use core.summary
+ */
+
+/**
+ * Path exports
+ */
+
+/**
+ * Platform utilities exports
+ */
+
+//# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: ./log.ts
+
+function openLog(apiKey) {
+    const forms = secretForms(apiKey);
+    for (const form of forms)
+        core_setSecret(form);
+    const clean = (line) => showControls(scrub(line, forms));
+    const lines = (text) => (typeof text === 'string' ? [text] : text).map(clean);
+    return {
+        info: (text) => lines(text).forEach(printPlain),
+        warning: (text) => warning(lines(text).join('\n')),
+        fail: (text) => setFailed(lines(text).join('\n')),
+        debug: (text) => {
+            if (isDebug())
+                core_debug(lines(text).join('\n'));
+        },
+        clean,
+    };
+}
+function secretForms(secret) {
+    if (!secret)
+        return [];
+    const json = JSON.stringify(secret).slice(1, -1);
+    const asciiJson = json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const html = secret.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    const lines = secret.split(/[\r\n]+/).filter((line) => line.trim() !== '');
+    const forms = new Set([secret, json, asciiJson, encodeURIComponent(secret), html, ...lines]);
+    return [...forms].sort((a, b) => b.length - a.length);
+}
+function scrub(text, forms) {
+    return forms.reduce((result, form) => result.replaceAll(form, '***'), text);
+}
+const CONTROLS = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const NAMED = { '\n': '\\n', '\r': '\\r' };
+function showControls(line) {
+    return line.replace(CONTROLS, (c) => {
+        if (c === '\t')
+            return c;
+        const code = c.codePointAt(0) ?? 0;
+        return NAMED[c] ?? (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`);
+    });
+}
+function looksLikeCommand(line) {
+    return /^\s*::/.test(line) || line.includes('##[');
+}
+function printPlain(line) {
+    if (!looksLikeCommand(line))
+        return info(line);
+    const token = crypto.randomUUID();
+    info(`::stop-commands::${token}`);
+    info(line);
+    info(`::${token}::`);
+}
+
+;// CONCATENATED MODULE: ./pool.ts
+async function settleAll(items, limit, task) {
+    const results = new Array(items.length);
+    let next = 0;
+    async function worker() {
+        while (next < items.length) {
+            const index = next++;
+            try {
+                results[index] = { status: 'fulfilled', value: await task(items[index]) };
+            }
+            catch (reason) {
+                results[index] = { status: 'rejected', reason };
+            }
+        }
+    }
+    await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+    return results;
+}
+
+;// CONCATENATED MODULE: ./service.ts
+
+
+
+
+
+class ServiceError extends Error {
+    lines;
+    constructor(lines) {
+        super(lines.join('\n'));
+        this.name = 'ServiceError';
+        this.lines = lines;
+    }
+}
+async function createAll(tracker, bodies) {
+    const settled = await settleAll(bodies, constants/* Limits */.xu.requestsInFlight, (body) => tracker.create(body));
+    return settled.map((result, index) => {
+        const body = bodies[index];
+        return result.status === 'fulfilled' ? { body, id: result.value } : { body, failure: failureLines(result.reason) };
+    });
+}
+async function setStatusAll(tracker, ids, status) {
+    const settled = await settleAll(ids, constants/* Limits */.xu.requestsInFlight, (id) => tracker.update(id, status));
+    return settled.map((result, index) => {
+        const id = ids[index];
+        return result.status === 'fulfilled' ? { id } : { id, failure: failureLines(result.reason) };
+    });
+}
+function failureLines(error) {
+    if (error instanceof ServiceError)
+        return error.lines;
+    if (error instanceof network_error/* NetworkError */.D)
+        return [error.message];
+    throw error;
+}
+function createTracker(http, connection) {
+    const { baseUrl, apiKey } = connection;
+    const secrets = secretForms(apiKey);
+    return {
+        async create(body) {
+            const response = await http.send(createRequest(baseUrl, apiKey, body));
+            const answer = successAnswer(response);
+            const id = idFromJson(answer.id);
+            const head = `HTTP ${response.status}, but`;
+            if (!id || id.text === '')
+                throw new ServiceError([`${head} the answer has no deployment \`id\``]);
+            const why = secrets.some((secret) => id.text.includes(secret)) ? 'holds the API key' : idProblem(id.text);
+            if (why) {
+                throw new ServiceError([
+                    `${head} the deployment id it returned ${why}, so it is not kept (the service may have recorded a deployment this action cannot finish)`,
+                ]);
+            }
+            return id;
+        },
+        async update(id, status) {
+            successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status)));
+        },
+    };
+}
+function createRequest(baseUrl, apiKey, body) {
+    return jsonRequest('POST', new URL('deployment', baseUrl), apiKey, body);
+}
+function updateRequest(baseUrl, apiKey, id, status) {
+    return jsonRequest('PATCH', deploymentUrl(baseUrl, id), apiKey, { status });
+}
+function deploymentUrl(baseUrl, id) {
+    const segment = encodeURIComponent(id.text);
+    const url = new URL(`deployment/${segment}`, baseUrl);
+    if (url.href !== `${baseUrl.href}deployment/${segment}`)
+        throw new Error(`Deployment id '${id.text}' leaves the deployment path`);
+    return url;
+}
+function jsonRequest(method, url, apiKey, body) {
+    return {
+        method,
+        url,
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': apiKey },
+        body: JSON.stringify(body),
+    };
+}
+function successAnswer(response) {
+    const { status } = response;
+    const body = parseAnswer(response.text);
+    if (status >= 300 && status < 400) {
+        const where = response.location ? `it points to '${shorten(response.location, 200)}'` : 'it names no address';
+        throw new ServiceError([
+            `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set \`base-url\` to the service's own address.`,
+        ]);
+    }
+    if (status < 200 || status >= 300)
+        throw new ServiceError(describeFailure(response, body));
+    if (!isObject(body)) {
+        const why = response.truncated
+            ? `is over ${constants/* Limits */.xu.answerBytes / 1024} KiB (only that much is read)`
+            : 'is not a JSON object';
+        throw new ServiceError([`HTTP ${status}, but the answer ${why}, so it is not taken as a success`]);
+    }
+    if (body.success !== true)
+        throw new ServiceError([`HTTP ${status}, but the answer does not say \`success: true\``]);
+    return body;
+}
+function describeFailure(response, body) {
+    const head = `HTTP ${response.status}`;
+    if (body === undefined) {
+        if (response.truncated)
+            return [`${head} (the answer is over ${constants/* Limits */.xu.answerBytes / 1024} KiB; it was not read whole)`];
+        const type = response.contentType.split(';')[0]?.trim();
+        return [`${head} (the answer is not JSON${type ? `: ${shorten(type, 100)}` : ''})`];
+    }
+    const detail = isObject(body) ? body.detail : undefined;
+    if (detail === undefined || detail === null)
+        return [`${head} (no \`detail\` in the answer)`];
+    if (typeof detail === 'string')
+        return [`${head}: ${shorten(detail, constants/* Limits */.xu.detailLength)}`];
+    if (Array.isArray(detail)) {
+        const shown = detail.slice(0, constants/* Limits */.xu.detailEntries).map((entry) => `  ${describeValidationEntry(entry)}`);
+        const more = detail.length - shown.length;
+        return [`${head}:`, ...shown, ...(more > 0 ? [`  (and ${more} more)`] : [])];
+    }
+    return [`${head}: ${shorten(JSON.stringify(detail), constants/* Limits */.xu.detailLength)}`];
+}
+function describeValidationEntry(entry) {
+    if (!isObject(entry))
+        return shorten(JSON.stringify(entry) ?? String(entry), 300);
+    const location = Array.isArray(entry.loc) ? entry.loc.map(String).join('.') : '';
+    const message = typeof entry.msg === 'string' ? entry.msg : JSON.stringify(entry);
+    return shorten(location ? `${location}: ${message}` : message, 300);
+}
+function parseAnswer(text) {
+    try {
+        return parseJsonLosslessly(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+function isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function shorten(text, max) {
+    return text.length > max ? `${text.slice(0, max)}… (truncated)` : text;
+}
+
+;// CONCATENATED MODULE: ./dry-run.ts
+
+
+function dryRunMain(plan, connection, startedAt) {
+    const { baseUrl, apiKey } = connection;
+    const outcome = (lines, status, handoff) => ({
+        kind: 'dry-run',
+        lines,
+        status,
+        handoff,
+    });
+    switch (plan.kind) {
+        case 'finish-in-post':
+            return outcome([`Dry run: the post step would set ${deploymentsText(plan.ids)} from the job status.`], '', {
+                kind: 'finish',
+                ids: plan.ids,
+                startedAt,
+            });
+        case 'update':
+            return outcome(plan.ids.flatMap((id) => requestLines(updateRequest(baseUrl, apiKey, id, plan.status))), plan.status, { kind: 'nothing', reason: 'updated', status: plan.status });
+        case 'create': {
+            const lines = plan.bodies.flatMap((body) => requestLines(createRequest(baseUrl, apiKey, body)));
+            if (!plan.finishInPost)
+                return outcome(lines, plan.status, { kind: 'nothing', reason: 'status-given', status: plan.status });
+            lines.push('Dry run: the post step would set these deployments from the job status.');
+            return outcome(lines, plan.status, { kind: 'finish-dry-run', count: plan.bodies.length });
+        }
+    }
+}
+function dryRunPost(handoff, status, connection) {
+    const { baseUrl, apiKey } = connection;
+    if (handoff.kind === 'finish') {
+        return {
+            kind: 'dry-run',
+            lines: handoff.ids.flatMap((id) => requestLines(updateRequest(baseUrl, apiKey, id, status))),
+        };
+    }
+    const example = updateRequest(baseUrl, apiKey, { text: 'id', numeric: false }, status);
+    const url = `${baseUrl.href}deployment/{id}`;
+    const each = handoff.count === 1 ? 'the deployment' : `each of the ${handoff.count} deployments`;
+    return {
+        kind: 'dry-run',
+        lines: [...requestLines(example, url), `({id} stands for the id of ${each} the main step would have created.)`],
+    };
+}
+function requestLines(request, url = request.url.href) {
+    const headers = Object.entries(request.headers).map(([name, value]) => name === 'x-api-key' ? `${name}: ***` : `${name}: ${value}`);
+    const body = JSON.stringify(JSON.parse(request.body), null, 2).split('\n');
+    return ['Dry run: would send', `${request.method} ${url}`, ...headers, ...body];
+}
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = require("node:fs");
+;// CONCATENATED MODULE: ./event.ts
+
+async function readGitHubContext(env, checkRunId, log) {
+    return {
+        eventName: env.GITHUB_EVENT_NAME ?? '',
+        payload: await readPayload(env.GITHUB_EVENT_PATH, log),
+        env,
+        checkRunId,
+    };
+}
+async function readPayload(path, log) {
+    const fallback = 'the defaults come from the GITHUB_* variables alone';
+    if (path && !(0,external_node_fs_namespaceObject.existsSync)(path)) {
+        log.warning(`The event file (GITHUB_EVENT_PATH) does not exist: ${fallback}.`);
+        return {};
+    }
+    try {
+        const { Context } = await __nccwpck_require__.e(/* import() */ 432).then(__nccwpck_require__.bind(__nccwpck_require__, 4432));
+        return new Context().payload;
+    }
+    catch (error) {
+        log.warning(`The event file (GITHUB_EVENT_PATH) could not be read (${errorName(error)}): ${fallback}.`);
+        return {};
+    }
+}
+function errorName(error) {
+    return error instanceof SyntaxError ? 'it is not JSON' : error instanceof Error ? error.message : String(error);
+}
+
+;// CONCATENATED MODULE: ./context.ts
+const TAG_PREFIX = 'refs/tags/';
+const BRANCH_PREFIX = 'refs/heads/';
+function contextDefaults(ctx) {
+    const facts = eventFacts(ctx.payload);
+    return {
+        commitSha: defaultCommitSha(ctx, facts),
+        tag: refTag(ctx.env.GITHUB_REF ?? ''),
+        user: ctx.env.GITHUB_TRIGGERING_ACTOR || ctx.env.GITHUB_ACTOR || '',
+        branch: defaultBranch(ctx, facts),
+        changelog: defaultChangelog(ctx, facts),
+        description: defaultDescription(ctx),
+        link: defaultLink(ctx),
+    };
+}
+function eventFacts(payload) {
+    const pullRequest = field(payload, 'pull_request');
+    const workflowRun = field(payload, 'workflow_run');
+    const head = field(pullRequest, 'head');
+    return {
+        compare: context_text(field(payload, 'compare')),
+        baseRef: context_text(field(payload, 'base_ref')),
+        pullRequestUrl: context_text(field(pullRequest, 'html_url')),
+        pullRequestHeadSha: context_text(field(head, 'sha')),
+        pullRequestHeadRef: context_text(field(head, 'ref')),
+        runHeadSha: context_text(field(workflowRun, 'head_sha')),
+        runHeadBranch: context_text(field(workflowRun, 'head_branch')),
+        releaseUrl: context_text(field(field(payload, 'release'), 'html_url')),
+    };
+}
+function field(value, name) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? value[name]
+        : undefined;
+}
+function context_text(value) {
+    return typeof value === 'string' ? value : '';
+}
+function isPullRequestEvent(eventName) {
+    return eventName.startsWith('pull_request');
+}
+function defaultCommitSha({ eventName, env }, facts) {
+    if (isPullRequestEvent(eventName) && facts.pullRequestHeadSha)
+        return facts.pullRequestHeadSha;
+    if (eventName === 'workflow_run' && facts.runHeadSha)
+        return facts.runHeadSha;
+    return env.GITHUB_SHA ?? '';
+}
+function refTag(ref) {
+    return ref.startsWith(TAG_PREFIX) ? ref.slice(TAG_PREFIX.length) : '';
+}
+function defaultBranch({ eventName, env }, facts) {
+    if (isPullRequestEvent(eventName)) {
+        const head = facts.pullRequestHeadRef || env.GITHUB_HEAD_REF;
+        if (head)
+            return head;
+    }
+    if (eventName === 'workflow_run' && facts.runHeadBranch)
+        return facts.runHeadBranch;
+    const ref = env.GITHUB_REF ?? '';
+    if (ref.startsWith(BRANCH_PREFIX))
+        return ref.slice(BRANCH_PREFIX.length);
+    if (ref.startsWith(TAG_PREFIX) && facts.baseRef)
+        return facts.baseRef.replace(BRANCH_PREFIX, '');
+    return env.GITHUB_REF_NAME || refTag(ref) || ref;
+}
+function defaultChangelog({ eventName }, facts) {
+    if (eventName === 'push')
+        return facts.compare;
+    if (isPullRequestEvent(eventName))
+        return facts.pullRequestUrl;
+    if (eventName === 'release')
+        return facts.releaseUrl;
+    return '';
+}
+function defaultDescription({ eventName, env }) {
+    const run = env.GITHUB_RUN_NUMBER ? ` #${env.GITHUB_RUN_NUMBER}` : '';
+    const attempt = env.GITHUB_RUN_ATTEMPT ? ` (attempt ${env.GITHUB_RUN_ATTEMPT})` : '';
+    const parts = [`${env.GITHUB_WORKFLOW || 'workflow'}${run}${attempt}`];
+    if (env.GITHUB_JOB)
+        parts.push(`job ${env.GITHUB_JOB}`);
+    if (eventName)
+        parts.push(`on ${eventName}`);
+    return parts.join(', ');
+}
+function defaultLink({ env, checkRunId }) {
+    const { GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: runId } = env;
+    if (!repo || !runId)
+        return '';
+    const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
+    const run = `${server}/${repo}/actions/runs/${runId}`;
+    if (/^\d+$/.test(checkRunId))
+        return `${run}/job/${checkRunId}`;
+    return `${run}/attempts/${env.GITHUB_RUN_ATTEMPT || '1'}`;
+}
+
+;// CONCATENATED MODULE: ./plan.ts
+
+
+
+function needsContext(settings) {
+    return settings.status !== 'SKIPPED' && settings.deploymentIds === undefined;
+}
+function planMain(settings, context) {
+    const { status, deploymentIds } = settings;
+    if (status === 'SKIPPED')
+        return { kind: 'nothing', reason: 'skipped' };
+    if (deploymentIds?.length === 0)
+        return { kind: 'nothing', reason: 'no-ids' };
+    if (deploymentIds)
+        return status ? { kind: 'update', status, ids: deploymentIds } : { kind: 'finish-in-post', ids: deploymentIds };
+    if (!context)
+        throw new Error('planMain: creating deployments needs the GitHub context');
+    const fields = deploymentFields(settings, context);
+    const sent = status ?? 'STARTED';
+    return {
+        kind: 'create',
+        status: sent,
+        bodies: settings.artifacts.map((artifact) => ({ ...artifact, ...fields, status: sent })),
+        finishInPost: status === undefined,
+    };
+}
+function deploymentFields(settings, context) {
+    const given = settings.fields;
+    const defaults = contextDefaults(context);
+    const problems = new ProblemCollector();
+    const required = (value, input, source) => {
+        if (!value)
+            problems.add({ input }, `is empty and ${source} gives no default (not on a GitHub runner?). Set \`${input}\`.`);
+        return value;
+    };
+    const commitSha = required(given.commitSha || defaults.commitSha, constants/* Inputs */.G0.CommitSha, 'GITHUB_SHA');
+    const fields = {
+        version: given.version || defaults.tag || commitSha,
+        environment: given.environment || constants/* DefaultEnvironment */.t1,
+        commitSha,
+        user: required(given.user || defaults.user, constants/* Inputs */.G0.User, 'GITHUB_ACTOR'),
+        branch: required(given.branch || defaults.branch, constants/* Inputs */.G0.Branch, 'GITHUB_REF'),
+        type: constants/* DeploymentType */.C1,
+    };
+    problems.throwIfAny();
+    const changelog = given.changelog || defaults.changelog;
+    const description = given.description || defaults.description;
+    const link = given.link || defaults.link;
+    if (changelog)
+        fields.changelog = changelog;
+    if (description)
+        fields.description = description;
+    if (link)
+        fields.link = link;
+    return fields;
+}
+
+;// CONCATENATED MODULE: ./handoff.ts
+
+
+
+function saveHandoff(handoff) {
+    saveState(constants/* State */.Uw.Handoff, encodeHandoff(handoff));
+}
+function readHandoff() {
+    return decodeHandoff(getState(constants/* State */.Uw.Handoff));
+}
+function encodeHandoff(handoff) {
+    if (handoff.kind === 'finish') {
+        return `{"kind":"finish","ids":${idsJson(handoff.ids)},"startedAt":${handoff.startedAt}}`;
+    }
+    return JSON.stringify(handoff);
+}
+const REASONS = new Set(['config-error', 'not-recorded', 'status-given', 'updated', 'skipped', 'no-ids']);
+function decodeHandoff(text) {
+    if (text === '')
+        return { kind: 'none' };
+    let value;
+    try {
+        value = parseJsonLosslessly(text);
+    }
+    catch {
+        return { kind: 'unreadable', problem: 'it is not JSON' };
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        return { kind: 'unreadable', problem: 'it is not an object' };
+    }
+    const state = value;
+    switch (state.kind) {
+        case 'finish':
+            return decodeFinish(state);
+        case 'finish-dry-run': {
+            const count = Number(String(state.count));
+            return Number.isInteger(count) && count > 0 && count <= constants/* Limits */.xu.idsPerStep
+                ? { kind: 'finish-dry-run', count }
+                : { kind: 'unreadable', problem: 'its count is no number of deployments' };
+        }
+        case 'nothing': {
+            if (typeof state.reason !== 'string' || !REASONS.has(state.reason)) {
+                return { kind: 'unreadable', problem: 'it gives no known reason' };
+            }
+            const status = constants/* DeploymentStatuses */.aQ.find((known) => known === state.status);
+            const reason = state.reason;
+            return status ? { kind: 'nothing', reason, status } : { kind: 'nothing', reason };
+        }
+        default:
+            return { kind: 'unreadable', problem: 'it names no known kind' };
+    }
+}
+function decodeFinish(state) {
+    const raw = state.ids;
+    if (!Array.isArray(raw) || raw.length === 0 || raw.length > constants/* Limits */.xu.idsPerStep) {
+        return { kind: 'unreadable', problem: 'its ids are no list of deployment ids' };
+    }
+    const ids = raw.map((value) => idFromJson(value));
+    if (ids.some((id) => !id || idProblem(id.text))) {
+        return { kind: 'unreadable', problem: 'it holds a value that is no deployment id' };
+    }
+    const startedAt = Number(String(state.startedAt));
+    return {
+        kind: 'finish',
+        ids: ids,
+        startedAt: Number.isFinite(startedAt) && startedAt > 0 ? startedAt : 0,
+    };
+}
+
+;// CONCATENATED MODULE: ./summary.ts
+
+
+const COLUMNS = ['Artifact', 'Environment', 'Version', 'Commit', 'Branch', 'Status', 'Id', 'Link'];
+function writeSummary(content, log) {
+    const path = process.env.GITHUB_STEP_SUMMARY;
+    if (!path)
+        return log.debug('No GITHUB_STEP_SUMMARY: job summary skipped.');
+    try {
+        (0,external_node_fs_namespaceObject.appendFileSync)(path, renderSummary(content, log.clean));
+    }
+    catch (error) {
+        log.warning(`Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`);
+    }
+}
+function renderSummary(content, clean) {
+    const text = (value, max = Infinity) => escapeHtml(summary_shorten(clean(value), max));
+    const budget = new Budget(constants/* Limits */.xu.summaryBytes);
+    const parts = [`<h3>${text(content.heading, constants/* Limits */.xu.summaryCellLength)}</h3>`];
+    for (const line of content.lines ?? [])
+        parts.push(`<p>${text(line, constants/* Limits */.xu.detailLength)}</p>`);
+    budget.spend(parts.join('\n'));
+    const rows = content.rows ?? [];
+    if (rows.length) {
+        const cell = (value) => text(value, constants/* Limits */.xu.summaryCellLength);
+        const header = `<tr>${COLUMNS.map((name) => `<th>${name}</th>`).join('')}</tr>`;
+        const shown = budget.take(rows.map((row) => `<tr>${tableRow(row, cell)
+            .map((data) => `<td>${data}</td>`)
+            .join('')}</tr>`));
+        parts.push(`<table>${header}${shown.join('')}</table>`);
+        if (shown.length < rows.length)
+            parts.push(`<p>${rows.length - shown.length} more deployments are not shown here (see the log).</p>`);
+    }
+    const failures = content.failures ?? [];
+    if (failures.length) {
+        const items = failures.map((lines) => `<li>${lines.map((line) => text(line, constants/* Limits */.xu.detailLength)).join('<br>')}</li>`);
+        const shown = budget.take(items);
+        parts.push(`<ul>${shown.join('')}</ul>`);
+        if (shown.length < items.length)
+            parts.push(`<p>${items.length - shown.length} more failures are not shown here (see the log).</p>`);
+    }
+    return `${parts.join('\n')}\n`;
+}
+function tableRow(row, cell) {
+    const link = /^https?:\/\//i.test(row.link) ? `<a href="${cell(row.link)}">job</a>` : cell(row.link);
+    return [
+        cell(row.artifact),
+        cell(row.environment),
+        cell(row.version),
+        `<code>${cell(row.commitSha.slice(0, 7))}</code>`,
+        cell(row.branch),
+        cell(row.status),
+        cell(row.id),
+        link,
+    ];
+}
+class Budget {
+    left;
+    constructor(bytes) {
+        this.left = bytes;
+    }
+    spend(text) {
+        this.left -= Buffer.byteLength(text);
+    }
+    take(items) {
+        const taken = [];
+        for (const item of items) {
+            const size = Buffer.byteLength(item);
+            if (size > this.left)
+                break;
+            this.left -= size;
+            taken.push(item);
+        }
+        return taken;
+    }
+}
+function escapeHtml(text) {
+    return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+function summary_shorten(text, max) {
+    return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+function formatDuration(ms) {
+    const seconds = Math.max(0, Math.round(ms / 1000));
+    const h = Math.floor(seconds / 3600);
+    const m = Math.floor((seconds % 3600) / 60);
+    const s = seconds % 60;
+    if (h)
+        return `${h}h ${m}m ${s}s`;
+    return m ? `${m}m ${s}s` : `${s}s`;
+}
+
+;// CONCATENATED MODULE: ./report.ts
+
+
+
+
+
+function reportMain(outcome, failOnError, log) {
+    switch (outcome.kind) {
+        case 'config-error':
+            log.fail(outcome.error.lines);
+            saveHandoff({ kind: 'nothing', reason: 'config-error' });
+            return writeSummary({ heading: 'Deployment not recorded: configuration error', failures: [outcome.error.lines] }, log);
+        case 'nothing':
+            setOutputs([], '');
+            saveHandoff({ kind: 'nothing', reason: outcome.reason });
+            return outcome.reason === 'skipped' ? reportSkipped(log) : reportNoIds(log);
+        case 'dry-run':
+            log.info([...outcome.lines, 'Dry run: nothing was sent.']);
+            setOutputs([], outcome.status);
+            return saveHandoff(outcome.handoff);
+        case 'created':
+            return reportCreated(outcome, failOnError, log);
+        case 'updated':
+            return reportUpdated(outcome, failOnError, log);
+        case 'finish-in-post':
+            setOutputs(outcome.ids, '');
+            saveHandoff({ kind: 'finish', ids: outcome.ids, startedAt: outcome.startedAt });
+            return log.info(`${capitalize(deploymentsText(outcome.ids))} will be set from the job status when the job ends.`);
+    }
+}
+function reportPost(outcome, failOnError, log) {
+    switch (outcome.kind) {
+        case 'nothing':
+            if (outcome.handoff.kind === 'unreadable') {
+                return log.warning(`The main step's state could not be read (${outcome.handoff.problem}), so nothing is sent: the deployment stays as the main step left it.`);
+            }
+            return log.info(nothingToFinish(outcome.handoff));
+        case 'config-error':
+            log.fail(outcome.error.lines);
+            return writeSummary({ heading: 'Deployment not finished: configuration error', failures: [outcome.error.lines] }, log);
+        case 'unknown-job-status': {
+            const message = `The job status is unknown ('${outcome.jobStatus}'), so ${leftAsItIs(outcome.handoff)}. The \`job-status\` input must keep its default, \`\${{ job.status }}\`.`;
+            log.warning(message);
+            return writeSummary({ heading: 'Deployment left unfinished', lines: [message] }, log);
+        }
+        case 'dry-run':
+            return log.info([...outcome.lines, 'Dry run: nothing was sent.']);
+        case 'finished':
+            return reportFinished(outcome, failOnError, log);
+    }
+}
+function reportSkipped(log) {
+    const line = "Nothing recorded: status is 'skipped', so nothing was deployed.";
+    log.info(line);
+    writeSummary({ heading: 'Deployment not recorded: skipped', lines: [line] }, log);
+}
+function reportNoIds(log) {
+    const line = "Input 'deployment-id' is an empty list: the job that started the deployment recorded none (see its log), so there is nothing to update.";
+    log.warning(line);
+    writeSummary({ heading: 'No deployment to update', lines: [line] }, log);
+}
+function reportCreated(outcome, failOnError, log) {
+    const { status, results } = outcome;
+    const created = [];
+    const rows = [];
+    const failures = [];
+    for (const result of results) {
+        if ('id' in result) {
+            created.push(result.id);
+            rows.push(recordedRow(result.body, result.id));
+            log.info(`Recorded deployment ${result.id.text}: ${describeBody(result.body)} (${status}).`);
+        }
+        else {
+            failures.push(report_failureLines(`Could not record the deployment of ${artifactLabel(result.body)}`, result.failure));
+        }
+    }
+    setOutputs(created, created.length ? status : '');
+    saveHandoff(created.length === 0
+        ? { kind: 'nothing', reason: 'not-recorded' }
+        : outcome.finishInPost
+            ? { kind: 'finish', ids: created, startedAt: outcome.startedAt }
+            : { kind: 'nothing', reason: 'status-given', status });
+    writeSummary({ heading: countHeading(created.length, results.length, 'recorded'), rows, failures }, log);
+    applyFailurePolicy(failures, failOnError, log);
+}
+function reportUpdated(outcome, failOnError, log) {
+    const { status, results } = outcome;
+    const { done, failures } = splitUpdates(results, status);
+    const line = done.length ? `${capitalize(deploymentsText(done))} set to ${status}.` : '';
+    if (line)
+        log.info(line);
+    setOutputs(done, done.length ? status : '');
+    saveHandoff({ kind: 'nothing', reason: 'updated', status });
+    writeSummary({ heading: countHeading(done.length, results.length, 'updated'), lines: line ? [line] : [], failures }, log);
+    applyFailurePolicy(failures, failOnError, log);
+}
+function reportFinished(outcome, failOnError, log) {
+    const { status, results, startedAt } = outcome;
+    const { done, failures } = splitUpdates(results, status);
+    const lines = [];
+    if (done.length) {
+        const after = startedAt > 0 ? ` after ${formatDuration(Date.now() - startedAt)}` : '';
+        lines.push(`${capitalize(deploymentsText(done))} set to ${status}${after}.`);
+        log.info(lines);
+    }
+    const heading = failures.length ? 'Deployment status not fully reported' : `Deployment ${status.toLowerCase()}`;
+    writeSummary({ heading, lines, failures }, log);
+    applyFailurePolicy(failures, failOnError, log);
+}
+function splitUpdates(results, status) {
+    const done = results.filter((result) => !result.failure).map((result) => result.id);
+    const failures = results.flatMap((result) => result.failure ? [report_failureLines(`Could not set deployment ${result.id.text} to ${status}`, result.failure)] : []);
+    return { done, failures };
+}
+function leftAsItIs(handoff) {
+    if (handoff.kind === 'finish-dry-run')
+        return 'the deployments of this dry run would be left as they are';
+    const one = handoff.ids.length === 1;
+    return `${deploymentsText(handoff.ids)} ${one ? 'is left as it is' : 'are left as they are'}`;
+}
+function nothingToFinish(handoff) {
+    if (handoff.kind === 'none')
+        return 'Nothing to finish: the main step recorded no deployment (see its log).';
+    switch (handoff.reason) {
+        case 'config-error':
+            return 'Nothing to finish: the main step stopped on a configuration error.';
+        case 'not-recorded':
+            return 'Nothing to finish: the main step could not record a deployment.';
+        case 'status-given':
+            return `Nothing to finish: the main step was given status ${handoff.status ?? ''}, so the job's status is not reported.`;
+        case 'updated':
+            return `Nothing to finish: the main step already set the deployment status to ${handoff.status ?? ''}.`;
+        case 'skipped':
+            return "Nothing to finish: status was 'skipped', so nothing was recorded.";
+        case 'no-ids':
+            return "Nothing to finish: 'deployment-id' was an empty list.";
+    }
+}
+function applyFailurePolicy(failures, failOnError, log) {
+    for (const failure of failures) {
+        if (failOnError)
+            log.fail(failure);
+        else
+            log.warning([...failure, 'The step goes on (fail-on-error is false).']);
+    }
+}
+function setOutputs(ids, status) {
+    setOutput(constants/* Outputs */.tY.DeploymentId, ids[0]?.text ?? '');
+    setOutput(constants/* Outputs */.tY.DeploymentIds, idsJson(ids));
+    setOutput(constants/* Outputs */.tY.Status, status);
+}
+function report_failureLines(what, failure) {
+    const [first = '', ...rest] = failure;
+    return [`${what}: ${first}`, ...rest];
+}
+function countHeading(done, asked, verb) {
+    if (done === asked)
+        return done === 1 ? `Deployment ${verb}` : `${done} deployments ${verb}`;
+    return `${done} of ${asked} deployments ${verb}`;
+}
+function recordedRow(body, id) {
+    return {
+        artifact: 'artifactId' in body ? String(body.artifactId) : body.artifactName,
+        environment: body.environment,
+        version: body.version,
+        commitSha: body.commitSha,
+        branch: body.branch,
+        status: body.status,
+        id: id.text,
+        link: body.link ?? '',
+    };
+}
+function artifactLabel(body) {
+    return 'artifactId' in body ? `artifact ${body.artifactId}` : `artifact '${body.artifactName}'`;
+}
+function describeBody(body) {
+    return `${artifactLabel(body)} version ${body.version} to ${body.environment}`;
+}
+function capitalize(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+;// CONCATENATED MODULE: ./proxy.ts
+
+const DEFAULT_PORTS = { 'http:': 80, 'https:': 443 };
+function proxyFor(target, env) {
+    if (isLoopback(target.hostname))
+        return undefined;
+    const variable = proxyVariable(target.protocol, env);
+    if (!variable)
+        return undefined;
+    const port = Number(target.port) || DEFAULT_PORTS[target.protocol] || 0;
+    if (!shouldProxy(hostOf(target), port, env.no_proxy ?? env.NO_PROXY ?? ''))
+        return undefined;
+    return { url: parseProxyUrl(variable.name, variable.value), variable: variable.name };
+}
+function proxyVariable(protocol, env) {
+    const pick = (lower, upper) => {
+        const name = env[lower] !== undefined ? lower : upper;
+        const value = env[name];
+        return value ? { name, value } : undefined;
+    };
+    const http = pick('http_proxy', 'HTTP_PROXY');
+    return protocol === 'https:' ? (pick('https_proxy', 'HTTPS_PROXY') ?? http) : http;
+}
+function parseProxyUrl(variable, value) {
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        url = undefined;
+    }
+    if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname) {
+        throw new ConfigError({ variable }, `is not a proxy URL: '${withoutCredentials(value)}'. Set it to e.g. \`http://proxy.example.com:3128\`, or unset it.`);
+    }
+    return url;
+}
+function hostOf(url) {
+    const host = url.hostname.replace(/^\[(.+)\]$/, '$1').toLowerCase();
+    return host.length > 1 && host.endsWith('.') ? host.slice(0, -1) : host;
+}
+function shouldProxy(host, port, noProxy) {
+    for (const entry of noProxy.split(/[,\s]/)) {
+        if (!entry)
+            continue;
+        const { hostname, port: entryPort, wildcard } = parseNoProxyEntry(entry);
+        if (entryPort && entryPort !== port)
+            continue;
+        if (hostname === '*')
+            return false;
+        if (!wildcard && host === hostname)
+            return false;
+        if (host.endsWith(`.${hostname}`))
+            return false;
+    }
+    return true;
+}
+function parseNoProxyEntry(entry) {
+    const bracketed = /^\[(.+)\]:(\d+)$/.exec(entry);
+    let hostname = bracketed?.[1];
+    let port = bracketed ? Number(bracketed[2]) : 0;
+    if (!bracketed) {
+        const unbracketed = entry.replace(/^\[(.+)\]$/, '$1');
+        const hostPort = (unbracketed.match(/:/g) ?? []).length === 1 ? /^(.+):(\d+)$/.exec(unbracketed) : null;
+        hostname = hostPort?.[1] ?? unbracketed;
+        port = hostPort ? Number(hostPort[2]) : 0;
+    }
+    const name = (hostname ?? '')
+        .replace(/^\*?\./, '')
+        .replace(/^(.+)\.$/, '$1')
+        .toLowerCase();
+    return { hostname: name, port, wildcard: entry.startsWith('*') };
+}
+function isLoopback(hostname) {
+    const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+    return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+function withoutCredentials(text) {
+    return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i, '$1***@');
+}
+
+;// CONCATENATED MODULE: ./settings.ts
+
+
+
+
+function readSettings(read, env) {
+    const problems = new ProblemCollector();
+    const apiKey = problems.read(() => readApiKey(read), '');
+    const allowInsecureHttp = problems.read(() => readBoolean(read, constants/* Inputs */.G0.AllowInsecureHttp), false);
+    const baseUrl = problems.read(() => readBaseUrl(read, allowInsecureHttp), undefined);
+    const proxy = baseUrl && problems.read(() => proxyFor(baseUrl, env), undefined);
+    const timeoutSeconds = problems.read(() => readNumber(read, constants/* Inputs */.G0.TimeoutSeconds, /^\d+(\.\d+)?$/, 0.001, constants/* Limits */.xu.timeoutSeconds, 'a number of seconds above 0 and at most'), 0);
+    const retries = problems.read(() => readNumber(read, constants/* Inputs */.G0.Retries, /^\d+$/, 0, constants/* Limits */.xu.retries, 'a whole number from 0 to'), 0);
+    const failOnError = problems.read(() => readBoolean(read, constants/* Inputs */.G0.FailOnError), false);
+    const dryRun = problems.read(() => readBoolean(read, constants/* Inputs */.G0.DryRun), false);
+    const status = problems.read(() => readStatus(read), undefined);
+    const deploymentIdGiven = read(constants/* Inputs */.G0.DeploymentId) !== '';
+    const deploymentIds = problems.read(() => readDeploymentIds(read), undefined);
+    const artifacts = deploymentIdGiven ? [] : problems.read(() => readArtifacts(read), []);
+    problems.read(() => readType(read), constants/* DeploymentType */.C1);
+    problems.throwIfAny();
+    return {
+        connection: { apiKey, baseUrl: baseUrl, timeoutMs: timeoutSeconds * 1000, retries, proxy },
+        failOnError,
+        dryRun,
+        status,
+        deploymentIds,
+        artifacts,
+        fields: {
+            version: read(constants/* Inputs */.G0.Version),
+            environment: read(constants/* Inputs */.G0.Environment),
+            commitSha: read(constants/* Inputs */.G0.CommitSha),
+            user: read(constants/* Inputs */.G0.User),
+            branch: read(constants/* Inputs */.G0.Branch),
+            changelog: read(constants/* Inputs */.G0.Changelog),
+            description: read(constants/* Inputs */.G0.Description),
+            link: read(constants/* Inputs */.G0.Link),
+        },
+        jobStatus: read(constants/* Inputs */.G0.JobStatus),
+        checkRunId: read(constants/* Inputs */.G0.JobCheckRunId),
+    };
+}
+const HEADER_SAFE = /^[\t\x20-\x7e\x80-\xff]*$/;
+function readApiKey(read) {
+    const apiKey = read(constants/* Inputs */.G0.ApiKey);
+    if (!apiKey) {
+        throw new ConfigError({ input: constants/* Inputs */.G0.ApiKey }, 'is empty. Set it from a secret, e.g. `api-key: ${{ secrets.DEPLOY_TRACKER_API_KEY }}`, and check that the secret exists for this repository and environment.');
+    }
+    if (!HEADER_SAFE.test(apiKey)) {
+        throw new ConfigError({ input: constants/* Inputs */.G0.ApiKey }, 'holds a character no HTTP header can carry (a line break, another control character, or one outside Latin-1). Copy the key again from the service into the secret.');
+    }
+    return apiKey;
+}
+function readBaseUrl(read, allowInsecureHttp) {
+    const raw = read(constants/* Inputs */.G0.BaseUrl);
+    const shown = quote(withoutCredentials(raw));
+    const example = 'e.g. `https://tracker.example.com/api`';
+    const problem = (text) => new ConfigError({ input: constants/* Inputs */.G0.BaseUrl }, text);
+    if (!raw)
+        throw problem(`is empty. Set it to the service's address, ${example}.`);
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        throw problem(`is not a URL: ${shown}. Set it to the service's address, ${example}.`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw problem(`must be an http(s) URL, got ${shown}. Use ${example}.`);
+    }
+    if (url.username || url.password)
+        throw problem('must not carry credentials; the key goes in `api-key`.');
+    if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allowInsecureHttp) {
+        throw problem(`uses plain http to '${url.hostname}', which would send the API key in clear. Use https, or set \`${constants/* Inputs */.G0.AllowInsecureHttp}: true\` if the network path is trusted.`);
+    }
+    url.search = '';
+    url.hash = '';
+    if (!url.pathname.endsWith('/'))
+        url.pathname += '/';
+    return url;
+}
+function readBoolean(read, name) {
+    const raw = read(name);
+    const value = raw.toLowerCase();
+    if (value === 'true')
+        return true;
+    if (value === 'false' || value === '')
+        return false;
+    throw new ConfigError({ input: name }, `must be \`true\` or \`false\`, got ${quote(raw)}.`);
+}
+function readNumber(read, name, accepts, min, max, expected) {
+    const raw = read(name);
+    const value = accepts.test(raw) ? Number(raw) : NaN;
+    if (!(value >= min && value <= max)) {
+        throw new ConfigError({ input: name }, `must be ${expected} ${max}, got ${quote(raw)}.`);
+    }
+    return value;
+}
+const STATUS_WORDS = {
+    started: 'STARTED',
+    succeeded: 'SUCCEEDED',
+    failed: 'FAILED',
+    success: 'SUCCEEDED',
+    failure: 'FAILED',
+    cancelled: 'FAILED',
+    skipped: 'SKIPPED',
+};
+function statusFromWord(word) {
+    return Object.hasOwn(STATUS_WORDS, word.trim().toLowerCase()) ? STATUS_WORDS[word.trim().toLowerCase()] : undefined;
+}
+function deploymentStatusOfJob(jobStatus) {
+    const status = statusFromWord(jobStatus);
+    return status === 'SUCCEEDED' || status === 'FAILED' ? status : undefined;
+}
+function readStatus(read) {
+    const raw = read(constants/* Inputs */.G0.Status);
+    if (raw === '')
+        return undefined;
+    const status = statusFromWord(raw);
+    if (!status) {
+        throw new ConfigError({ input: constants/* Inputs */.G0.Status }, `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped), got ${quote(raw)}. Leave it empty to start the deployment here and finish it when the job ends.`);
+    }
+    return status;
+}
+function readType(read) {
+    const raw = read(constants/* Inputs */.G0.Type);
+    if (raw === '' || raw.toUpperCase() === constants/* DeploymentType */.C1)
+        return constants/* DeploymentType */.C1;
+    throw new ConfigError({ input: constants/* Inputs */.G0.Type }, `must be ${constants/* DeploymentType */.C1} (the only type the service accepts), got ${quote(raw)}.`);
+}
+function splitList(raw) {
+    return raw
+        .split(/[\r\n,]/)
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
+}
+function artifactIdValue(raw) {
+    return /^(0|[1-9]\d*)$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : raw;
+}
+function readArtifacts(read) {
+    const byId = splitList(read(constants/* Inputs */.G0.ArtifactId)).map((id) => ({ artifactId: artifactIdValue(id) }));
+    const byName = splitList(read(constants/* Inputs */.G0.ArtifactName)).map((name) => ({ artifactName: name }));
+    const artifacts = [...byId, ...byName];
+    const subject = { inputs: [constants/* Inputs */.G0.ArtifactId, constants/* Inputs */.G0.ArtifactName] };
+    if (artifacts.length === 0) {
+        throw new ConfigError(subject, 'must be set: name the deployed artifact by its id or its name in the tracking service (a comma- or newline-separated list for several), or set `deployment-id` to update an existing deployment.');
+    }
+    if (artifacts.length > constants/* Limits */.xu.idsPerStep) {
+        throw new ConfigError(subject, `name ${artifacts.length} artifacts; one step records at most ${constants/* Limits */.xu.idsPerStep}. Split them over several steps.`);
+    }
+    return artifacts;
+}
+function readDeploymentIds(read) {
+    const raw = read(constants/* Inputs */.G0.DeploymentId);
+    if (raw === '')
+        return undefined;
+    const problem = (text) => new ConfigError({ input: constants/* Inputs */.G0.DeploymentId }, text);
+    const ids = raw.startsWith('[') ? parseIdArray(raw) : splitList(raw).map(textId);
+    if (!ids)
+        throw problem(`looks like a JSON array but is not one: ${quote(raw)}.`);
+    if (ids.some((id) => id === undefined)) {
+        throw problem(`must be an id, a list of ids or a JSON array of ids, got ${quote(raw)}.`);
+    }
+    if (ids.length > constants/* Limits */.xu.idsPerStep) {
+        throw problem(`holds ${ids.length} ids; one step updates at most ${constants/* Limits */.xu.idsPerStep}. Split them over several steps.`);
+    }
+    for (const id of ids) {
+        const why = idProblem(id.text);
+        if (why)
+            throw problem(`holds an id that ${why}: ${quote(id.text)}.`);
+    }
+    return ids;
+}
+function parseIdArray(raw) {
+    let parsed;
+    try {
+        parsed = parseJsonLosslessly(raw);
+    }
+    catch {
+        return undefined;
+    }
+    if (!Array.isArray(parsed))
+        return undefined;
+    return parsed.map((value) => {
+        const id = idFromJson(typeof value === 'string' ? value.trim() : value);
+        return id && id.text !== '' ? id : undefined;
+    });
+}
+function quote(value, max = 100) {
+    return `'${value.length > max ? `${value.slice(0, max)}…` : value}'`;
+}
+
+;// CONCATENATED MODULE: ./step.ts
+
+
+
+
+
+
+const readInput = (name) => getInput(name);
+async function runStep(step) {
+    const log = openLog(readInput(constants/* Inputs */.G0.ApiKey));
+    try {
+        await step(log);
+    }
+    catch (error) {
+        const trace = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        const lines = ['report-deployment stopped unexpectedly (a bug: please report it):', ...trace.split('\n')];
+        applyFailurePolicy([lines], failOnError(), log);
+    }
+}
+function failOnError() {
+    try {
+        return readBoolean(readInput, constants/* Inputs */.G0.FailOnError);
+    }
+    catch {
+        return false;
+    }
+}
+async function withTracker(connection, log, use) {
+    const { createHttpClient } = await Promise.all(/* import() */[__nccwpck_require__.e(371), __nccwpck_require__.e(550)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6550));
+    const http = await createHttpClient({ ...connection, log });
+    try {
+        return await use(createTracker(http, connection));
+    }
+    finally {
+        await http.close();
+    }
+}
+
+;// CONCATENATED MODULE: ./main.ts
+
+
+
+
+
+
+
+
+async function run(log) {
+    const startedAt = Date.now();
+    let settings;
+    let plan;
+    try {
+        settings = readSettings(readInput, process.env);
+        const context = needsContext(settings) ? await readGitHubContext(process.env, settings.checkRunId, log) : undefined;
+        plan = planMain(settings, context);
+    }
+    catch (error) {
+        if (!(error instanceof ConfigError))
+            throw error;
+        return reportMain({ kind: 'config-error', error }, false, log);
+    }
+    reportMain(await execute(plan, settings, startedAt, log), settings.failOnError, log);
+}
+async function execute(plan, settings, startedAt, log) {
+    const { connection } = settings;
+    if (plan.kind === 'nothing')
+        return plan;
+    if (settings.dryRun)
+        return dryRunMain(plan, connection, startedAt);
+    switch (plan.kind) {
+        case 'finish-in-post':
+            return { ...plan, startedAt };
+        case 'create': {
+            const results = await withTracker(connection, log, (tracker) => createAll(tracker, plan.bodies));
+            return { kind: 'created', status: plan.status, finishInPost: plan.finishInPost, results, startedAt };
+        }
+        case 'update': {
+            const results = await withTracker(connection, log, (tracker) => setStatusAll(tracker, plan.ids, plan.status));
+            return { kind: 'updated', status: plan.status, results };
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./post.ts
+
+
+
+
+
+
+
+async function post_run(log) {
+    const handoff = readHandoff();
+    if (handoff.kind !== 'finish' && handoff.kind !== 'finish-dry-run') {
+        return reportPost({ kind: 'nothing', handoff }, false, log);
+    }
+    let settings;
+    try {
+        settings = readSettings(readInput, process.env);
+    }
+    catch (error) {
+        if (!(error instanceof ConfigError))
+            throw error;
+        return reportPost({ kind: 'config-error', error }, false, log);
+    }
+    const { connection, failOnError, jobStatus } = settings;
+    const status = deploymentStatusOfJob(jobStatus);
+    if (!status)
+        return reportPost({ kind: 'unknown-job-status', jobStatus, handoff }, failOnError, log);
+    if (settings.dryRun || handoff.kind === 'finish-dry-run') {
+        return reportPost(dryRunPost(handoff, status, connection), failOnError, log);
+    }
+    const results = await withTracker(connection, log, (tracker) => setStatusAll(tracker, handoff.ids, status));
+    reportPost({ kind: 'finished', status, results, startedAt: handoff.startedAt }, failOnError, log);
+}
+
+;// CONCATENATED MODULE: ./entries/steps.ts
+
+
+
+const main = () => runStep(run);
+const post = () => runStep(post_run);
+
+module.exports = __webpack_exports__;
+/******/ })()
+;
