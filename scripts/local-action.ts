@@ -1,4 +1,4 @@
-// `npm run local-action`: runs the action's source (src/main.ts, then src/post.ts) with
+// `npm run local-action`: runs the action's source (its two steps, scripts/local-action/) with
 // @github/local-action, taking its inputs from .env (or the committed .env.example), against the
 // embedded fake service started at the loopback address INPUT_BASE-URL names.
 import { spawn } from 'node:child_process';
@@ -24,7 +24,7 @@ const service = await startFakeService({
 console.log(`Fake service at ${service.url}; inputs from ${envFile}`);
 try {
   const localAction = join(root, 'node_modules', '.bin', 'local-action');
-  const args = ['run', root, 'src/main.ts', envFile, '--post', 'src/post.ts'];
+  const args = ['run', root, 'scripts/local-action/main.ts', envFile, '--post', 'scripts/local-action/post.ts'];
   const exitCode = await new Promise<number | null>((resolve, reject) => {
     const child = spawn(localAction, args, { cwd: root, stdio: 'inherit' });
     child.on('error', reject);
