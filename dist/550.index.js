@@ -136,7 +136,11 @@ async function createHttpClient(options) {
             await sleep(delay);
         }
     }
-    return { send, close: () => dispatcher.destroy() };
+    const close = () => {
+        dispatcher.destroy().catch(() => undefined);
+        return Promise.resolve();
+    };
+    return { send, close };
 }
 async function readPrefix(body, limit) {
     const chunks = [];

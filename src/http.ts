@@ -94,8 +94,13 @@ export async function createHttpClient(options: HttpClientOptions): Promise<Http
     }
   }
 
-  // Every request has ended by now: destroy, not close, so that no step waits for sockets to wind down.
-  return { send, close: () => dispatcher.destroy() };
+  // Every request has ended by now: its sockets are destroyed, and nothing waits for them to wind
+  // down (a step's process ends once they have).
+  const close = () => {
+    dispatcher.destroy().catch(() => undefined);
+    return Promise.resolve();
+  };
+  return { send, close };
 }
 
 /** The first `limit` bytes of a body as text; the rest is never read (the connection is closed). */
