@@ -14,14 +14,12 @@
 //   bundled: core requires crypto, undici requires http2, and http2 shares crypto), so the
 //   evaluation rows exclude them.
 // With --compare REF, the load + compile rows are measured on REF's committed dist/ too.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { stripTypeScriptTypes } from 'node:module';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { bundleProbe, SCRATCH } from './probe-bundle.ts';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type * as RunAction from '../test/run-action.ts';
 
 const root = join(import.meta.dirname, '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -195,10 +193,10 @@ try {
     `| undici evaluation (http2 excluded): index + \`EnvHttpProxyAgent\` → Agent + request API | ${ms('undici|false')} | ${ms('undici|true')} |`,
   );
   console.log(
-    `| \`node:http2\` with \`tls\` (undici's client requires it at load; crypto excluded) | ${ms('http2')} | ${ms('http2')} |`,
+    `| \`node:http2\` with \`tls\` (undici's client requires it at load; crypto excluded) | ${ms('http2')} | not loaded: a stand-in answers its constants (\`tls\` only for https) |`,
   );
   console.log(
-    `| \`node:crypto\` (was required by \`@actions/core\` at load; now by http2's tls, or on core's first file command) | ${ms('crypto')} | ${ms('crypto')} |`,
+    `| \`node:crypto\` (required by \`@actions/core\` and http2's tls at load) | ${ms('crypto')} | on first use only: https, or core's first file command (${ms('crypto')}) |`,
   );
   console.log(`| first write to a piped stdout (\`net\`, streams) | ${ms('stdout')} | ${ms('stdout')} |`);
 } finally {
@@ -239,42 +237,45 @@ function staticClosure(file: string, seen = new Set<string>()): string[] {
   return [...seen];
 }
 
-/**
- * REF's action.yml and dist/ with a copy of test/run-action.ts beside them (under node_modules/, so
- * that its imports resolve), for filesLoadedByMain().
- */
+/** REF's action.yml and dist/, checked out under the project (so that node_modules resolves). */
 function checkout(ref: string): string {
   const dir = scratch;
-  mkdirSync(join(dir, 'test'), { recursive: true });
+  mkdirSync(dir, { recursive: true });
   const archive = execFileSync('git', ['archive', ref, 'dist', 'action.yml'], { cwd: root, maxBuffer: 1 << 30 });
   execFileSync('tar', ['-x', '-C', dir], { input: archive });
-  // As JavaScript: Node does not strip types under node_modules/.
-  const source = readFileSync(join(root, 'test', 'run-action.ts'), 'utf8');
-  writeFileSync(join(dir, 'test', 'run-action.js'), stripTypeScriptTypes(source));
   return dir;
 }
 
-/** The files under dist/ that a main step creating one deployment loads, in load order. */
+/**
+ * The files under dist/ that a main step creating one deployment loads, in load order: `dir`'s
+ * dist/main/index.js run in the environment the runner gives (test/run-action.ts's prepareStep),
+ * with a module hook that names every file loaded.
+ */
 async function filesLoadedByMain(dir: string): Promise<string[]> {
-  const { runStep } = (await import(
-    join(dir, 'test', existsSync(join(dir, 'test', 'run-action.js')) ? 'run-action.js' : 'run-action.ts')
-  )) as typeof RunAction;
+  const { prepareStep } = await import('../test/run-action.ts');
   const { startFakeService } = await import('../test/fake-service.ts');
   const service = await startFakeService();
+  const step = prepareStep(
+    'main',
+    { inputs: { 'api-key': service.apiKey, 'base-url': service.url, 'artifact-id': '42' } },
+    {},
+  );
   const hook = `import { registerHooks } from 'node:module';
 registerHooks({ load(url, context, next) { if (url.startsWith('file:')) process.stderr.write('LOADED ' + url + '\\n'); return next(url, context); } });`;
   try {
-    const result = await runStep(
-      'main',
-      {
-        inputs: { 'api-key': service.apiKey, 'base-url': service.url, 'artifact-id': '42' },
-        env: { NODE_OPTIONS: `--import=data:text/javascript;base64,${Buffer.from(hook).toString('base64')}` },
-      },
-      {},
-    );
-    if (result.exitCode !== 0 || service.requests.length !== 1) throw new Error(`main step failed: ${result.stderr}`);
-    return [...result.stderr.matchAll(/^LOADED (.+)$/gm)].map((match) => fileURLToPath(match[1] as string));
+    const env = {
+      ...step.env,
+      NODE_OPTIONS: `--import=data:text/javascript;base64,${Buffer.from(hook).toString('base64')}`,
+    };
+    // Not spawnSync: the fake service answers from this process's event loop.
+    const child = spawn(process.execPath, [join(dir, 'dist', 'main', 'index.js')], { cwd: step.dir, env });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const status = await new Promise<number | null>((done) => child.on('close', done));
+    if (status !== 0 || service.requests.length !== 1) throw new Error(`main step failed: ${stderr}`);
+    return [...stderr.matchAll(/^LOADED (.+)$/gm)].map((match) => fileURLToPath(match[1] as string));
   } finally {
+    step.remove();
     await service.close();
   }
 }
