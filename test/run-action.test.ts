@@ -17,6 +17,13 @@ const ACTION_YML = readFileSync(join(ROOT, 'action.yml'), 'utf8');
 const BASE = { 'api-key': 'k', 'base-url': 'http://127.0.0.1:1/api', 'artifact-id': '42' };
 
 /** action.yml with the internal `job-status` input's default replaced. */
+/** Where the job-status default's value starts in action.yml, as the parser reports it. */
+const JOB_STATUS_DEFAULT = (() => {
+  const lines = ACTION_YML.split('\n');
+  const line = lines.findIndex((text) => text.includes('default: ${{ job.status }}'));
+  return `Line: ${line + 1}, Col: ${(lines[line] ?? '').indexOf('${{') + 1}`;
+})();
+
 function withJobStatusDefault(expression: string): string {
   const original = 'default: ${{ job.status }}';
   expect(ACTION_YML).toContain(original);
@@ -73,7 +80,7 @@ describe('reading action.yml as the runner does', () => {
   ])('refuses a default that reads ${{ %s }}, a context the runner does not allow there', (expression, context) => {
     expect(() => readActionManifest('action.yml', withJobStatusDefault(`\${{ ${expression} }}`))).toThrow(
       new Error(
-        `action.yml is not an action the runner accepts:\n  action.yml (Line: 100, Col: 14): Unrecognized named-value: '${context}'`,
+        `action.yml is not an action the runner accepts:\n  action.yml (${JOB_STATUS_DEFAULT}): Unrecognized named-value: '${context}'`,
       ),
     );
   });
