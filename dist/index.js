@@ -1690,7 +1690,17 @@ async function settleAll(items, limit, task) {
     return results;
 }
 
+;// CONCATENATED MODULE: ./text.ts
+function shorten(text, max, mark = '…') {
+    return text.length > max ? `${text.slice(0, max)}${mark}` : text;
+}
+function quote(value, max = 100) {
+    return `'${shorten(value, max)}'`;
+}
+const TRUNCATED = '… (truncated)';
+
 ;// CONCATENATED MODULE: ./service.ts
+
 
 
 
@@ -1774,7 +1784,9 @@ function successAnswer(response) {
     const { status } = response;
     const body = parseAnswer(response.text);
     if (status >= 300 && status < 400) {
-        const where = response.location ? `it points to '${shorten(response.location, 200)}'` : 'it names no address';
+        const where = response.location
+            ? `it points to '${shorten(response.location, 200, TRUNCATED)}'`
+            : 'it names no address';
         throw new ServiceError([
             `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set \`base-url\` to the service's own address.`,
         ]);
@@ -1797,26 +1809,26 @@ function describeFailure(response, body) {
         if (response.truncated)
             return [`${head} (the answer is over ${constants/* Limits */.xu.answerBytes / 1024} KiB; it was not read whole)`];
         const type = response.contentType.split(';')[0]?.trim();
-        return [`${head} (the answer is not JSON${type ? `: ${shorten(type, 100)}` : ''})`];
+        return [`${head} (the answer is not JSON${type ? `: ${shorten(type, 100, TRUNCATED)}` : ''})`];
     }
     const detail = isObject(body) ? body.detail : undefined;
     if (detail === undefined || detail === null)
         return [`${head} (no \`detail\` in the answer)`];
     if (typeof detail === 'string')
-        return [`${head}: ${shorten(detail, constants/* Limits */.xu.detailLength)}`];
+        return [`${head}: ${shorten(detail, constants/* Limits */.xu.detailLength, TRUNCATED)}`];
     if (Array.isArray(detail)) {
         const shown = detail.slice(0, constants/* Limits */.xu.detailEntries).map((entry) => `  ${describeValidationEntry(entry)}`);
         const more = detail.length - shown.length;
         return [`${head}:`, ...shown, ...(more > 0 ? [`  (and ${more} more)`] : [])];
     }
-    return [`${head}: ${shorten(JSON.stringify(detail), constants/* Limits */.xu.detailLength)}`];
+    return [`${head}: ${shorten(JSON.stringify(detail), constants/* Limits */.xu.detailLength, TRUNCATED)}`];
 }
 function describeValidationEntry(entry) {
     if (!isObject(entry))
-        return shorten(JSON.stringify(entry) ?? String(entry), 300);
+        return shorten(JSON.stringify(entry) ?? String(entry), 300, TRUNCATED);
     const location = Array.isArray(entry.loc) ? entry.loc.map(String).join('.') : '';
     const message = typeof entry.msg === 'string' ? entry.msg : JSON.stringify(entry);
-    return shorten(location ? `${location}: ${message}` : message, 300);
+    return shorten(location ? `${location}: ${message}` : message, 300, TRUNCATED);
 }
 function parseAnswer(text) {
     try {
@@ -1828,9 +1840,6 @@ function parseAnswer(text) {
 }
 function isObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function shorten(text, max) {
-    return text.length > max ? `${text.slice(0, max)}… (truncated)` : text;
 }
 
 ;// CONCATENATED MODULE: ./dry-run.ts
@@ -2140,6 +2149,7 @@ function decodeFinish(state) {
 ;// CONCATENATED MODULE: ./summary.ts
 
 
+
 const COLUMNS = ['Artifact', 'Environment', 'Version', 'Commit', 'Branch', 'Status', 'Id', 'Link'];
 function writeSummary(content, log) {
     const path = process.env.GITHUB_STEP_SUMMARY;
@@ -2153,7 +2163,7 @@ function writeSummary(content, log) {
     }
 }
 function renderSummary(content, clean) {
-    const text = (value, max = Infinity) => escapeHtml(summary_shorten(clean(value), max));
+    const text = (value, max = Infinity) => escapeHtml(shorten(clean(value), max));
     const budget = new Budget(constants/* Limits */.xu.summaryBytes);
     const parts = [`<h3>${text(content.heading, constants/* Limits */.xu.summaryCellLength)}</h3>`];
     for (const line of content.lines ?? [])
@@ -2215,9 +2225,6 @@ class Budget {
 }
 function escapeHtml(text) {
     return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-function summary_shorten(text, max) {
-    return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 function formatDuration(ms) {
     const seconds = Math.max(0, Math.round(ms / 1000));
@@ -2496,6 +2503,7 @@ function withoutCredentials(text) {
 
 
 
+
 function readSettings(read, env) {
     const problems = new ProblemCollector();
     const apiKey = problems.read(() => readApiKey(read), '');
@@ -2678,9 +2686,6 @@ function parseIdArray(raw) {
         const id = idFromJson(typeof value === 'string' ? value.trim() : value);
         return id && id.text !== '' ? id : undefined;
     });
-}
-function quote(value, max = 100) {
-    return `'${value.length > max ? `${value.slice(0, max)}…` : value}'`;
 }
 
 ;// CONCATENATED MODULE: ./step.ts

@@ -22,8 +22,8 @@ export function isRetryable(method: 'POST' | 'PATCH', outcome: Outcome): boolean
   return outcome.kind === 'network' ? POST_RETRY_CAUSES.has(outcome.cause) : POST_RETRY_STATUSES.has(outcome.status);
 }
 
-export const BACKOFF_BASE_MS = 500;
-export const BACKOFF_CAP_MS = 8_000;
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 8_000;
 /** The longest `Retry-After` honoured: a reporter must not hold a deployment job for minutes. */
 export const RETRY_AFTER_CAP_MS = 10_000;
 

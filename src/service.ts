@@ -5,6 +5,7 @@ import { NetworkError } from './network-error.js';
 import { idFromJson, idProblem, parseJsonLosslessly, type DeploymentId } from './ids.js';
 import { secretForms } from './log.js';
 import { settleAll } from './pool.js';
+import { shorten, TRUNCATED } from './text.js';
 import type { ArtifactRef, Connection } from './settings.js';
 
 export interface DeploymentFields {
@@ -124,7 +125,9 @@ function successAnswer(response: HttpResponse): Record<string, unknown> {
   const { status } = response;
   const body = parseAnswer(response.text);
   if (status >= 300 && status < 400) {
-    const where = response.location ? `it points to '${shorten(response.location, 200)}'` : 'it names no address';
+    const where = response.location
+      ? `it points to '${shorten(response.location, 200, TRUNCATED)}'`
+      : 'it names no address';
     throw new ServiceError([
       `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set \`base-url\` to the service's own address.`,
     ]);
@@ -150,24 +153,24 @@ export function describeFailure(
     if (response.truncated)
       return [`${head} (the answer is over ${Limits.answerBytes / 1024} KiB; it was not read whole)`];
     const type = response.contentType.split(';')[0]?.trim();
-    return [`${head} (the answer is not JSON${type ? `: ${shorten(type, 100)}` : ''})`];
+    return [`${head} (the answer is not JSON${type ? `: ${shorten(type, 100, TRUNCATED)}` : ''})`];
   }
   const detail = isObject(body) ? body.detail : undefined;
   if (detail === undefined || detail === null) return [`${head} (no \`detail\` in the answer)`];
-  if (typeof detail === 'string') return [`${head}: ${shorten(detail, Limits.detailLength)}`];
+  if (typeof detail === 'string') return [`${head}: ${shorten(detail, Limits.detailLength, TRUNCATED)}`];
   if (Array.isArray(detail)) {
     const shown = detail.slice(0, Limits.detailEntries).map((entry) => `  ${describeValidationEntry(entry)}`);
     const more = detail.length - shown.length;
     return [`${head}:`, ...shown, ...(more > 0 ? [`  (and ${more} more)`] : [])];
   }
-  return [`${head}: ${shorten(JSON.stringify(detail), Limits.detailLength)}`];
+  return [`${head}: ${shorten(JSON.stringify(detail), Limits.detailLength, TRUNCATED)}`];
 }
 
 function describeValidationEntry(entry: unknown): string {
-  if (!isObject(entry)) return shorten(JSON.stringify(entry) ?? String(entry), 300);
+  if (!isObject(entry)) return shorten(JSON.stringify(entry) ?? String(entry), 300, TRUNCATED);
   const location = Array.isArray(entry.loc) ? entry.loc.map(String).join('.') : '';
   const message = typeof entry.msg === 'string' ? entry.msg : JSON.stringify(entry);
-  return shorten(location ? `${location}: ${message}` : message, 300);
+  return shorten(location ? `${location}: ${message}` : message, 300, TRUNCATED);
 }
 
 function parseAnswer(text: string): unknown {
@@ -180,9 +183,4 @@ function parseAnswer(text: string): unknown {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** At most `max` characters, and a mark where it was cut. */
-export function shorten(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}… (truncated)` : text;
 }

@@ -5,6 +5,7 @@ import { DeploymentType, Inputs, Limits, type DeploymentStatus } from './constan
 import { ConfigError, ProblemCollector } from './config-error.js';
 import { idFromJson, idProblem, parseJsonLosslessly, textId, type DeploymentId } from './ids.js';
 import { isLoopback, proxyFor, withoutCredentials, type Env, type Proxy } from './proxy.js';
+import { quote } from './text.js';
 
 /** Reads one input as the runner passed it; '' when it is not set. */
 export type InputReader = (name: string) => string;
@@ -295,9 +296,4 @@ function parseIdArray(raw: string): (DeploymentId | undefined)[] | undefined {
     const id = idFromJson(typeof value === 'string' ? value.trim() : value);
     return id && id.text !== '' ? id : undefined;
   });
-}
-
-/** A value in a message: quoted, and shortened when long. */
-export function quote(value: string, max = 100): string {
-  return `'${value.length > max ? `${value.slice(0, max)}…` : value}'`;
 }

@@ -5,6 +5,7 @@
 import { appendFileSync } from 'node:fs';
 import { Limits } from './constants.js';
 import type { Log } from './log.js';
+import { shorten } from './text.js';
 
 export interface RecordedRow {
   artifact: string;
@@ -113,12 +114,8 @@ class Budget {
   }
 }
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-function shorten(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 /** "3m 12s" */
