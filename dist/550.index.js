@@ -19,6 +19,7 @@ var constants = __webpack_require__(7877);
 // EXTERNAL MODULE: ./network-error.ts
 var network_error = __webpack_require__(7469);
 ;// CONCATENATED MODULE: ./retry.ts
+
 const PATCH_RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 const POST_RETRY_STATUSES = new Set([429, 503]);
 const POST_RETRY_CAUSES = new Set(['refused', 'dns', 'proxy-refused']);
@@ -30,11 +31,8 @@ function isRetryable(method, outcome) {
         return outcome.kind === 'network' || PATCH_RETRY_STATUSES.has(outcome.status);
     return outcome.kind === 'network' ? POST_RETRY_CAUSES.has(outcome.cause) : POST_RETRY_STATUSES.has(outcome.status);
 }
-const BACKOFF_BASE_MS = 500;
-const BACKOFF_CAP_MS = 8_000;
-const RETRY_AFTER_CAP_MS = 10_000;
 function backoffMs(retry, random = Math.random) {
-    return Math.round(Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry) * random());
+    return Math.round(Math.min(constants/* Limits */.xu.backoffCapMs, constants/* Limits */.xu.backoffBaseMs * 2 ** retry) * random());
 }
 function retryAfterMs(header, now = Date.now()) {
     if (!header)
@@ -43,9 +41,11 @@ function retryAfterMs(header, now = Date.now()) {
     const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
     if (Number.isNaN(ms))
         return undefined;
-    return Math.min(RETRY_AFTER_CAP_MS, Math.max(0, ms));
+    return Math.min(constants/* Limits */.xu.retryAfterMs, Math.max(0, ms));
 }
 
+// EXTERNAL MODULE: ./text.ts
+var text_0 = __webpack_require__(5597);
 // EXTERNAL MODULE: ../node_modules/undici/lib/dispatcher/dispatcher.js
 var dispatcher = __webpack_require__(6089);
 var dispatcher_default = /*#__PURE__*/__webpack_require__.n(dispatcher);
@@ -86,6 +86,7 @@ function request(url, { dispatcher, ...options }) {
 
 
 
+
 async function createHttpClient(options) {
     const { timeoutMs, retries, proxy, log, sleep = (ms) => (0,promises_.setTimeout)(ms), random = Math.random } = options;
     const dispatcher = proxy ? await createProxyAgent(proxy.url) : createAgent();
@@ -116,7 +117,7 @@ async function createHttpClient(options) {
             let waitMs;
             try {
                 const response = await attempt(req);
-                log.debug(`${label} -> HTTP ${response.status} ${response.text.slice(0, 2000)}`);
+                log.debug(`${label} -> HTTP ${response.status} ${(0,text_0/* shorten */.ml)(log.clean(response.text), constants/* Limits */.xu.detailLength)}`);
                 outcome = { kind: 'response', status: response.status };
                 if (response.status < 300 || retry >= retries || !isRetryable(req.method, outcome))
                     return response;

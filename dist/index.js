@@ -56,10 +56,15 @@ const Limits = {
     answerBytes: 64 * 1024,
     detailLength: 2000,
     detailEntries: 20,
+    detailEntryLength: 300,
+    quotedValueLength: 100,
     summaryCellLength: 200,
     summaryBytes: 256 * 1024,
     timeoutSeconds: 600,
     retries: 10,
+    retryAfterMs: 10_000,
+    backoffBaseMs: 500,
+    backoffCapMs: 8_000,
 };
 
 
@@ -145,6 +150,27 @@ function errorChain(error) {
     }
     return chain;
 }
+
+
+/***/ }),
+
+/***/ 5597:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   hD: () => (/* binding */ quote),
+/* harmony export */   ml: () => (/* binding */ shorten),
+/* harmony export */   vj: () => (/* binding */ TRUNCATED)
+/* harmony export */ });
+/* harmony import */ var _constants_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7877);
+
+function shorten(text, max, mark = '…') {
+    return text.length > max ? `${text.slice(0, max)}${mark}` : text;
+}
+function quote(value, max = _constants_js__WEBPACK_IMPORTED_MODULE_0__/* .Limits */ .xu.quotedValueLength) {
+    return `'${shorten(value, max)}'`;
+}
+const TRUNCATED = '… (truncated)';
 
 
 /***/ }),
@@ -585,6 +611,8 @@ function idProblem(text) {
         return `is ${text.length} characters long (at most ${constants/* Limits */.xu.idLength})`;
     if (FORBIDDEN.test(text))
         return 'holds control characters';
+    if (!text.isWellFormed())
+        return 'is not valid Unicode text';
     if (text === '.' || text === '..')
         return `is '${text}', which is no deployment but a path`;
     return undefined;
@@ -1639,6 +1667,7 @@ function openLog(apiKey) {
 function secretForms(secret) {
     if (!secret)
         return [];
+    secret = secret.toWellFormed();
     const json = JSON.stringify(secret).slice(1, -1);
     const asciiJson = json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     const html = secret.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -1648,6 +1677,10 @@ function secretForms(secret) {
 }
 function scrub(text, forms) {
     return forms.reduce((result, form) => result.replaceAll(form, '***'), text);
+}
+function scrubber(secret) {
+    const forms = secretForms(secret);
+    return (text) => scrub(text, forms);
 }
 const CONTROLS = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 const NAMED = { '\n': '\\n', '\r': '\\r' };
@@ -1690,15 +1723,8 @@ async function settleAll(items, limit, task) {
     return results;
 }
 
-;// CONCATENATED MODULE: ./text.ts
-function shorten(text, max, mark = '…') {
-    return text.length > max ? `${text.slice(0, max)}${mark}` : text;
-}
-function quote(value, max = 100) {
-    return `'${shorten(value, max)}'`;
-}
-const TRUNCATED = '… (truncated)';
-
+// EXTERNAL MODULE: ./text.ts
+var text_0 = __nccwpck_require__(5597);
 ;// CONCATENATED MODULE: ./service.ts
 
 
@@ -1733,15 +1759,27 @@ function failureLines(error) {
         return error.lines;
     if (error instanceof network_error/* NetworkError */.D)
         return [error.message];
-    throw error;
+    const trace = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    return ['unexpected error (a bug of report-deployment: please report it):', ...trace.split('\n')];
+}
+async function withTracker(connection, log, use) {
+    const { createHttpClient } = await Promise.all(/* import() */[__nccwpck_require__.e(371), __nccwpck_require__.e(550)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6550));
+    const http = await createHttpClient({ ...connection, log });
+    try {
+        return await use(createTracker(http, connection));
+    }
+    finally {
+        await http.close();
+    }
 }
 function createTracker(http, connection) {
     const { baseUrl, apiKey } = connection;
     const secrets = secretForms(apiKey);
+    const scrub = scrubber(apiKey);
     return {
         async create(body) {
             const response = await http.send(createRequest(baseUrl, apiKey, body));
-            const answer = successAnswer(response);
+            const answer = successAnswer(response, scrub);
             const id = idFromJson(answer.id);
             const head = `HTTP ${response.status}, but`;
             if (!id || id.text === '')
@@ -1755,7 +1793,7 @@ function createTracker(http, connection) {
             return id;
         },
         async update(id, status) {
-            successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status)));
+            successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status)), scrub);
         },
     };
 }
@@ -1780,19 +1818,19 @@ function jsonRequest(method, url, apiKey, body) {
         body: JSON.stringify(body),
     };
 }
-function successAnswer(response) {
+function successAnswer(response, scrub) {
     const { status } = response;
     const body = parseAnswer(response.text);
     if (status >= 300 && status < 400) {
         const where = response.location
-            ? `it points to '${shorten(response.location, 200, TRUNCATED)}'`
+            ? `it points to '${(0,text_0/* shorten */.ml)(scrub(response.location), constants/* Limits */.xu.detailEntryLength, text_0/* TRUNCATED */.vj)}'`
             : 'it names no address';
         throw new ServiceError([
             `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set \`base-url\` to the service's own address.`,
         ]);
     }
     if (status < 200 || status >= 300)
-        throw new ServiceError(describeFailure(response, body));
+        throw new ServiceError(describeFailure(response, body, scrub));
     if (!isObject(body)) {
         const why = response.truncated
             ? `is over ${constants/* Limits */.xu.answerBytes / 1024} KiB (only that much is read)`
@@ -1803,32 +1841,41 @@ function successAnswer(response) {
         throw new ServiceError([`HTTP ${status}, but the answer does not say \`success: true\``]);
     return body;
 }
-function describeFailure(response, body) {
+function describeFailure(response, body, scrub = (text) => text) {
     const head = `HTTP ${response.status}`;
+    const cut = (text, max) => (0,text_0/* shorten */.ml)(scrub(text), max, text_0/* TRUNCATED */.vj);
     if (body === undefined) {
         if (response.truncated)
             return [`${head} (the answer is over ${constants/* Limits */.xu.answerBytes / 1024} KiB; it was not read whole)`];
         const type = response.contentType.split(';')[0]?.trim();
-        return [`${head} (the answer is not JSON${type ? `: ${shorten(type, 100, TRUNCATED)}` : ''})`];
+        return [`${head} (the answer is not JSON${type ? `: ${cut(type, constants/* Limits */.xu.quotedValueLength)}` : ''})`];
     }
     const detail = isObject(body) ? body.detail : undefined;
     if (detail === undefined || detail === null)
         return [`${head} (no \`detail\` in the answer)`];
     if (typeof detail === 'string')
-        return [`${head}: ${shorten(detail, constants/* Limits */.xu.detailLength, TRUNCATED)}`];
+        return [`${head}: ${cut(detail, constants/* Limits */.xu.detailLength)}`];
     if (Array.isArray(detail)) {
-        const shown = detail.slice(0, constants/* Limits */.xu.detailEntries).map((entry) => `  ${describeValidationEntry(entry)}`);
+        const entries = detail.slice(0, constants/* Limits */.xu.detailEntries);
+        const shown = entries.map((entry) => `  ${cut(describeValidationEntry(entry), constants/* Limits */.xu.detailEntryLength)}`);
         const more = detail.length - shown.length;
         return [`${head}:`, ...shown, ...(more > 0 ? [`  (and ${more} more)`] : [])];
     }
-    return [`${head}: ${shorten(JSON.stringify(detail), constants/* Limits */.xu.detailLength, TRUNCATED)}`];
+    return [`${head}: ${cut(JSON.stringify(detail), constants/* Limits */.xu.detailLength)}`];
 }
 function describeValidationEntry(entry) {
     if (!isObject(entry))
-        return shorten(JSON.stringify(entry) ?? String(entry), 300, TRUNCATED);
-    const location = Array.isArray(entry.loc) ? entry.loc.map(String).join('.') : '';
+        return JSON.stringify(entry) ?? 'null';
+    const location = Array.isArray(entry.loc) ? entry.loc.map(locationPart).join('.') : '';
     const message = typeof entry.msg === 'string' ? entry.msg : JSON.stringify(entry);
-    return shorten(location ? `${location}: ${message}` : message, 300, TRUNCATED);
+    return location ? `${location}: ${message}` : message;
+}
+function locationPart(part) {
+    if (typeof part === 'string')
+        return part;
+    if (part instanceof JsonNumber)
+        return part.source;
+    return JSON.stringify(part) ?? 'null';
 }
 function parseAnswer(text) {
     try {
@@ -1845,7 +1892,7 @@ function isObject(value) {
 ;// CONCATENATED MODULE: ./dry-run.ts
 
 
-function dryRunMain(plan, connection, startedAt) {
+function dryRunMain(plan, connection) {
     const { baseUrl, apiKey } = connection;
     const outcome = (lines, status, handoff) => ({
         kind: 'dry-run',
@@ -1856,9 +1903,9 @@ function dryRunMain(plan, connection, startedAt) {
     switch (plan.kind) {
         case 'finish-in-post':
             return outcome([`Dry run: the post step would set ${deploymentsText(plan.ids)} from the job status.`], '', {
-                kind: 'finish',
+                kind: 'finish-dry-run',
+                count: plan.ids.length,
                 ids: plan.ids,
-                startedAt,
             });
         case 'update':
             return outcome(plan.ids.flatMap((id) => requestLines(updateRequest(baseUrl, apiKey, id, plan.status))), plan.status, { kind: 'nothing', reason: 'updated', status: plan.status });
@@ -1873,7 +1920,7 @@ function dryRunMain(plan, connection, startedAt) {
 }
 function dryRunPost(handoff, status, connection) {
     const { baseUrl, apiKey } = connection;
-    if (handoff.kind === 'finish') {
+    if (handoff.ids) {
         return {
             kind: 'dry-run',
             lines: handoff.ids.flatMap((id) => requestLines(updateRequest(baseUrl, apiKey, id, status))),
@@ -1881,7 +1928,8 @@ function dryRunPost(handoff, status, connection) {
     }
     const example = updateRequest(baseUrl, apiKey, { text: 'id', numeric: false }, status);
     const url = `${baseUrl.href}deployment/{id}`;
-    const each = handoff.count === 1 ? 'the deployment' : `each of the ${handoff.count} deployments`;
+    const count = handoff.kind === 'finish-dry-run' ? handoff.count : 0;
+    const each = count === 1 ? 'the deployment' : `each of the ${count} deployments`;
     return {
         kind: 'dry-run',
         lines: [...requestLines(example, url), `({id} stands for the id of ${each} the main step would have created.)`],
@@ -1911,14 +1959,20 @@ async function readPayload(path, log) {
         log.warning(`The event file (GITHUB_EVENT_PATH) does not exist: ${fallback}.`);
         return {};
     }
+    let payload;
     try {
         const { Context } = await __nccwpck_require__.e(/* import() */ 432).then(__nccwpck_require__.bind(__nccwpck_require__, 4432));
-        return new Context().payload;
+        payload = new Context().payload;
     }
     catch (error) {
         log.warning(`The event file (GITHUB_EVENT_PATH) could not be read (${errorName(error)}): ${fallback}.`);
         return {};
     }
+    if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+        log.warning(`The event file (GITHUB_EVENT_PATH) holds no JSON object: ${fallback}.`);
+        return {};
+    }
+    return payload;
 }
 function errorName(error) {
     return error instanceof SyntaxError ? 'it is not JSON' : error instanceof Error ? error.message : String(error);
@@ -2091,9 +2145,20 @@ function encodeHandoff(handoff) {
     if (handoff.kind === 'finish') {
         return `{"kind":"finish","ids":${idsJson(handoff.ids)},"startedAt":${handoff.startedAt}}`;
     }
+    if (handoff.kind === 'finish-dry-run' && handoff.ids) {
+        return `{"kind":"finish-dry-run","count":${handoff.count},"ids":${idsJson(handoff.ids)}}`;
+    }
     return JSON.stringify(handoff);
 }
-const REASONS = new Set(['config-error', 'not-recorded', 'status-given', 'updated', 'skipped', 'no-ids']);
+const REASONS = new Set([
+    'config-error',
+    'not-recorded',
+    'status-given',
+    'updated',
+    'not-updated',
+    'skipped',
+    'no-ids',
+]);
 function decodeHandoff(text) {
     if (text === '')
         return { kind: 'none' };
@@ -2109,13 +2174,22 @@ function decodeHandoff(text) {
     }
     const state = value;
     switch (state.kind) {
-        case 'finish':
-            return decodeFinish(state);
+        case 'finish': {
+            const ids = decodeIds(state.ids);
+            if (typeof ids === 'string')
+                return { kind: 'unreadable', problem: ids };
+            const startedAt = jsonNumber(state.startedAt);
+            return { kind: 'finish', ids, startedAt: Number.isFinite(startedAt) && startedAt > 0 ? startedAt : 0 };
+        }
         case 'finish-dry-run': {
-            const count = Number(String(state.count));
-            return Number.isInteger(count) && count > 0 && count <= constants/* Limits */.xu.idsPerStep
-                ? { kind: 'finish-dry-run', count }
-                : { kind: 'unreadable', problem: 'its count is no number of deployments' };
+            const count = jsonNumber(state.count);
+            if (!(Number.isInteger(count) && count > 0 && count <= constants/* Limits */.xu.idsPerStep)) {
+                return { kind: 'unreadable', problem: 'its count is no number of deployments' };
+            }
+            if (state.ids === undefined)
+                return { kind: 'finish-dry-run', count };
+            const ids = decodeIds(state.ids);
+            return typeof ids === 'string' ? { kind: 'unreadable', problem: ids } : { kind: 'finish-dry-run', count, ids };
         }
         case 'nothing': {
             if (typeof state.reason !== 'string' || !REASONS.has(state.reason)) {
@@ -2129,21 +2203,17 @@ function decodeHandoff(text) {
             return { kind: 'unreadable', problem: 'it names no known kind' };
     }
 }
-function decodeFinish(state) {
-    const raw = state.ids;
+function decodeIds(raw) {
     if (!Array.isArray(raw) || raw.length === 0 || raw.length > constants/* Limits */.xu.idsPerStep) {
-        return { kind: 'unreadable', problem: 'its ids are no list of deployment ids' };
+        return 'its ids are no list of deployment ids';
     }
     const ids = raw.map((value) => idFromJson(value));
-    if (ids.some((id) => !id || idProblem(id.text))) {
-        return { kind: 'unreadable', problem: 'it holds a value that is no deployment id' };
-    }
-    const startedAt = Number(String(state.startedAt));
-    return {
-        kind: 'finish',
-        ids: ids,
-        startedAt: Number.isFinite(startedAt) && startedAt > 0 ? startedAt : 0,
-    };
+    if (ids.some((id) => !id || idProblem(id.text)))
+        return 'it holds a value that is no deployment id';
+    return ids;
+}
+function jsonNumber(value) {
+    return value instanceof JsonNumber ? Number(value.source) : NaN;
 }
 
 ;// CONCATENATED MODULE: ./summary.ts
@@ -2163,7 +2233,7 @@ function writeSummary(content, log) {
     }
 }
 function renderSummary(content, clean) {
-    const text = (value, max = Infinity) => escapeHtml(shorten(clean(value), max));
+    const text = (value, max = Infinity) => escapeHtml((0,text_0/* shorten */.ml)(clean(value), max));
     const budget = new Budget(constants/* Limits */.xu.summaryBytes);
     const parts = [`<h3>${text(content.heading, constants/* Limits */.xu.summaryCellLength)}</h3>`];
     for (const line of content.lines ?? [])
@@ -2171,9 +2241,8 @@ function renderSummary(content, clean) {
     budget.spend(parts.join('\n'));
     const rows = content.rows ?? [];
     if (rows.length) {
-        const cell = (value) => text(value, constants/* Limits */.xu.summaryCellLength);
         const header = `<tr>${COLUMNS.map((name) => `<th>${name}</th>`).join('')}</tr>`;
-        const shown = budget.take(rows.map((row) => `<tr>${tableRow(row, cell)
+        const shown = budget.take(rows.map((row) => `<tr>${tableRow(row, clean)
             .map((data) => `<td>${data}</td>`)
             .join('')}</tr>`));
         parts.push(`<table>${header}${shown.join('')}</table>`);
@@ -2190,13 +2259,14 @@ function renderSummary(content, clean) {
     }
     return `${parts.join('\n')}\n`;
 }
-function tableRow(row, cell) {
+function tableRow(row, clean) {
+    const cell = (value) => escapeHtml((0,text_0/* shorten */.ml)(clean(value), constants/* Limits */.xu.summaryCellLength));
     const link = /^https?:\/\//i.test(row.link) ? `<a href="${cell(row.link)}">job</a>` : cell(row.link);
     return [
         cell(row.artifact),
         cell(row.environment),
         cell(row.version),
-        `<code>${cell(row.commitSha.slice(0, 7))}</code>`,
+        `<code>${escapeHtml(clean(row.commitSha).slice(0, 7))}</code>`,
         cell(row.branch),
         cell(row.status),
         cell(row.id),
@@ -2242,27 +2312,25 @@ function formatDuration(ms) {
 
 
 
+
 function reportMain(outcome, failOnError, log) {
     switch (outcome.kind) {
         case 'config-error':
             log.fail(outcome.error.lines);
-            saveHandoff({ kind: 'nothing', reason: 'config-error' });
+            handOn(log, { kind: 'nothing', reason: 'config-error' });
             return writeSummary({ heading: 'Deployment not recorded: configuration error', failures: [outcome.error.lines] }, log);
         case 'nothing':
-            setOutputs([], '');
-            saveHandoff({ kind: 'nothing', reason: outcome.reason });
+            handOn(log, { kind: 'nothing', reason: outcome.reason }, [], '');
             return outcome.reason === 'skipped' ? reportSkipped(log) : reportNoIds(log);
         case 'dry-run':
             log.info([...outcome.lines, 'Dry run: nothing was sent.']);
-            setOutputs([], outcome.status);
-            return saveHandoff(outcome.handoff);
+            return handOn(log, outcome.handoff, [], outcome.status);
         case 'created':
             return reportCreated(outcome, failOnError, log);
         case 'updated':
             return reportUpdated(outcome, failOnError, log);
         case 'finish-in-post':
-            setOutputs(outcome.ids, '');
-            saveHandoff({ kind: 'finish', ids: outcome.ids, startedAt: outcome.startedAt });
+            handOn(log, { kind: 'finish', ids: outcome.ids, startedAt: outcome.startedAt }, outcome.ids, '');
             return log.info(`${capitalize(deploymentsText(outcome.ids))} will be set from the job status when the job ends.`);
     }
 }
@@ -2277,7 +2345,7 @@ function reportPost(outcome, failOnError, log) {
             log.fail(outcome.error.lines);
             return writeSummary({ heading: 'Deployment not finished: configuration error', failures: [outcome.error.lines] }, log);
         case 'unknown-job-status': {
-            const message = `The job status is unknown ('${outcome.jobStatus}'), so ${leftAsItIs(outcome.handoff)}. The \`job-status\` input must keep its default, \`\${{ job.status }}\`.`;
+            const message = `The job status is unknown (${(0,text_0/* quote */.hD)(outcome.jobStatus)}), so ${leftAsItIs(outcome.handoff)}. The \`job-status\` input must keep its default, \`\${{ job.status }}\`.`;
             log.warning(message);
             return writeSummary({ heading: 'Deployment left unfinished', lines: [message] }, log);
         }
@@ -2309,15 +2377,14 @@ function reportCreated(outcome, failOnError, log) {
             log.info(`Recorded deployment ${result.id.text}: ${describeBody(result.body)} (${status}).`);
         }
         else {
-            failures.push(report_failureLines(`Could not record the deployment of ${artifactLabel(result.body)}`, result.failure));
+            failures.push(prefixed(`Could not record the deployment of ${artifactLabel(result.body)}`, result.failure));
         }
     }
-    setOutputs(created, created.length ? status : '');
-    saveHandoff(created.length === 0
+    handOn(log, created.length === 0
         ? { kind: 'nothing', reason: 'not-recorded' }
         : outcome.finishInPost
             ? { kind: 'finish', ids: created, startedAt: outcome.startedAt }
-            : { kind: 'nothing', reason: 'status-given', status });
+            : { kind: 'nothing', reason: 'status-given', status }, created, created.length ? status : '');
     writeSummary({ heading: countHeading(created.length, results.length, 'recorded'), rows, failures }, log);
     applyFailurePolicy(failures, failOnError, log);
 }
@@ -2327,8 +2394,10 @@ function reportUpdated(outcome, failOnError, log) {
     const line = done.length ? `${capitalize(deploymentsText(done))} set to ${status}.` : '';
     if (line)
         log.info(line);
-    setOutputs(done, done.length ? status : '');
-    saveHandoff({ kind: 'nothing', reason: 'updated', status });
+    const handoff = done.length
+        ? { kind: 'nothing', reason: 'updated', status }
+        : { kind: 'nothing', reason: 'not-updated' };
+    handOn(log, handoff, done, done.length ? status : '');
     writeSummary({ heading: countHeading(done.length, results.length, 'updated'), lines: line ? [line] : [], failures }, log);
     applyFailurePolicy(failures, failOnError, log);
 }
@@ -2347,7 +2416,7 @@ function reportFinished(outcome, failOnError, log) {
 }
 function splitUpdates(results, status) {
     const done = results.filter((result) => !result.failure).map((result) => result.id);
-    const failures = results.flatMap((result) => result.failure ? [report_failureLines(`Could not set deployment ${result.id.text} to ${status}`, result.failure)] : []);
+    const failures = results.flatMap((result) => result.failure ? [prefixed(`Could not set deployment ${result.id.text} to ${status}`, result.failure)] : []);
     return { done, failures };
 }
 function leftAsItIs(handoff) {
@@ -2368,6 +2437,8 @@ function nothingToFinish(handoff) {
             return `Nothing to finish: the main step was given status ${handoff.status ?? ''}, so the job's status is not reported.`;
         case 'updated':
             return `Nothing to finish: the main step already set the deployment status to ${handoff.status ?? ''}.`;
+        case 'not-updated':
+            return 'Nothing to finish: the main step could not update the deployment.';
         case 'skipped':
             return "Nothing to finish: status was 'skipped', so nothing was recorded.";
         case 'no-ids':
@@ -2382,12 +2453,32 @@ function applyFailurePolicy(failures, failOnError, log) {
             log.warning([...failure, 'The step goes on (fail-on-error is false).']);
     }
 }
+function presetOutputs() {
+    try {
+        setOutputs([], '');
+    }
+    catch {
+    }
+}
+function handOn(log, handoff, ids, status) {
+    write(log, 'state', () => saveHandoff(handoff));
+    if (ids && status !== undefined)
+        write(log, 'outputs', () => setOutputs(ids, status));
+}
+function write(log, what, action) {
+    try {
+        action();
+    }
+    catch (error) {
+        log.warning(`Could not write the step's ${what}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+}
 function setOutputs(ids, status) {
     setOutput(constants/* Outputs */.tY.DeploymentId, ids[0]?.text ?? '');
     setOutput(constants/* Outputs */.tY.DeploymentIds, idsJson(ids));
     setOutput(constants/* Outputs */.tY.Status, status);
 }
-function report_failureLines(what, failure) {
+function prefixed(what, failure) {
     const [first = '', ...rest] = failure;
     return [`${what}: ${first}`, ...rest];
 }
@@ -2495,7 +2586,7 @@ function isLoopback(hostname) {
     return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 function withoutCredentials(text) {
-    return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i, '$1***@');
+    return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/is, '$1***@');
 }
 
 ;// CONCATENATED MODULE: ./settings.ts
@@ -2515,9 +2606,9 @@ function readSettings(read, env) {
     const failOnError = problems.read(() => readBoolean(read, constants/* Inputs */.G0.FailOnError), false);
     const dryRun = problems.read(() => readBoolean(read, constants/* Inputs */.G0.DryRun), false);
     const status = problems.read(() => readStatus(read), undefined);
-    const deploymentIdGiven = read(constants/* Inputs */.G0.DeploymentId) !== '';
-    const deploymentIds = problems.read(() => readDeploymentIds(read), undefined);
-    const artifacts = deploymentIdGiven ? [] : problems.read(() => readArtifacts(read), []);
+    const rawDeploymentIds = read(constants/* Inputs */.G0.DeploymentId);
+    const deploymentIds = problems.read(() => readDeploymentIds(rawDeploymentIds), undefined);
+    const artifacts = rawDeploymentIds ? [] : problems.read(() => readArtifacts(read), []);
     problems.read(() => readType(read), constants/* DeploymentType */.C1);
     problems.throwIfAny();
     return {
@@ -2554,7 +2645,7 @@ function readApiKey(read) {
 }
 function readBaseUrl(read, allowInsecureHttp) {
     const raw = read(constants/* Inputs */.G0.BaseUrl);
-    const shown = quote(withoutCredentials(raw));
+    const shown = (0,text_0/* quote */.hD)(withoutCredentials(raw));
     const example = 'e.g. `https://tracker.example.com/api`';
     const problem = (text) => new ConfigError({ input: constants/* Inputs */.G0.BaseUrl }, text);
     if (!raw)
@@ -2587,13 +2678,13 @@ function readBoolean(read, name) {
         return true;
     if (value === 'false' || value === '')
         return false;
-    throw new ConfigError({ input: name }, `must be \`true\` or \`false\`, got ${quote(raw)}.`);
+    throw new ConfigError({ input: name }, `must be \`true\` or \`false\`, got ${(0,text_0/* quote */.hD)(raw)}.`);
 }
 function readNumber(read, name, accepts, min, max, expected) {
     const raw = read(name);
     const value = accepts.test(raw) ? Number(raw) : NaN;
     if (!(value >= min && value <= max)) {
-        throw new ConfigError({ input: name }, `must be ${expected} ${max}, got ${quote(raw)}.`);
+        throw new ConfigError({ input: name }, `must be ${expected} ${max}, got ${(0,text_0/* quote */.hD)(raw)}.`);
     }
     return value;
 }
@@ -2619,7 +2710,7 @@ function readStatus(read) {
         return undefined;
     const status = statusFromWord(raw);
     if (!status) {
-        throw new ConfigError({ input: constants/* Inputs */.G0.Status }, `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped), got ${quote(raw)}. Leave it empty to start the deployment here and finish it when the job ends.`);
+        throw new ConfigError({ input: constants/* Inputs */.G0.Status }, `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped), got ${(0,text_0/* quote */.hD)(raw)}. Leave it empty to start the deployment here and finish it when the job ends.`);
     }
     return status;
 }
@@ -2627,7 +2718,7 @@ function readType(read) {
     const raw = read(constants/* Inputs */.G0.Type);
     if (raw === '' || raw.toUpperCase() === constants/* DeploymentType */.C1)
         return constants/* DeploymentType */.C1;
-    throw new ConfigError({ input: constants/* Inputs */.G0.Type }, `must be ${constants/* DeploymentType */.C1} (the only type the service accepts), got ${quote(raw)}.`);
+    throw new ConfigError({ input: constants/* Inputs */.G0.Type }, `must be ${constants/* DeploymentType */.C1} (the only type the service accepts), got ${(0,text_0/* quote */.hD)(raw)}.`);
 }
 function splitList(raw) {
     return raw
@@ -2651,16 +2742,15 @@ function readArtifacts(read) {
     }
     return artifacts;
 }
-function readDeploymentIds(read) {
-    const raw = read(constants/* Inputs */.G0.DeploymentId);
+function readDeploymentIds(raw) {
     if (raw === '')
         return undefined;
     const problem = (text) => new ConfigError({ input: constants/* Inputs */.G0.DeploymentId }, text);
     const ids = raw.startsWith('[') ? parseIdArray(raw) : splitList(raw).map(textId);
     if (!ids)
-        throw problem(`looks like a JSON array but is not one: ${quote(raw)}.`);
+        throw problem(`looks like a JSON array but is not one: ${(0,text_0/* quote */.hD)(raw)}.`);
     if (ids.some((id) => id === undefined)) {
-        throw problem(`must be an id, a list of ids or a JSON array of ids, got ${quote(raw)}.`);
+        throw problem(`must be an id, a list of ids or a JSON array of ids, got ${(0,text_0/* quote */.hD)(raw)}.`);
     }
     if (ids.length > constants/* Limits */.xu.idsPerStep) {
         throw problem(`holds ${ids.length} ids; one step updates at most ${constants/* Limits */.xu.idsPerStep}. Split them over several steps.`);
@@ -2668,7 +2758,7 @@ function readDeploymentIds(read) {
     for (const id of ids) {
         const why = idProblem(id.text);
         if (why)
-            throw problem(`holds an id that ${why}: ${quote(id.text)}.`);
+            throw problem(`holds an id that ${why}: ${(0,text_0/* quote */.hD)(id.text)}.`);
     }
     return ids;
 }
@@ -2694,7 +2784,6 @@ function parseIdArray(raw) {
 
 
 
-
 const readInput = (name) => getInput(name);
 async function runStep(step) {
     const log = openLog(readInput(constants/* Inputs */.G0.ApiKey));
@@ -2713,16 +2802,6 @@ function failOnError() {
     }
     catch {
         return false;
-    }
-}
-async function withTracker(connection, log, use) {
-    const { createHttpClient } = await Promise.all(/* import() */[__nccwpck_require__.e(371), __nccwpck_require__.e(550)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6550));
-    const http = await createHttpClient({ ...connection, log });
-    try {
-        return await use(createTracker(http, connection));
-    }
-    finally {
-        await http.close();
     }
 }
 
@@ -2749,6 +2828,7 @@ async function run(log) {
             throw error;
         return reportMain({ kind: 'config-error', error }, false, log);
     }
+    presetOutputs();
     reportMain(await execute(plan, settings, startedAt, log), settings.failOnError, log);
 }
 async function execute(plan, settings, startedAt, log) {
@@ -2756,7 +2836,7 @@ async function execute(plan, settings, startedAt, log) {
     if (plan.kind === 'nothing')
         return plan;
     if (settings.dryRun)
-        return dryRunMain(plan, connection, startedAt);
+        return dryRunMain(plan, connection);
     switch (plan.kind) {
         case 'finish-in-post':
             return { ...plan, startedAt };

@@ -57,10 +57,14 @@ export const Limits = {
   idLength: 128,
   /** Bytes of an answer that are read; the rest is never read. */
   answerBytes: 64 * 1024,
-  /** Characters of the service's `detail` shown in a message. */
+  /** Characters of the service's `detail` (or of an answer, in the debug log) shown in a message. */
   detailLength: 2000,
   /** Entries of a validation `detail` array shown in a message. */
   detailEntries: 20,
+  /** Characters of one validation entry, or a redirect's address, shown in a message. */
+  detailEntryLength: 300,
+  /** Characters of a value (an input, a header) quoted in a message. */
+  quotedValueLength: 100,
   /** Characters of one value shown in a job summary cell. */
   summaryCellLength: 200,
   /** Bytes this action adds to a step's job summary (the runner takes at most 1 MiB). */
@@ -69,4 +73,9 @@ export const Limits = {
   timeoutSeconds: 600,
   /** Further attempts of one request. */
   retries: 10,
+  /** The longest `Retry-After` honoured: a reporter must not hold a deployment job for minutes. */
+  retryAfterMs: 10_000,
+  /** The first and the longest backoff before a retry (before the jitter). */
+  backoffBaseMs: 500,
+  backoffCapMs: 8_000,
 } as const;

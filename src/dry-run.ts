@@ -9,11 +9,7 @@ import { createRequest, updateRequest } from './service.js';
 import type { Connection } from './settings.js';
 
 /** What the main step would send, and what it hands the post step (which shows its own requests). */
-export function dryRunMain(
-  plan: Exclude<MainPlan, { kind: 'nothing' }>,
-  connection: Connection,
-  startedAt: number,
-): MainOutcome {
+export function dryRunMain(plan: Exclude<MainPlan, { kind: 'nothing' }>, connection: Connection): MainOutcome {
   const { baseUrl, apiKey } = connection;
   const outcome = (lines: string[], status: DeploymentStatus | '', handoff: Handoff): MainOutcome => ({
     kind: 'dry-run',
@@ -24,9 +20,9 @@ export function dryRunMain(
   switch (plan.kind) {
     case 'finish-in-post':
       return outcome([`Dry run: the post step would set ${deploymentsText(plan.ids)} from the job status.`], '', {
-        kind: 'finish',
+        kind: 'finish-dry-run',
+        count: plan.ids.length,
         ids: plan.ids,
-        startedAt,
       });
     case 'update':
       return outcome(
@@ -51,15 +47,17 @@ export function dryRunPost(
   connection: Connection,
 ): PostOutcome {
   const { baseUrl, apiKey } = connection;
-  if (handoff.kind === 'finish') {
+  if (handoff.ids) {
     return {
       kind: 'dry-run',
       lines: handoff.ids.flatMap((id) => requestLines(updateRequest(baseUrl, apiKey, id, status))),
     };
   }
+  // A dry-run main step created none: one update is shown, for each of the deployments.
   const example = updateRequest(baseUrl, apiKey, { text: 'id', numeric: false }, status);
   const url = `${baseUrl.href}deployment/{id}`;
-  const each = handoff.count === 1 ? 'the deployment' : `each of the ${handoff.count} deployments`;
+  const count = handoff.kind === 'finish-dry-run' ? handoff.count : 0;
+  const each = count === 1 ? 'the deployment' : `each of the ${count} deployments`;
   return {
     kind: 'dry-run',
     lines: [...requestLines(example, url), `({id} stands for the id of ${each} the main step would have created.)`],

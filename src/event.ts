@@ -25,14 +25,21 @@ async function readPayload(path: string | undefined, log: Log): Promise<unknown>
     log.warning(`The event file (GITHUB_EVENT_PATH) does not exist: ${fallback}.`);
     return {};
   }
+  let payload: unknown;
   try {
     // Constructed for each read, so it sees the file as it is now.
     const { Context } = await import('./github-context.js');
-    return new Context().payload;
+    payload = new Context().payload;
   } catch (error) {
     log.warning(`The event file (GITHUB_EVENT_PATH) could not be read (${errorName(error)}): ${fallback}.`);
     return {};
   }
+  // A field of the wrong type is ignored where it is read (context.ts); no object at all is said here.
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    log.warning(`The event file (GITHUB_EVENT_PATH) holds no JSON object: ${fallback}.`);
+    return {};
+  }
+  return payload;
 }
 
 function errorName(error: unknown): string {

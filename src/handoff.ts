@@ -3,7 +3,7 @@
 // decode to a Handoff is "unreadable", and nothing is sent.
 import * as core from '@actions/core';
 import { DeploymentStatuses, Limits, State, type DeploymentStatus } from './constants.js';
-import { idFromJson, idProblem, idsJson, parseJsonLosslessly, type DeploymentId } from './ids.js';
+import { idFromJson, idProblem, idsJson, JsonNumber, parseJsonLosslessly, type DeploymentId } from './ids.js';
 
 /** Why the post step has nothing to finish. */
 export type NothingReason =
@@ -15,6 +15,8 @@ export type NothingReason =
   | 'status-given'
   /** It updated `deployment-id` to the given status (`status` holds it). */
   | 'updated'
+  /** It could not update any of `deployment-id`. */
+  | 'not-updated'
   /** `status` was `skipped`: nothing was deployed. */
   | 'skipped'
   /** `deployment-id` was an empty list. */
@@ -23,8 +25,11 @@ export type NothingReason =
 export type Handoff =
   /** Set these deployments from the job status; the main step ran at `startedAt` (epoch ms). */
   | { kind: 'finish'; ids: DeploymentId[]; startedAt: number }
-  /** A dry run: a real main step would have created `count` deployments for the post step to finish. */
-  | { kind: 'finish-dry-run'; count: number }
+  /**
+   * A dry run: the post step shows the updates it would send, for `ids` (deployment-id) or for the
+   * `count` deployments a real main step would have created.
+   */
+  | { kind: 'finish-dry-run'; count: number; ids?: DeploymentId[] }
   | { kind: 'nothing'; reason: NothingReason; status?: DeploymentStatus };
 
 /** What the post step reads back: a Handoff, no state at all, or state it cannot trust. */
@@ -42,10 +47,21 @@ export function encodeHandoff(handoff: Handoff): string {
   if (handoff.kind === 'finish') {
     return `{"kind":"finish","ids":${idsJson(handoff.ids)},"startedAt":${handoff.startedAt}}`;
   }
+  if (handoff.kind === 'finish-dry-run' && handoff.ids) {
+    return `{"kind":"finish-dry-run","count":${handoff.count},"ids":${idsJson(handoff.ids)}}`;
+  }
   return JSON.stringify(handoff);
 }
 
-const REASONS = new Set<string>(['config-error', 'not-recorded', 'status-given', 'updated', 'skipped', 'no-ids']);
+const REASONS = new Set<string>([
+  'config-error',
+  'not-recorded',
+  'status-given',
+  'updated',
+  'not-updated',
+  'skipped',
+  'no-ids',
+]);
 
 export function decodeHandoff(text: string): ReadHandoff {
   if (text === '') return { kind: 'none' };
@@ -60,13 +76,20 @@ export function decodeHandoff(text: string): ReadHandoff {
   }
   const state = value as Record<string, unknown>;
   switch (state.kind) {
-    case 'finish':
-      return decodeFinish(state);
+    case 'finish': {
+      const ids = decodeIds(state.ids);
+      if (typeof ids === 'string') return { kind: 'unreadable', problem: ids };
+      const startedAt = jsonNumber(state.startedAt);
+      return { kind: 'finish', ids, startedAt: Number.isFinite(startedAt) && startedAt > 0 ? startedAt : 0 };
+    }
     case 'finish-dry-run': {
-      const count = Number(String(state.count));
-      return Number.isInteger(count) && count > 0 && count <= Limits.idsPerStep
-        ? { kind: 'finish-dry-run', count }
-        : { kind: 'unreadable', problem: 'its count is no number of deployments' };
+      const count = jsonNumber(state.count);
+      if (!(Number.isInteger(count) && count > 0 && count <= Limits.idsPerStep)) {
+        return { kind: 'unreadable', problem: 'its count is no number of deployments' };
+      }
+      if (state.ids === undefined) return { kind: 'finish-dry-run', count };
+      const ids = decodeIds(state.ids);
+      return typeof ids === 'string' ? { kind: 'unreadable', problem: ids } : { kind: 'finish-dry-run', count, ids };
     }
     case 'nothing': {
       if (typeof state.reason !== 'string' || !REASONS.has(state.reason)) {
@@ -81,19 +104,17 @@ export function decodeHandoff(text: string): ReadHandoff {
   }
 }
 
-function decodeFinish(state: Record<string, unknown>): ReadHandoff {
-  const raw = state.ids;
+/** The ids of the state, or why they are none. */
+function decodeIds(raw: unknown): DeploymentId[] | string {
   if (!Array.isArray(raw) || raw.length === 0 || raw.length > Limits.idsPerStep) {
-    return { kind: 'unreadable', problem: 'its ids are no list of deployment ids' };
+    return 'its ids are no list of deployment ids';
   }
   const ids = raw.map((value: unknown) => idFromJson(value));
-  if (ids.some((id) => !id || idProblem(id.text))) {
-    return { kind: 'unreadable', problem: 'it holds a value that is no deployment id' };
-  }
-  const startedAt = Number(String(state.startedAt));
-  return {
-    kind: 'finish',
-    ids: ids as DeploymentId[],
-    startedAt: Number.isFinite(startedAt) && startedAt > 0 ? startedAt : 0,
-  };
+  if (ids.some((id) => !id || idProblem(id.text))) return 'it holds a value that is no deployment id';
+  return ids as DeploymentId[];
+}
+
+/** A JSON number's value; NaN for anything else (never String(), which runs the state's own toString). */
+function jsonNumber(value: unknown): number {
+  return value instanceof JsonNumber ? Number(value.source) : NaN;
 }

@@ -6,6 +6,7 @@ import type { Log } from './log.js';
 import { describeNetworkError, NetworkError } from './network-error.js';
 import type { Proxy } from './proxy.js';
 import { backoffMs, isRetryable, retryAfterMs, type Outcome } from './retry.js';
+import { shorten } from './text.js';
 import { createAgent, createProxyAgent, request } from './undici.js';
 
 export interface HttpRequest {
@@ -75,7 +76,8 @@ export async function createHttpClient(options: HttpClientOptions): Promise<Http
       let waitMs: number | undefined;
       try {
         const response = await attempt(req);
-        log.debug(`${label} -> HTTP ${response.status} ${response.text.slice(0, 2000)}`);
+        // Scrubbed before it is cut, or the cut could show part of the key.
+        log.debug(`${label} -> HTTP ${response.status} ${shorten(log.clean(response.text), Limits.detailLength)}`);
         outcome = { kind: 'response', status: response.status };
         if (response.status < 300 || retry >= retries || !isRetryable(req.method, outcome)) return response;
         what = `HTTP ${response.status}`;

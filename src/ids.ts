@@ -46,6 +46,8 @@ export function idProblem(text: string): string | undefined {
   if (text.trim() === '') return 'is empty';
   if (text.length > Limits.idLength) return `is ${text.length} characters long (at most ${Limits.idLength})`;
   if (FORBIDDEN.test(text)) return 'holds control characters';
+  // A lone surrogate cannot be URL-encoded, nor written as UTF-8.
+  if (!text.isWellFormed()) return 'is not valid Unicode text';
   // As a path segment, `.` and `..` would leave /deployment/{id}.
   if (text === '.' || text === '..') return `is '${text}', which is no deployment but a path`;
   return undefined;

@@ -45,6 +45,7 @@ export function openLog(apiKey: string): Log {
  */
 export function secretForms(secret: string): string[] {
   if (!secret) return [];
+  secret = secret.toWellFormed();
   const json = JSON.stringify(secret).slice(1, -1);
   const asciiJson = json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const html = secret.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -55,6 +56,12 @@ export function secretForms(secret: string): string[] {
 
 function scrub(text: string, forms: readonly string[]): string {
   return forms.reduce((result, form) => result.replaceAll(form, '***'), text);
+}
+
+/** The key's scrubbing alone, for text that is cut before it is printed: scrub first, then cut. */
+export function scrubber(secret: string): (text: string) => string {
+  const forms = secretForms(secret);
+  return (text) => scrub(text, forms);
 }
 
 // Control characters (but tab), invisible format characters (bidi overrides, zero-width) and the

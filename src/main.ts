@@ -4,10 +4,10 @@ import { dryRunMain } from './dry-run.js';
 import { readGitHubContext } from './event.js';
 import type { Log } from './log.js';
 import { needsContext, planMain, type MainPlan } from './plan.js';
-import { reportMain, type MainOutcome } from './report.js';
-import { createAll, setStatusAll } from './service.js';
+import { presetOutputs, reportMain, type MainOutcome } from './report.js';
+import { createAll, setStatusAll, withTracker } from './service.js';
 import { readSettings, type Settings } from './settings.js';
-import { readInput, withTracker } from './step.js';
+import { readInput } from './step.js';
 
 export async function run(log: Log): Promise<void> {
   const startedAt = Date.now();
@@ -21,13 +21,14 @@ export async function run(log: Log): Promise<void> {
     if (!(error instanceof ConfigError)) throw error;
     return reportMain({ kind: 'config-error', error }, false, log);
   }
+  presetOutputs();
   reportMain(await execute(plan, settings, startedAt, log), settings.failOnError, log);
 }
 
 async function execute(plan: MainPlan, settings: Settings, startedAt: number, log: Log): Promise<MainOutcome> {
   const { connection } = settings;
   if (plan.kind === 'nothing') return plan;
-  if (settings.dryRun) return dryRunMain(plan, connection, startedAt);
+  if (settings.dryRun) return dryRunMain(plan, connection);
   switch (plan.kind) {
     case 'finish-in-post':
       return { ...plan, startedAt };

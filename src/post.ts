@@ -4,9 +4,9 @@ import { dryRunPost } from './dry-run.js';
 import { readHandoff } from './handoff.js';
 import type { Log } from './log.js';
 import { reportPost } from './report.js';
-import { setStatusAll } from './service.js';
+import { setStatusAll, withTracker } from './service.js';
 import { deploymentStatusOfJob, readSettings, type Settings } from './settings.js';
-import { readInput, withTracker } from './step.js';
+import { readInput } from './step.js';
 
 export async function run(log: Log): Promise<void> {
   const handoff = readHandoff();

@@ -1,8 +1,9 @@
 // Which proxy, if any, carries a request to the service. The variables are read as undici's
 // EnvHttpProxyAgent reads them (lower case first; https falls back to the http proxy; NO_PROXY
 // entries match a host, its subdomains, `*`, with an optional port), with one rule more: a loopback
-// service is always reached directly, as Go's net/http does. A proxy cannot reach this machine's
-// loopback anyway, and the key would travel to it in clear over plain http.
+// service (`localhost` and its subdomains, as RFC 6761 reserves them, 127.x.x.x, [::1]) is always
+// reached directly, as Go's net/http does for localhost and loopback addresses. A proxy cannot reach
+// this machine's loopback anyway, and the key would travel to it in clear over plain http.
 import { ConfigError } from './config-error.js';
 
 export type Env = Record<string, string | undefined>;
@@ -93,5 +94,6 @@ export function isLoopback(hostname: string): boolean {
 
 /** A URL, or what was meant as one, for a message: its user name and password shown as `***`. */
 export function withoutCredentials(text: string): string {
-  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i, '$1***@');
+  // Up to the last '@': a password may hold '/', '?' or '#' (more is hidden than needed, never less).
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/is, '$1***@');
 }

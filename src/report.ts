@@ -6,6 +6,7 @@ import type { ConfigError } from './config-error.js';
 import { deploymentsText, idsJson, type DeploymentId } from './ids.js';
 import { saveHandoff, type Handoff, type ReadHandoff } from './handoff.js';
 import type { Log } from './log.js';
+import { quote } from './text.js';
 import type { CreateBody, CreateResult, UpdateResult } from './service.js';
 import { formatDuration, writeSummary, type RecordedRow } from './summary.js';
 
@@ -29,26 +30,23 @@ export function reportMain(outcome: MainOutcome, failOnError: boolean, log: Log)
   switch (outcome.kind) {
     case 'config-error':
       log.fail(outcome.error.lines);
-      saveHandoff({ kind: 'nothing', reason: 'config-error' });
+      handOn(log, { kind: 'nothing', reason: 'config-error' });
       return writeSummary(
         { heading: 'Deployment not recorded: configuration error', failures: [outcome.error.lines] },
         log,
       );
     case 'nothing':
-      setOutputs([], '');
-      saveHandoff({ kind: 'nothing', reason: outcome.reason });
+      handOn(log, { kind: 'nothing', reason: outcome.reason }, [], '');
       return outcome.reason === 'skipped' ? reportSkipped(log) : reportNoIds(log);
     case 'dry-run':
       log.info([...outcome.lines, 'Dry run: nothing was sent.']);
-      setOutputs([], outcome.status);
-      return saveHandoff(outcome.handoff);
+      return handOn(log, outcome.handoff, [], outcome.status);
     case 'created':
       return reportCreated(outcome, failOnError, log);
     case 'updated':
       return reportUpdated(outcome, failOnError, log);
     case 'finish-in-post':
-      setOutputs(outcome.ids, '');
-      saveHandoff({ kind: 'finish', ids: outcome.ids, startedAt: outcome.startedAt });
+      handOn(log, { kind: 'finish', ids: outcome.ids, startedAt: outcome.startedAt }, outcome.ids, '');
       return log.info(`${capitalize(deploymentsText(outcome.ids))} will be set from the job status when the job ends.`);
   }
 }
@@ -69,7 +67,7 @@ export function reportPost(outcome: PostOutcome, failOnError: boolean, log: Log)
         log,
       );
     case 'unknown-job-status': {
-      const message = `The job status is unknown ('${outcome.jobStatus}'), so ${leftAsItIs(outcome.handoff)}. The \`job-status\` input must keep its default, \`\${{ job.status }}\`.`;
+      const message = `The job status is unknown (${quote(outcome.jobStatus)}), so ${leftAsItIs(outcome.handoff)}. The \`job-status\` input must keep its default, \`\${{ job.status }}\`.`;
       log.warning(message);
       return writeSummary({ heading: 'Deployment left unfinished', lines: [message] }, log);
     }
@@ -104,16 +102,18 @@ function reportCreated(outcome: Extract<MainOutcome, { kind: 'created' }>, failO
       rows.push(recordedRow(result.body, result.id));
       log.info(`Recorded deployment ${result.id.text}: ${describeBody(result.body)} (${status}).`);
     } else {
-      failures.push(failureLines(`Could not record the deployment of ${artifactLabel(result.body)}`, result.failure));
+      failures.push(prefixed(`Could not record the deployment of ${artifactLabel(result.body)}`, result.failure));
     }
   }
-  setOutputs(created, created.length ? status : '');
-  saveHandoff(
+  handOn(
+    log,
     created.length === 0
       ? { kind: 'nothing', reason: 'not-recorded' }
       : outcome.finishInPost
         ? { kind: 'finish', ids: created, startedAt: outcome.startedAt }
         : { kind: 'nothing', reason: 'status-given', status },
+    created,
+    created.length ? status : '',
   );
   writeSummary({ heading: countHeading(created.length, results.length, 'recorded'), rows, failures }, log);
   applyFailurePolicy(failures, failOnError, log);
@@ -124,8 +124,10 @@ function reportUpdated(outcome: Extract<MainOutcome, { kind: 'updated' }>, failO
   const { done, failures } = splitUpdates(results, status);
   const line = done.length ? `${capitalize(deploymentsText(done))} set to ${status}.` : '';
   if (line) log.info(line);
-  setOutputs(done, done.length ? status : '');
-  saveHandoff({ kind: 'nothing', reason: 'updated', status });
+  const handoff: Handoff = done.length
+    ? { kind: 'nothing', reason: 'updated', status }
+    : { kind: 'nothing', reason: 'not-updated' };
+  handOn(log, handoff, done, done.length ? status : '');
   writeSummary(
     { heading: countHeading(done.length, results.length, 'updated'), lines: line ? [line] : [], failures },
     log,
@@ -150,7 +152,7 @@ function reportFinished(outcome: Extract<PostOutcome, { kind: 'finished' }>, fai
 function splitUpdates(results: UpdateResult[], status: DeploymentStatus) {
   const done = results.filter((result) => !result.failure).map((result) => result.id);
   const failures = results.flatMap((result) =>
-    result.failure ? [failureLines(`Could not set deployment ${result.id.text} to ${status}`, result.failure)] : [],
+    result.failure ? [prefixed(`Could not set deployment ${result.id.text} to ${status}`, result.failure)] : [],
   );
   return { done, failures };
 }
@@ -174,6 +176,8 @@ function nothingToFinish(handoff: Exclude<ReadHandoff, { kind: 'finish' | 'finis
       return `Nothing to finish: the main step was given status ${handoff.status ?? ''}, so the job's status is not reported.`;
     case 'updated':
       return `Nothing to finish: the main step already set the deployment status to ${handoff.status ?? ''}.`;
+    case 'not-updated':
+      return 'Nothing to finish: the main step could not update the deployment.';
     case 'skipped':
       return "Nothing to finish: status was 'skipped', so nothing was recorded.";
     case 'no-ids':
@@ -192,6 +196,35 @@ export function applyFailurePolicy(failures: readonly (readonly string[])[], fai
   }
 }
 
+/**
+ * Before the service is called: outputs that say "nothing recorded" (`deployment-ids` is `[]`), so
+ * that a later job is handed `[]` even if this step stops unexpectedly. The report overwrites them.
+ */
+export function presetOutputs(): void {
+  try {
+    setOutputs([], '');
+  } catch {
+    // The report writes them again, and says so if it cannot.
+  }
+}
+
+/**
+ * The handoff first (the post step needs it to finish what was created), then the outputs. A runner
+ * file that cannot be written is a warning, never a crash.
+ */
+function handOn(log: Log, handoff: Handoff, ids?: readonly DeploymentId[], status?: DeploymentStatus | ''): void {
+  write(log, 'state', () => saveHandoff(handoff));
+  if (ids && status !== undefined) write(log, 'outputs', () => setOutputs(ids, status));
+}
+
+function write(log: Log, what: string, action: () => void): void {
+  try {
+    action();
+  } catch (error) {
+    log.warning(`Could not write the step's ${what}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 function setOutputs(ids: readonly DeploymentId[], status: DeploymentStatus | ''): void {
   core.setOutput(Outputs.DeploymentId, ids[0]?.text ?? '');
   core.setOutput(Outputs.DeploymentIds, idsJson(ids));
@@ -199,7 +232,7 @@ function setOutputs(ids: readonly DeploymentId[], status: DeploymentStatus | '')
 }
 
 /** "what: first line", then the failure's further lines. */
-function failureLines(what: string, failure: readonly string[]): string[] {
+function prefixed(what: string, failure: readonly string[]): string[] {
   const [first = '', ...rest] = failure;
   return [`${what}: ${first}`, ...rest];
 }

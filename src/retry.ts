@@ -1,4 +1,5 @@
 // When to try a request again, and how long to wait first. Pure, so the policy is testable as a table.
+import { Limits } from './constants.js';
 
 /** What one attempt came to. */
 export type Outcome = { kind: 'response'; status: number } | { kind: 'network'; cause: NetworkCause };
@@ -22,14 +23,9 @@ export function isRetryable(method: 'POST' | 'PATCH', outcome: Outcome): boolean
   return outcome.kind === 'network' ? POST_RETRY_CAUSES.has(outcome.cause) : POST_RETRY_STATUSES.has(outcome.status);
 }
 
-const BACKOFF_BASE_MS = 500;
-const BACKOFF_CAP_MS = 8_000;
-/** The longest `Retry-After` honoured: a reporter must not hold a deployment job for minutes. */
-export const RETRY_AFTER_CAP_MS = 10_000;
-
 /** Exponential backoff with full jitter before retry number `retry` (0 for the first retry). */
 export function backoffMs(retry: number, random: () => number = Math.random): number {
-  return Math.round(Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry) * random());
+  return Math.round(Math.min(Limits.backoffCapMs, Limits.backoffBaseMs * 2 ** retry) * random());
 }
 
 /** `Retry-After` as seconds or an HTTP date, in milliseconds from `now`, capped; undefined if absent or unreadable. */
@@ -38,5 +34,5 @@ export function retryAfterMs(header: string | undefined, now: number = Date.now(
   const value = header.trim();
   const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
   if (Number.isNaN(ms)) return undefined;
-  return Math.min(RETRY_AFTER_CAP_MS, Math.max(0, ms));
+  return Math.min(Limits.retryAfterMs, Math.max(0, ms));
 }

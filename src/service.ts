@@ -2,11 +2,14 @@
 import { Limits, type DeploymentStatus } from './constants.js';
 import type { HttpClient, HttpRequest, HttpResponse } from './http.js';
 import { NetworkError } from './network-error.js';
-import { idFromJson, idProblem, parseJsonLosslessly, type DeploymentId } from './ids.js';
-import { secretForms } from './log.js';
+import { idFromJson, idProblem, JsonNumber, parseJsonLosslessly, type DeploymentId } from './ids.js';
+import { scrubber, secretForms, type Log } from './log.js';
 import { settleAll } from './pool.js';
 import { shorten, TRUNCATED } from './text.js';
-import type { ArtifactRef, Connection } from './settings.js';
+import type { Connection } from './settings.js';
+
+/** How a body names its artifact: by id, or by name. */
+export type ArtifactRef = { artifactId: number | string } | { artifactName: string };
 
 export interface DeploymentFields {
   version: string;
@@ -63,20 +66,42 @@ export async function setStatusAll(
   });
 }
 
-/** What a failed call says, for the log; anything but the service's or the network's failure is a bug of ours. */
+/**
+ * What a failed call says, for the log. Anything but the service's or the network's failure is a
+ * bug of ours: said as one, for this deployment alone, so that the others are still reported.
+ */
 function failureLines(error: unknown): readonly string[] {
   if (error instanceof ServiceError) return error.lines;
   if (error instanceof NetworkError) return [error.message];
-  throw error;
+  const trace = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return ['unexpected error (a bug of report-deployment: please report it):', ...trace.split('\n')];
+}
+
+/** Runs `use` with a tracker for the service, and closes its connections after. */
+export async function withTracker<T>(
+  connection: Connection,
+  log: Log,
+  use: (tracker: Tracker) => Promise<T>,
+): Promise<T> {
+  // Loaded only when a request is sent: the HTTP client is most of a step's start-up time.
+  const { createHttpClient } = await import('./http.js');
+  const http = await createHttpClient({ ...connection, log });
+  try {
+    return await use(createTracker(http, connection));
+  } finally {
+    await http.close();
+  }
 }
 
 export function createTracker(http: HttpClient, connection: Connection): Tracker {
   const { baseUrl, apiKey } = connection;
   const secrets = secretForms(apiKey);
+  // What the service says is scrubbed of the key before it is cut short, or a cut could show part of it.
+  const scrub = scrubber(apiKey);
   return {
     async create(body) {
       const response = await http.send(createRequest(baseUrl, apiKey, body));
-      const answer = successAnswer(response);
+      const answer = successAnswer(response, scrub);
       const id = idFromJson(answer.id);
       const head = `HTTP ${response.status}, but`;
       if (!id || id.text === '') throw new ServiceError([`${head} the answer has no deployment \`id\``]);
@@ -89,7 +114,7 @@ export function createTracker(http: HttpClient, connection: Connection): Tracker
       return id;
     },
     async update(id, status) {
-      successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status)));
+      successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status)), scrub);
     },
   };
 }
@@ -121,18 +146,18 @@ function jsonRequest(method: HttpRequest['method'], url: URL, apiKey: string, bo
 }
 
 /** The JSON answer of a successful write, or a ServiceError that says what went wrong. */
-function successAnswer(response: HttpResponse): Record<string, unknown> {
+function successAnswer(response: HttpResponse, scrub: (text: string) => string): Record<string, unknown> {
   const { status } = response;
   const body = parseAnswer(response.text);
   if (status >= 300 && status < 400) {
     const where = response.location
-      ? `it points to '${shorten(response.location, 200, TRUNCATED)}'`
+      ? `it points to '${shorten(scrub(response.location), Limits.detailEntryLength, TRUNCATED)}'`
       : 'it names no address';
     throw new ServiceError([
       `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set \`base-url\` to the service's own address.`,
     ]);
   }
-  if (status < 200 || status >= 300) throw new ServiceError(describeFailure(response, body));
+  if (status < 200 || status >= 300) throw new ServiceError(describeFailure(response, body, scrub));
   if (!isObject(body)) {
     const why = response.truncated
       ? `is over ${Limits.answerBytes / 1024} KiB (only that much is read)`
@@ -143,34 +168,44 @@ function successAnswer(response: HttpResponse): Record<string, unknown> {
   return body;
 }
 
-/** "HTTP 404: Deployment not found"; a validation array one line per entry. */
+/** "HTTP 404: Deployment not found"; a validation array one line per entry. `scrub` hides the key before anything is cut. */
 export function describeFailure(
   response: Pick<HttpResponse, 'status' | 'contentType' | 'truncated'>,
   body: unknown,
+  scrub: (text: string) => string = (text) => text,
 ): string[] {
   const head = `HTTP ${response.status}`;
+  const cut = (text: string, max: number) => shorten(scrub(text), max, TRUNCATED);
   if (body === undefined) {
     if (response.truncated)
       return [`${head} (the answer is over ${Limits.answerBytes / 1024} KiB; it was not read whole)`];
     const type = response.contentType.split(';')[0]?.trim();
-    return [`${head} (the answer is not JSON${type ? `: ${shorten(type, 100, TRUNCATED)}` : ''})`];
+    return [`${head} (the answer is not JSON${type ? `: ${cut(type, Limits.quotedValueLength)}` : ''})`];
   }
   const detail = isObject(body) ? body.detail : undefined;
   if (detail === undefined || detail === null) return [`${head} (no \`detail\` in the answer)`];
-  if (typeof detail === 'string') return [`${head}: ${shorten(detail, Limits.detailLength, TRUNCATED)}`];
+  if (typeof detail === 'string') return [`${head}: ${cut(detail, Limits.detailLength)}`];
   if (Array.isArray(detail)) {
-    const shown = detail.slice(0, Limits.detailEntries).map((entry) => `  ${describeValidationEntry(entry)}`);
+    const entries = detail.slice(0, Limits.detailEntries);
+    const shown = entries.map((entry) => `  ${cut(describeValidationEntry(entry), Limits.detailEntryLength)}`);
     const more = detail.length - shown.length;
     return [`${head}:`, ...shown, ...(more > 0 ? [`  (and ${more} more)`] : [])];
   }
-  return [`${head}: ${shorten(JSON.stringify(detail), Limits.detailLength, TRUNCATED)}`];
+  return [`${head}: ${cut(JSON.stringify(detail), Limits.detailLength)}`];
 }
 
 function describeValidationEntry(entry: unknown): string {
-  if (!isObject(entry)) return shorten(JSON.stringify(entry) ?? String(entry), 300, TRUNCATED);
-  const location = Array.isArray(entry.loc) ? entry.loc.map(String).join('.') : '';
+  if (!isObject(entry)) return JSON.stringify(entry) ?? 'null';
+  const location = Array.isArray(entry.loc) ? entry.loc.map(locationPart).join('.') : '';
   const message = typeof entry.msg === 'string' ? entry.msg : JSON.stringify(entry);
-  return shorten(location ? `${location}: ${message}` : message, 300, TRUNCATED);
+  return location ? `${location}: ${message}` : message;
+}
+
+/** A part of `loc`: a field name or an index, as text; anything else as JSON (never String(), which runs the answer's own toString). */
+function locationPart(part: unknown): string {
+  if (typeof part === 'string') return part;
+  if (part instanceof JsonNumber) return part.source;
+  return JSON.stringify(part) ?? 'null';
 }
 
 function parseAnswer(text: string): unknown {

@@ -5,6 +5,7 @@ import { DeploymentType, Inputs, Limits, type DeploymentStatus } from './constan
 import { ConfigError, ProblemCollector } from './config-error.js';
 import { idFromJson, idProblem, parseJsonLosslessly, textId, type DeploymentId } from './ids.js';
 import { isLoopback, proxyFor, withoutCredentials, type Env, type Proxy } from './proxy.js';
+import type { ArtifactRef } from './service.js';
 import { quote } from './text.js';
 
 /** Reads one input as the runner passed it; '' when it is not set. */
@@ -23,8 +24,6 @@ export interface Connection {
 
 /** What `status` asks for: a deployment status, or SKIPPED (a step's outcome: nothing was deployed). */
 export type RequestedStatus = DeploymentStatus | 'SKIPPED';
-
-export type ArtifactRef = { artifactId: number | string } | { artifactName: string };
 
 /** The deployment's fields as the user set them; '' takes the default from the GitHub context. */
 export interface FieldInputs {
@@ -80,9 +79,9 @@ export function readSettings(read: InputReader, env: Env): Settings {
   const failOnError = problems.read(() => readBoolean(read, Inputs.FailOnError), false);
   const dryRun = problems.read(() => readBoolean(read, Inputs.DryRun), false);
   const status = problems.read(() => readStatus(read), undefined);
-  const deploymentIdGiven = read(Inputs.DeploymentId) !== '';
-  const deploymentIds = problems.read(() => readDeploymentIds(read), undefined);
-  const artifacts = deploymentIdGiven ? [] : problems.read(() => readArtifacts(read), []);
+  const rawDeploymentIds = read(Inputs.DeploymentId);
+  const deploymentIds = problems.read(() => readDeploymentIds(rawDeploymentIds), undefined);
+  const artifacts = rawDeploymentIds ? [] : problems.read(() => readArtifacts(read), []);
   problems.read(() => readType(read), DeploymentType);
   problems.throwIfAny();
 
@@ -262,8 +261,7 @@ function readArtifacts(read: InputReader): ArtifactRef[] {
  * `deployment-id`: one id, a comma/newline list, or the JSON array that the `deployment-ids`
  * output of an earlier job holds (numbers in it keep every digit).
  */
-function readDeploymentIds(read: InputReader): DeploymentId[] | undefined {
-  const raw = read(Inputs.DeploymentId);
+function readDeploymentIds(raw: string): DeploymentId[] | undefined {
   if (raw === '') return undefined;
   const problem = (text: string) => new ConfigError({ input: Inputs.DeploymentId }, text);
   const ids = raw.startsWith('[') ? parseIdArray(raw) : splitList(raw).map(textId);

@@ -4,11 +4,14 @@ import * as core from '@actions/core';
 import { Inputs } from './constants.js';
 import { openLog, type Log } from './log.js';
 import { applyFailurePolicy } from './report.js';
-import { createTracker, type Tracker } from './service.js';
-import { readBoolean, type Connection, type InputReader } from './settings.js';
+import { readBoolean, type InputReader } from './settings.js';
 
 export const readInput: InputReader = (name) => core.getInput(name);
 
+/**
+ * The two inputs read outside settings.ts, and why: the key, to mask it before anything else can be
+ * printed (settings may fail); fail-on-error, to apply it to a bug of ours wherever it happened.
+ */
 export async function runStep(step: (log: Log) => Promise<void>): Promise<void> {
   const log = openLog(readInput(Inputs.ApiKey));
   try {
@@ -25,21 +28,5 @@ function failOnError(): boolean {
     return readBoolean(readInput, Inputs.FailOnError);
   } catch {
     return false;
-  }
-}
-
-/** Runs `use` with a tracker for the service, and closes its connections after. */
-export async function withTracker<T>(
-  connection: Connection,
-  log: Log,
-  use: (tracker: Tracker) => Promise<T>,
-): Promise<T> {
-  // Loaded only when a request is sent: the HTTP client is most of a step's start-up time.
-  const { createHttpClient } = await import('./http.js');
-  const http = await createHttpClient({ ...connection, log });
-  try {
-    return await use(createTracker(http, connection));
-  } finally {
-    await http.close();
   }
 }

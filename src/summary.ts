@@ -50,12 +50,11 @@ export function renderSummary(content: SummaryContent, clean: (line: string) => 
 
   const rows = content.rows ?? [];
   if (rows.length) {
-    const cell = (value: string) => text(value, Limits.summaryCellLength);
     const header = `<tr>${COLUMNS.map((name) => `<th>${name}</th>`).join('')}</tr>`;
     const shown = budget.take(
       rows.map(
         (row) =>
-          `<tr>${tableRow(row, cell)
+          `<tr>${tableRow(row, clean)
             .map((data) => `<td>${data}</td>`)
             .join('')}</tr>`,
       ),
@@ -78,13 +77,15 @@ export function renderSummary(content: SummaryContent, clean: (line: string) => 
   return `${parts.join('\n')}\n`;
 }
 
-function tableRow(row: RecordedRow, cell: (value: string) => string): string[] {
+function tableRow(row: RecordedRow, clean: (line: string) => string): string[] {
+  const cell = (value: string) => escapeHtml(shorten(clean(value), Limits.summaryCellLength));
   const link = /^https?:\/\//i.test(row.link) ? `<a href="${cell(row.link)}">job</a>` : cell(row.link);
   return [
     cell(row.artifact),
     cell(row.environment),
     cell(row.version),
-    `<code>${cell(row.commitSha.slice(0, 7))}</code>`,
+    // Cleaned (the key scrubbed) before it is cut, or the cut could show part of the key.
+    `<code>${escapeHtml(clean(row.commitSha).slice(0, 7))}</code>`,
     cell(row.branch),
     cell(row.status),
     cell(row.id),

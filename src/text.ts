@@ -1,4 +1,5 @@
 // Values in messages: never longer than a reader can take.
+import { Limits } from './constants.js';
 
 /** At most `max` characters, and `mark` where it was cut. */
 export function shorten(text: string, max: number, mark = '…'): string {
@@ -6,7 +7,7 @@ export function shorten(text: string, max: number, mark = '…'): string {
 }
 
 /** A value in a message: quoted, and shortened when long. */
-export function quote(value: string, max = 100): string {
+export function quote(value: string, max: number = Limits.quotedValueLength): string {
   return `'${shorten(value, max)}'`;
 }
 

@@ -38,6 +38,8 @@ export interface StepResult {
   stderr: string;
   outputs: Record<string, string>;
   state: Record<string, string>;
+  /** GITHUB_OUTPUT and GITHUB_STATE as the step wrote them. */
+  files: { output: string; state: string };
   summary: string;
   /** Every workflow command the runner would run, from stdout and stderr, in order. */
   commands: RunnerCommand[];
@@ -209,11 +211,13 @@ export function collectStep(
   ran: { exitCode: number | null; stdout: string; stderr: string; durationMs: number; probe?: StepProbe },
 ): StepResult {
   const read = readRunnerOutput(ran.stdout);
+  const files = { output: readFileSync(step.files.output, 'utf8'), state: readFileSync(step.files.state, 'utf8') };
   const annotations = (name: string) => read.commands.filter((c) => c.command === name).map((c) => c.data);
   return {
     ...ran,
-    outputs: parseFileCommand(readFileSync(step.files.output, 'utf8')),
-    state: parseFileCommand(readFileSync(step.files.state, 'utf8')),
+    outputs: parseFileCommand(files.output),
+    state: parseFileCommand(files.state),
+    files,
     summary: readFileSync(step.files.summary, 'utf8'),
     commands: [...read.commands, ...readRunnerOutput(ran.stderr).commands],
     warnings: annotations('warning'),

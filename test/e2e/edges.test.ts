@@ -89,7 +89,20 @@ describe('ids', () => {
     expect(fake.service.deployments.get('9007199254740993')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
   });
 
-  it('never keeps an absurdly long id: the post step can still start, and sends nothing', async () => {
+  it('never keeps an id longer than 128 characters: not stored, and the post step sends nothing', async () => {
+    await fake.restart({ ids: () => JSON.stringify('x'.repeat(10_000)) });
+
+    const { main, post } = await runJob({ inputs: fake.inputs() });
+
+    expect(main.warnings[0]).toMatch(
+      /^Could not record the deployment of artifact 42: HTTP 200, but the deployment id it returned is 10000 characters long \(at most 128\), so it is not kept/,
+    );
+    expect(main.outputs['deployment-ids']).toBe('[]');
+    expect(post.logLines).toEqual(['Nothing to finish: the main step could not record a deployment.']);
+    expect(fake.received()).toEqual(['POST /deployment']);
+  });
+
+  it('never keeps a 200 kB id (an answer over 64 KiB): the post step can still start, and sends nothing', async () => {
     await fake.restart({ ids: () => JSON.stringify('x'.repeat(200_000)) });
 
     const { main, post } = await runJob({ inputs: fake.inputs() });
@@ -103,6 +116,20 @@ describe('ids', () => {
     expect(post.exitCode).toBe(0);
     expect(post.logLines).toEqual(['Nothing to finish: the main step could not record a deployment.']);
     expect(fake.received()).toEqual(['POST /deployment']);
+  });
+});
+
+describe('bounded fan-out', () => {
+  it('records 100 artifacts with at most 8 requests in flight', async () => {
+    await fake.restart({ answerDelayMs: 5 });
+    const ids = Array.from({ length: 100 }, (_, index) => String(index + 1)).join('\n');
+
+    const main = await runStep('main', { inputs: fake.inputs({ 'artifact-id': ids }) }, {});
+
+    expect(main.exitCode).toBe(0);
+    expect(fake.service.deployments.size).toBe(100);
+    expect(fake.service.maxInFlight).toBeLessThanOrEqual(8);
+    expect(JSON.parse(main.outputs['deployment-ids'] ?? '')).toHaveLength(100);
   });
 });
 

@@ -138,6 +138,29 @@ describe('errors say what happened', () => {
   });
 });
 
+describe('what the post step is handed', () => {
+  it('an update that failed for every id: the post step says the main step could not update it', async () => {
+    const { main, post } = await runJobInProcess({
+      inputs: updateInputs({ 'deployment-id': '404', status: 'success' }),
+    });
+
+    expect(main.warnings[0]).toMatch(/^Could not set deployment 404 to SUCCEEDED: HTTP 404/);
+    expect(post.logLines).toEqual(['Nothing to finish: the main step could not update the deployment.']);
+  });
+
+  it('a GITHUB_OUTPUT that cannot be written is a warning; the state is still handed on, and post finishes', async () => {
+    const { main, post } = await runJobInProcess({
+      inputs: fake.inputs(),
+      env: { GITHUB_OUTPUT: '/nonexistent/output' },
+    });
+
+    expect(main.exitCode).toBe(0);
+    expect(main.warnings).toEqual(["Could not write the step's outputs: Missing file at path: /nonexistent/output"]);
+    expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+    expect(post.exitCode).toBe(0);
+  });
+});
+
 describe('bounded fan-out', () => {
   it('records 100 artifacts with at most 8 requests in flight, and finishes them all', async () => {
     await fake.restart({ answerDelayMs: 10 });
@@ -159,9 +182,13 @@ describe('bounded fan-out', () => {
 
 describe('broken runner data', () => {
   it.each([
-    ['null', 'null'],
-    ['wrongly typed fields', JSON.stringify({ pull_request: { head: { sha: 7, ref: ['x'] }, html_url: {} } })],
-  ])('an event that is %s gives the GITHUB_* defaults and no wrongly typed field', async (_, eventText) => {
+    [
+      'null',
+      'null',
+      ['The event file (GITHUB_EVENT_PATH) holds no JSON object: the defaults come from the GITHUB_* variables alone.'],
+    ],
+    ['wrongly typed fields', JSON.stringify({ pull_request: { head: { sha: 7, ref: ['x'] }, html_url: {} } }), []],
+  ])('an event that is %s gives the GITHUB_* defaults and no wrongly typed field', async (_, eventText, warnings) => {
     const main = await runStepInProcess(
       'main',
       { inputs: fake.inputs(), eventText, event: { name: 'pull_request', payload: {} } },
@@ -169,6 +196,7 @@ describe('broken runner data', () => {
     );
 
     expect(main.exitCode).toBe(0);
+    expect(main.warnings).toEqual(warnings);
     expect(fake.service.requests[0]?.body).toMatchObject({
       commitSha: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
       branch: 'main',

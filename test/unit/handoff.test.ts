@@ -12,6 +12,8 @@ describe('handoff', () => {
       startedAt: 1700000000000,
     },
     { kind: 'finish-dry-run', count: 3 },
+    { kind: 'finish-dry-run', count: 1, ids: [{ text: '9007199254740993', numeric: true }] },
+    { kind: 'nothing', reason: 'not-updated' },
     { kind: 'nothing', reason: 'status-given', status: 'SUCCEEDED' },
     { kind: 'nothing', reason: 'config-error' },
     { kind: 'nothing', reason: 'skipped' },
@@ -42,11 +44,14 @@ describe('handoff', () => {
     ['{"kind":"finish-dry-run","count":"lots"}', 'its count is no number of deployments'],
     ['{"kind":"finish-dry-run","count":1e9}', 'its count is no number of deployments'],
     ['{"kind":"nothing","reason":"because"}', 'it gives no known reason'],
+    ['{"kind":"finish-dry-run","count":{"toString":1}}', 'its count is no number of deployments'],
+    ['{"kind":"finish-dry-run","count":2,"ids":[".."]}', 'it holds a value that is no deployment id'],
   ])('state %s is unreadable: %s', (text, problem) => {
     expect(decodeHandoff(text)).toEqual({ kind: 'unreadable', problem });
   });
 
   it('takes junk start times as unknown, not as a crash', () => {
+    expect(decodeHandoff('{"kind":"finish","ids":[1],"startedAt":{"toString":1}}')).toMatchObject({ startedAt: 0 });
     expect(decodeHandoff('{"kind":"finish","ids":[1],"startedAt":"soon"}')).toEqual({
       kind: 'finish',
       ids: [{ text: '1', numeric: true }],

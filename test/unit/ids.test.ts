@@ -56,6 +56,7 @@ describe('idProblem', () => {
     ['a\u2028b', 'holds control characters'],
     ['.', "is '.', which is no deployment but a path"],
     ['..', "is '..', which is no deployment but a path"],
+    ['a\ud800b', 'is not valid Unicode text'],
   ])('%j: %s', (text, problem) => {
     expect(idProblem(text)).toBe(problem);
   });

@@ -59,7 +59,10 @@ describe('small helpers', () => {
   it.each([
     ['https://user:pw@host/x', 'https://***@host/x'],
     ['user:pw@host', '***@host'],
-    ['https://host/x@y', 'https://host/x@y'],
+    ['https://host/x@y', 'https://***@y'],
+    ['https://deploy:hun/ter2@tracker.example.com', 'https://***@tracker.example.com'],
+    ['https://deploy:hun?ter2@tracker.example.com', 'https://***@tracker.example.com'],
+    ['http://u:p#w@proxy example:3128', 'http://***@proxy example:3128'],
     ['https://host', 'https://host'],
   ])('%s is shown as %s', (text, shown) => {
     expect(withoutCredentials(text)).toBe(shown);

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  backoffMs,
-  isRetryable,
-  retryAfterMs,
-  RETRY_AFTER_CAP_MS,
-  type NetworkCause,
-  type Outcome,
-} from '../../src/retry.ts';
+import { Limits } from '../../src/constants.ts';
+import { backoffMs, isRetryable, retryAfterMs, type NetworkCause, type Outcome } from '../../src/retry.ts';
 
 const response = (status: number): Outcome => ({ kind: 'response', status });
 const network = (cause: NetworkCause): Outcome => ({ kind: 'network', cause });
@@ -49,7 +43,7 @@ describe('backoff', () => {
     expect(retryAfterMs('2', now)).toBe(2000);
     expect(retryAfterMs('Sun, 22 Nov 2026 10:00:05 GMT', now)).toBe(5000);
     expect(retryAfterMs('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
-    expect(retryAfterMs('3600', now)).toBe(RETRY_AFTER_CAP_MS);
+    expect(retryAfterMs('3600', now)).toBe(Limits.retryAfterMs);
     expect(retryAfterMs('soon', now)).toBeUndefined();
     expect(retryAfterMs(undefined, now)).toBeUndefined();
   });

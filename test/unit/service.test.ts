@@ -172,8 +172,21 @@ describe('the tracker', () => {
     expect(await setStatusAll(tracker, [id], 'FAILED')).toEqual([{ id, failure: ['connection refused (t.example)'] }]);
   });
 
-  it('lets a bug of ours through instead of calling it a service failure', async () => {
+  it('says a bug of ours is one, for that deployment alone, and still reports the others', async () => {
     const tracker = createTracker(answering(new TypeError('oops')), connection);
-    await expect(createAll(tracker, [body])).rejects.toThrow('oops');
+    const [result] = await createAll(tracker, [body]);
+    expect(result && 'failure' in result ? result.failure.slice(0, 2) : []).toEqual([
+      'unexpected error (a bug of report-deployment: please report it):',
+      'TypeError: oops',
+    ]);
+  });
+
+  it("never runs an answer's own toString, and scrubs the key before it cuts", async () => {
+    const loc = await createError({ status: 422, text: '{"detail":[{"loc":[{"toString":1},"body",3],"msg":"m"}]}' });
+    expect(loc).toBe('HTTP 422:\n  {"toString":1}.body.3: m');
+    const detail = `${'x'.repeat(1995)}the-key and more`;
+    const cut = await createError({ status: 400, text: JSON.stringify({ detail }) });
+    expect(cut).toBe(`HTTP 400: ${'x'.repeat(1995)}*** a… (truncated)`);
+    expect(cut).not.toMatch(/the-|he-ke/);
   });
 });
