@@ -63,12 +63,24 @@ var util_default = /*#__PURE__*/__webpack_require__.n(util);
 
 
 Object.assign((dispatcher_default()).prototype, api);
-function createAgent() {
-    return new (agent_default())();
+function phaseTimeouts({ timeoutMs }) {
+    const ms = Math.max(1, Math.ceil(timeoutMs));
+    return { connectTimeout: ms, headersTimeout: ms, bodyTimeout: ms };
 }
-async function createProxyAgent(proxy) {
-    const { default: ProxyAgent } = await __webpack_require__.e(/* import() */ 942).then(__webpack_require__.t.bind(__webpack_require__, 4942, 23));
-    return new ProxyAgent(proxy.href);
+function createAgent(timeouts) {
+    return new (agent_default())(phaseTimeouts(timeouts));
+}
+async function createProxyAgent(proxy, timeouts) {
+    const [{ default: ProxyAgent }, { default: Pool }] = await Promise.all([
+        __webpack_require__.e(/* import() */ 942).then(__webpack_require__.t.bind(__webpack_require__, 4942, 23)),
+        Promise.resolve(/* import() */).then(__webpack_require__.t.bind(__webpack_require__, 7454, 23)),
+    ]);
+    const phases = phaseTimeouts(timeouts);
+    return new ProxyAgent({
+        uri: proxy.href,
+        ...phases,
+        clientFactory: (origin, options) => new Pool(origin, { ...options, ...phases }),
+    });
 }
 function request(url, { dispatcher, ...options }) {
     const target = util_default().parseURL(url);
@@ -89,8 +101,11 @@ function request(url, { dispatcher, ...options }) {
 
 async function createHttpClient(options) {
     const { timeoutMs, retries, proxy, log, sleep = (ms) => (0,promises_.setTimeout)(ms), random = Math.random } = options;
-    const dispatcher = proxy ? await createProxyAgent(proxy.url) : createAgent();
-    async function attempt(req) {
+    const dispatcher = proxy ? await createProxyAgent(proxy.url, { timeoutMs }) : createAgent({ timeoutMs });
+    function attempt(req) {
+        return withDeadline(answer(req), timeoutMs);
+    }
+    async function answer(req) {
         const response = await request(req.url, {
             method: req.method,
             headers: req.headers,
@@ -142,6 +157,15 @@ async function createHttpClient(options) {
         return Promise.resolve();
     };
     return { send, close };
+}
+function withDeadline(work, ms) {
+    let timer;
+    const deadline = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new DOMException('The attempt took longer than its timeout', 'TimeoutError')), ms);
+        timer.unref();
+    });
+    work.catch(() => undefined);
+    return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 async function readPrefix(body, limit) {
     const chunks = [];

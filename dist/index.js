@@ -53,6 +53,7 @@ const Limits = {
     idsPerStep: 100,
     requestsInFlight: 8,
     idLength: 128,
+    eventFileBytes: 25 * 1024 * 1024,
     answerBytes: 64 * 1024,
     detailLength: 2000,
     detailEntries: 20,
@@ -108,9 +109,10 @@ function describeNetworkError(error, host, proxy) {
     }
     const certificate = CERTIFICATE_PROBLEMS.find(([pattern]) => has(pattern));
     if (certificate) {
+        const whose = proxy?.url.protocol === 'https:' ? `${host} (or of the proxy ${proxyName(proxy)})` : host;
         return {
             cause: 'tls',
-            text: `the TLS certificate of ${host} ${certificate[1]} (${code || 'TLS'}). If the service uses a private certificate authority, point NODE_EXTRA_CA_CERTS at its certificate`,
+            text: `the TLS certificate of ${whose} ${certificate[1]} (${code || 'TLS'}). If the service uses a private certificate authority, point NODE_EXTRA_CA_CERTS at its certificate`,
         };
     }
     if (has(/ERR_SSL|ERR_TLS|EPROTO|UND_ERR_PRX_TLS/))
@@ -1648,10 +1650,10 @@ function getIDToken(aud) {
 ;// CONCATENATED MODULE: ./log.ts
 
 function openLog(apiKey) {
-    const forms = secretForms(apiKey);
-    for (const form of forms)
+    for (const form of secretForms(apiKey))
         core_setSecret(form);
-    const clean = (line) => showControls(scrub(line, forms));
+    const scrub = scrubber(apiKey);
+    const clean = (line) => showControls(scrub(line));
     const lines = (text) => (typeof text === 'string' ? [text] : text).map(clean);
     return {
         info: (text) => lines(text).forEach(printPlain),
@@ -1675,12 +1677,37 @@ function secretForms(secret) {
     const forms = new Set([secret, json, asciiJson, encodeURIComponent(secret), html, ...lines]);
     return [...forms].sort((a, b) => b.length - a.length);
 }
-function scrub(text, forms) {
-    return forms.reduce((result, form) => result.replaceAll(form, '***'), text);
-}
 function scrubber(secret) {
     const forms = secretForms(secret);
-    return (text) => scrub(text, forms);
+    return (text) => {
+        const scrubbed = forms.reduce((result, form) => result.replaceAll(form, '***'), text);
+        return secret && unescapings(scrubbed).some((form) => form.includes(secret)) ? HIDDEN : scrubbed;
+    };
+}
+const HIDDEN = '*** (not shown: it held the API key in an escaped form)';
+function unescapings(text) {
+    const once = unescapeText(text);
+    return [once, unescapeText(once)];
+}
+const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+function unescapeText(text) {
+    return text
+        .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)))
+        .replace(/\\([\\/"'])/g, '$1')
+        .replace(/&(?:#(\d{1,7})|#x([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos));/g, (entity, dec, hex, name) => {
+        if (name)
+            return ENTITIES[name] ?? entity;
+        const code = dec ? Number(dec) : parseInt(hex ?? '', 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+    })
+        .replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replaceAll('%', ''), 'hex').toString('utf8'));
+}
+function holdsSecret(text, secret) {
+    if (!secret)
+        return false;
+    if (secret.length < 6)
+        return text === secret;
+    return scrubber(secret)(text) !== text;
 }
 const CONTROLS = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 const NAMED = { '\n': '\\n', '\r': '\\r' };
@@ -1774,17 +1801,16 @@ async function withTracker(connection, log, use) {
 }
 function createTracker(http, connection) {
     const { baseUrl, apiKey } = connection;
-    const secrets = secretForms(apiKey);
     const scrub = scrubber(apiKey);
     return {
         async create(body) {
             const response = await http.send(createRequest(baseUrl, apiKey, body));
             const answer = successAnswer(response, scrub);
-            const id = idFromJson(answer.id);
             const head = `HTTP ${response.status}, but`;
+            const id = answerId(response.text, answer.id, head);
             if (!id || id.text === '')
                 throw new ServiceError([`${head} the answer has no deployment \`id\``]);
-            const why = secrets.some((secret) => id.text.includes(secret)) ? 'holds the API key' : idProblem(id.text);
+            const why = holdsSecret(id.text, apiKey) ? 'holds the API key' : idProblem(id.text);
             if (why) {
                 throw new ServiceError([
                     `${head} the deployment id it returned ${why}, so it is not kept (the service may have recorded a deployment this action cannot finish)`,
@@ -1871,18 +1897,30 @@ function describeValidationEntry(entry) {
     return location ? `${location}: ${message}` : message;
 }
 function locationPart(part) {
-    if (typeof part === 'string')
-        return part;
+    if (typeof part === 'string' || typeof part === 'number')
+        return String(part);
     if (part instanceof JsonNumber)
         return part.source;
     return JSON.stringify(part) ?? 'null';
 }
 function parseAnswer(text) {
     try {
-        return parseJsonLosslessly(text);
+        return JSON.parse(text);
     }
     catch {
         return undefined;
+    }
+}
+function answerId(text, value, head) {
+    if (typeof value !== 'number')
+        return idFromJson(value);
+    try {
+        return idFromJson(parseJsonLosslessly(text).id);
+    }
+    catch {
+        if (Number.isSafeInteger(value))
+            return { text: String(value), numeric: true };
+        throw new ServiceError([`${head} the answer nests too deep for its numeric id to be read exactly`]);
     }
 }
 function isObject(value) {
@@ -1945,6 +1983,7 @@ function requestLines(request, url = request.url.href) {
 const external_node_fs_namespaceObject = require("node:fs");
 ;// CONCATENATED MODULE: ./event.ts
 
+
 async function readGitHubContext(env, checkRunId, log) {
     return {
         eventName: env.GITHUB_EVENT_NAME ?? '',
@@ -1955,8 +1994,9 @@ async function readGitHubContext(env, checkRunId, log) {
 }
 async function readPayload(path, log) {
     const fallback = 'the defaults come from the GITHUB_* variables alone';
-    if (path && !(0,external_node_fs_namespaceObject.existsSync)(path)) {
-        log.warning(`The event file (GITHUB_EVENT_PATH) does not exist: ${fallback}.`);
+    const problem = path ? eventFileProblem(path) : undefined;
+    if (problem) {
+        log.warning(`The event file (GITHUB_EVENT_PATH) ${problem}: ${fallback}.`);
         return {};
     }
     let payload;
@@ -1973,6 +2013,16 @@ async function readPayload(path, log) {
         return {};
     }
     return payload;
+}
+function eventFileProblem(path) {
+    const stats = (0,external_node_fs_namespaceObject.statSync)(path, { throwIfNoEntry: false });
+    if (!stats)
+        return 'does not exist';
+    if (!stats.isFile())
+        return 'is not a file';
+    if (stats.size > constants/* Limits */.xu.eventFileBytes)
+        return `is over ${constants/* Limits */.xu.eventFileBytes / 1024 / 1024} MiB`;
+    return undefined;
 }
 function errorName(error) {
     return error instanceof SyntaxError ? 'it is not JSON' : error instanceof Error ? error.message : String(error);
@@ -2583,13 +2633,14 @@ function parseNoProxyEntry(entry) {
 }
 function isLoopback(hostname) {
     const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-    return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+    return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 function withoutCredentials(text) {
     return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/is, '$1***@');
 }
 
 ;// CONCATENATED MODULE: ./settings.ts
+
 
 
 
@@ -2607,7 +2658,7 @@ function readSettings(read, env) {
     const dryRun = problems.read(() => readBoolean(read, constants/* Inputs */.G0.DryRun), false);
     const status = problems.read(() => readStatus(read), undefined);
     const rawDeploymentIds = read(constants/* Inputs */.G0.DeploymentId);
-    const deploymentIds = problems.read(() => readDeploymentIds(rawDeploymentIds), undefined);
+    const deploymentIds = problems.read(() => readDeploymentIds(rawDeploymentIds, apiKey), undefined);
     const artifacts = rawDeploymentIds ? [] : problems.read(() => readArtifacts(read), []);
     problems.read(() => readType(read), constants/* DeploymentType */.C1);
     problems.throwIfAny();
@@ -2742,7 +2793,7 @@ function readArtifacts(read) {
     }
     return artifacts;
 }
-function readDeploymentIds(raw) {
+function readDeploymentIds(raw, apiKey) {
     if (raw === '')
         return undefined;
     const problem = (text) => new ConfigError({ input: constants/* Inputs */.G0.DeploymentId }, text);
@@ -2756,6 +2807,8 @@ function readDeploymentIds(raw) {
         throw problem(`holds ${ids.length} ids; one step updates at most ${constants/* Limits */.xu.idsPerStep}. Split them over several steps.`);
     }
     for (const id of ids) {
+        if (holdsSecret(id.text, apiKey))
+            throw problem('holds the API key as an id (are two secrets swapped?).');
         const why = idProblem(id.text);
         if (why)
             throw problem(`holds an id that ${why}: ${(0,text_0/* quote */.hD)(id.text)}.`);

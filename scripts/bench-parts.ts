@@ -65,7 +65,7 @@ const PROBES: Probe[] = [
   {
     part: 'undici',
     shipped: true,
-    code: `import { createAgent, request } from '${root}/src/undici.js'; (globalThis as { probe?: unknown }).probe = [createAgent(), request];`,
+    code: `import { createAgent, request } from '${root}/src/undici.js'; (globalThis as { probe?: unknown }).probe = [createAgent({ timeoutMs: 10_000 }), request];`,
   },
 ];
 

@@ -32,7 +32,7 @@ const boundScript = await bundleProbe(
   `import { createAgent, request } from '${join(ROOT, 'src', 'undici.js')}';
 void (async () => {
   const [url, key, body] = process.argv.slice(2) as [string, string, string];
-  const dispatcher = createAgent();
+  const dispatcher = createAgent({ timeoutMs: 10_000 });
   const headers = { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': key };
   const response = await request(url, { method: 'PATCH', headers, body, dispatcher });
   console.log(response.statusCode, await response.body.text());

@@ -55,6 +55,8 @@ export const Limits = {
   requestsInFlight: 8,
   /** Characters of one deployment id; a longer one is a protocol error. */
   idLength: 128,
+  /** Bytes of the event file read (GitHub's own payloads are at most 25 MB); a larger one is not read. */
+  eventFileBytes: 25 * 1024 * 1024,
   /** Bytes of an answer that are read; the rest is never read. */
   answerBytes: 64 * 1024,
   /** Characters of the service's `detail` (or of an answer, in the debug log) shown in a message. */

@@ -1,7 +1,8 @@
 // The event that started the workflow, read through @actions/github's Context. Broken runner data
 // (no event file, a file that is not JSON) is not a crash: the defaults then come from the GITHUB_*
 // variables alone, and the log says so in one line.
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { Limits } from './constants.js';
 import type { GitHubContext } from './context.js';
 import type { Log } from './log.js';
 
@@ -20,9 +21,11 @@ export async function readGitHubContext(
 
 async function readPayload(path: string | undefined, log: Log): Promise<unknown> {
   const fallback = 'the defaults come from the GITHUB_* variables alone';
-  // Context would print its own line for a missing file; this one says what it means.
-  if (path && !existsSync(path)) {
-    log.warning(`The event file (GITHUB_EVENT_PATH) does not exist: ${fallback}.`);
+  // Context would print its own line for a missing file, and wait forever on a pipe: say what is
+  // wrong with the file instead, before it is read.
+  const problem = path ? eventFileProblem(path) : undefined;
+  if (problem) {
+    log.warning(`The event file (GITHUB_EVENT_PATH) ${problem}: ${fallback}.`);
     return {};
   }
   let payload: unknown;
@@ -40,6 +43,14 @@ async function readPayload(path: string | undefined, log: Log): Promise<unknown>
     return {};
   }
   return payload;
+}
+
+function eventFileProblem(path: string): string | undefined {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  if (!stats) return 'does not exist';
+  if (!stats.isFile()) return 'is not a file';
+  if (stats.size > Limits.eventFileBytes) return `is over ${Limits.eventFileBytes / 1024 / 1024} MiB`;
+  return undefined;
 }
 
 function errorName(error: unknown): string {

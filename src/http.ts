@@ -46,9 +46,14 @@ export interface HttpClientOptions {
 
 export async function createHttpClient(options: HttpClientOptions): Promise<HttpClient> {
   const { timeoutMs, retries, proxy, log, sleep = (ms) => wait(ms), random = Math.random } = options;
-  const dispatcher = proxy ? await createProxyAgent(proxy.url) : createAgent();
+  const dispatcher = proxy ? await createProxyAgent(proxy.url, { timeoutMs }) : createAgent({ timeoutMs });
 
-  async function attempt(req: HttpRequest): Promise<HttpResponse> {
+  /** One attempt, over at `timeoutMs` whatever stage it is in (undici's own timeouts bound what it leaves behind). */
+  function attempt(req: HttpRequest): Promise<HttpResponse> {
+    return withDeadline(answer(req), timeoutMs);
+  }
+
+  async function answer(req: HttpRequest): Promise<HttpResponse> {
     const response = await request(req.url, {
       method: req.method,
       headers: req.headers,
@@ -103,6 +108,17 @@ export async function createHttpClient(options: HttpClientOptions): Promise<Http
     return Promise.resolve();
   };
   return { send, close };
+}
+
+/** `work`, or a TimeoutError once `ms` have passed (what the work does after that is ignored). */
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DOMException('The attempt took longer than its timeout', 'TimeoutError')), ms);
+    timer.unref();
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** The first `limit` bytes of a body as text; the rest is never read (the connection is closed). */

@@ -24,9 +24,9 @@ export interface Log {
 
 /** Masks the key (before anything else is printed) and returns the log that scrubs it. */
 export function openLog(apiKey: string): Log {
-  const forms = secretForms(apiKey);
-  for (const form of forms) core.setSecret(form);
-  const clean = (line: string) => showControls(scrub(line, forms));
+  for (const form of secretForms(apiKey)) core.setSecret(form);
+  const scrub = scrubber(apiKey);
+  const clean = (line: string) => showControls(scrub(line));
   const lines = (text: Lines) => (typeof text === 'string' ? [text] : text).map(clean);
   return {
     info: (text) => lines(text).forEach(printPlain),
@@ -54,14 +54,50 @@ export function secretForms(secret: string): string[] {
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
-function scrub(text: string, forms: readonly string[]): string {
-  return forms.reduce((result, form) => result.replaceAll(form, '***'), text);
-}
-
 /** The key's scrubbing alone, for text that is cut before it is printed: scrub first, then cut. */
 export function scrubber(secret: string): (text: string) => string {
   const forms = secretForms(secret);
-  return (text) => scrub(text, forms);
+  return (text) => {
+    const scrubbed = forms.reduce((result, form) => result.replaceAll(form, '***'), text);
+    // Any other way of escaping the key (named HTML entities, \u escapes in upper case, \/, once
+    // or twice over): if the text, unescaped, still holds it, none of the text is shown.
+    return secret && unescapings(scrubbed).some((form) => form.includes(secret)) ? HIDDEN : scrubbed;
+  };
+}
+
+const HIDDEN = '*** (not shown: it held the API key in an escaped form)';
+
+/** The text with JSON, HTML and URL escapes undone, once and twice. */
+function unescapings(text: string): string[] {
+  const once = unescapeText(text);
+  return [once, unescapeText(once)];
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function unescapeText(text: string): string {
+  return text
+    .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/\\([\\/"'])/g, '$1')
+    .replace(
+      /&(?:#(\d{1,7})|#x([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos));/g,
+      (entity: string, dec?: string, hex?: string, name?: string) => {
+        if (name) return ENTITIES[name] ?? entity;
+        const code = dec ? Number(dec) : parseInt(hex ?? '', 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+      },
+    )
+    .replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replaceAll('%', ''), 'hex').toString('utf8'));
+}
+
+/**
+ * Whether `text` (an id) holds the key in any form the log would hide. A key under 6 characters
+ * only when it is the whole text: a short key would otherwise be found in most ids.
+ */
+export function holdsSecret(text: string, secret: string): boolean {
+  if (!secret) return false;
+  if (secret.length < 6) return text === secret;
+  return scrubber(secret)(text) !== text;
 }
 
 // Control characters (but tab), invisible format characters (bidi overrides, zero-width) and the

@@ -53,9 +53,11 @@ export function describeNetworkError(error: unknown, host: string, proxy: Proxy 
   }
   const certificate = CERTIFICATE_PROBLEMS.find(([pattern]) => has(pattern));
   if (certificate) {
+    // Through an https proxy, the certificate may be the proxy's: undici does not always say which.
+    const whose = proxy?.url.protocol === 'https:' ? `${host} (or of the proxy ${proxyName(proxy)})` : host;
     return {
       cause: 'tls',
-      text: `the TLS certificate of ${host} ${certificate[1]} (${code || 'TLS'}). If the service uses a private certificate authority, point NODE_EXTRA_CA_CERTS at its certificate`,
+      text: `the TLS certificate of ${whose} ${certificate[1]} (${code || 'TLS'}). If the service uses a private certificate authority, point NODE_EXTRA_CA_CERTS at its certificate`,
     };
   }
   if (has(/ERR_SSL|ERR_TLS|EPROTO|UND_ERR_PRX_TLS/))

@@ -1,8 +1,8 @@
 // Which proxy, if any, carries a request to the service. The variables are read as undici's
 // EnvHttpProxyAgent reads them (lower case first; https falls back to the http proxy; NO_PROXY
 // entries match a host, its subdomains, `*`, with an optional port), with one rule more: a loopback
-// service (`localhost` and its subdomains, as RFC 6761 reserves them, 127.x.x.x, [::1]) is always
-// reached directly, as Go's net/http does for localhost and loopback addresses. A proxy cannot reach
+// service (`localhost`, 127.x.x.x, [::1]) is always reached directly, as Go's net/http does for
+// localhost and loopback addresses. A proxy cannot reach
 // this machine's loopback anyway, and the key would travel to it in clear over plain http.
 import { ConfigError } from './config-error.js';
 
@@ -89,7 +89,8 @@ function parseNoProxyEntry(entry: string): { hostname: string; port: number; wil
 
 export function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+  // `localhost` by name, not its subdomains: a resolver may send `x.localhost` anywhere.
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 /** A URL, or what was meant as one, for a message: its user name and password shown as `***`. */

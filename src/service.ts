@@ -3,7 +3,7 @@ import { Limits, type DeploymentStatus } from './constants.js';
 import type { HttpClient, HttpRequest, HttpResponse } from './http.js';
 import { NetworkError } from './network-error.js';
 import { idFromJson, idProblem, JsonNumber, parseJsonLosslessly, type DeploymentId } from './ids.js';
-import { scrubber, secretForms, type Log } from './log.js';
+import { holdsSecret, scrubber, type Log } from './log.js';
 import { settleAll } from './pool.js';
 import { shorten, TRUNCATED } from './text.js';
 import type { Connection } from './settings.js';
@@ -95,17 +95,16 @@ export async function withTracker<T>(
 
 export function createTracker(http: HttpClient, connection: Connection): Tracker {
   const { baseUrl, apiKey } = connection;
-  const secrets = secretForms(apiKey);
   // What the service says is scrubbed of the key before it is cut short, or a cut could show part of it.
   const scrub = scrubber(apiKey);
   return {
     async create(body) {
       const response = await http.send(createRequest(baseUrl, apiKey, body));
       const answer = successAnswer(response, scrub);
-      const id = idFromJson(answer.id);
       const head = `HTTP ${response.status}, but`;
+      const id = answerId(response.text, answer.id, head);
       if (!id || id.text === '') throw new ServiceError([`${head} the answer has no deployment \`id\``]);
-      const why = secrets.some((secret) => id.text.includes(secret)) ? 'holds the API key' : idProblem(id.text);
+      const why = holdsSecret(id.text, apiKey) ? 'holds the API key' : idProblem(id.text);
       if (why) {
         throw new ServiceError([
           `${head} the deployment id it returned ${why}, so it is not kept (the service may have recorded a deployment this action cannot finish)`,
@@ -203,16 +202,29 @@ function describeValidationEntry(entry: unknown): string {
 
 /** A part of `loc`: a field name or an index, as text; anything else as JSON (never String(), which runs the answer's own toString). */
 function locationPart(part: unknown): string {
-  if (typeof part === 'string') return part;
+  if (typeof part === 'string' || typeof part === 'number') return String(part);
   if (part instanceof JsonNumber) return part.source;
   return JSON.stringify(part) ?? 'null';
 }
 
+/** The answer as JSON (undefined when it is none). Plain JSON.parse: it takes deep nesting, and a large answer of numbers costs no object per number. */
 function parseAnswer(text: string): unknown {
   try {
-    return parseJsonLosslessly(text);
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
+  }
+}
+
+/** The created deployment's id; a number with every digit, read again from the answer's text. */
+function answerId(text: string, value: unknown, head: string): DeploymentId | undefined {
+  if (typeof value !== 'number') return idFromJson(value);
+  try {
+    return idFromJson((parseJsonLosslessly(text) as Record<string, unknown>).id);
+  } catch {
+    // Too deep for a second reading: exact only where JavaScript's number is.
+    if (Number.isSafeInteger(value)) return { text: String(value), numeric: true };
+    throw new ServiceError([`${head} the answer nests too deep for its numeric id to be read exactly`]);
   }
 }
 

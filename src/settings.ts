@@ -6,6 +6,7 @@ import { ConfigError, ProblemCollector } from './config-error.js';
 import { idFromJson, idProblem, parseJsonLosslessly, textId, type DeploymentId } from './ids.js';
 import { isLoopback, proxyFor, withoutCredentials, type Env, type Proxy } from './proxy.js';
 import type { ArtifactRef } from './service.js';
+import { holdsSecret } from './log.js';
 import { quote } from './text.js';
 
 /** Reads one input as the runner passed it; '' when it is not set. */
@@ -80,7 +81,7 @@ export function readSettings(read: InputReader, env: Env): Settings {
   const dryRun = problems.read(() => readBoolean(read, Inputs.DryRun), false);
   const status = problems.read(() => readStatus(read), undefined);
   const rawDeploymentIds = read(Inputs.DeploymentId);
-  const deploymentIds = problems.read(() => readDeploymentIds(rawDeploymentIds), undefined);
+  const deploymentIds = problems.read(() => readDeploymentIds(rawDeploymentIds, apiKey), undefined);
   const artifacts = rawDeploymentIds ? [] : problems.read(() => readArtifacts(read), []);
   problems.read(() => readType(read), DeploymentType);
   problems.throwIfAny();
@@ -261,7 +262,7 @@ function readArtifacts(read: InputReader): ArtifactRef[] {
  * `deployment-id`: one id, a comma/newline list, or the JSON array that the `deployment-ids`
  * output of an earlier job holds (numbers in it keep every digit).
  */
-function readDeploymentIds(raw: string): DeploymentId[] | undefined {
+function readDeploymentIds(raw: string, apiKey: string): DeploymentId[] | undefined {
   if (raw === '') return undefined;
   const problem = (text: string) => new ConfigError({ input: Inputs.DeploymentId }, text);
   const ids = raw.startsWith('[') ? parseIdArray(raw) : splitList(raw).map(textId);
@@ -275,6 +276,8 @@ function readDeploymentIds(raw: string): DeploymentId[] | undefined {
     );
   }
   for (const id of ids as DeploymentId[]) {
+    // Never sent in a URL, never stored, never shown: is it another secret than meant here?
+    if (holdsSecret(id.text, apiKey)) throw problem('holds the API key as an id (are two secrets swapped?).');
     const why = idProblem(id.text);
     if (why) throw problem(`holds an id that ${why}: ${quote(id.text)}.`);
   }

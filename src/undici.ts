@@ -14,15 +14,40 @@ import type * as Undici from 'undici';
 // https service behind a proxy fails with "this[kClient].connect is not a function".
 Object.assign(Dispatcher.prototype, api);
 
-/** A plain Agent: requests go straight to the service. */
-export function createAgent(): Undici.Dispatcher {
-  return new Agent();
+/**
+ * How long each phase of a request may take: connecting (TCP and TLS), waiting for the answer's
+ * headers, and between two parts of its body. undici's defaults are 10 s and 300 s, and a request's
+ * AbortSignal does not cancel a connection being made.
+ */
+export interface Timeouts {
+  timeoutMs: number;
 }
 
-/** undici's ProxyAgent for `proxy` (credentials in it become Proxy-Authorization); its own chunk. */
-export async function createProxyAgent(proxy: URL): Promise<Undici.Dispatcher> {
-  const { default: ProxyAgent } = await import('undici/lib/dispatcher/proxy-agent.js');
-  return new ProxyAgent(proxy.href);
+function phaseTimeouts({ timeoutMs }: Timeouts) {
+  const ms = Math.max(1, Math.ceil(timeoutMs));
+  return { connectTimeout: ms, headersTimeout: ms, bodyTimeout: ms };
+}
+
+/** A plain Agent: requests go straight to the service. */
+export function createAgent(timeouts: Timeouts): Undici.Dispatcher {
+  return new Agent(phaseTimeouts(timeouts));
+}
+
+/**
+ * undici's ProxyAgent for `proxy` (credentials in it become Proxy-Authorization); its own chunk.
+ * Its own client to the proxy (the one that asks for the CONNECT tunnel) gets the timeouts too.
+ */
+export async function createProxyAgent(proxy: URL, timeouts: Timeouts): Promise<Undici.Dispatcher> {
+  const [{ default: ProxyAgent }, { default: Pool }] = await Promise.all([
+    import('undici/lib/dispatcher/proxy-agent.js'),
+    import('undici/lib/dispatcher/pool.js'),
+  ]);
+  const phases = phaseTimeouts(timeouts);
+  return new ProxyAgent({
+    uri: proxy.href,
+    ...phases,
+    clientFactory: (origin: URL, options: object) => new Pool(origin, { ...options, ...phases }),
+  });
 }
 
 export type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> &

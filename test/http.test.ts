@@ -1,7 +1,7 @@
 // The HTTP client in-process against the fake service and a few hostile servers: the retry policy,
 // the waits it asks for (an injected sleep: nothing really waits), timeouts and the answer bound.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpClient, type HttpClient, type HttpRequest } from '../src/http.ts';
 import type { Log } from '../src/log.ts';
@@ -219,6 +219,37 @@ describe('what the client never does', () => {
     expect(response.truncated).toBe(true);
     expect(response.text).toHaveLength(64 * 1024);
     expect(written).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('ends an attempt at its timeout while a proxy never answers the CONNECT', async () => {
+    const silent = createNetServer((socket) => socket.on('error', () => undefined));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const { client } = await clientFor({
+      retries: 0,
+      timeoutMs: 200,
+      proxy: { url: new URL(proxyUrl), variable: 'HTTPS_PROXY' },
+    });
+    const started = performance.now();
+
+    await expect(client.send(post('https://tracker.test', 'k'))).rejects.toThrow(
+      /^no answer in time \(tracker\.test through the proxy HTTPS_PROXY/,
+    );
+    expect(performance.now() - started).toBeLessThan(2000);
+    silent.close();
+  });
+
+  it('ends an attempt at its timeout while a TLS handshake never completes', async () => {
+    const silent = createNetServer((socket) => socket.on('error', () => undefined));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { client } = await clientFor({ retries: 0, timeoutMs: 200 });
+    const started = performance.now();
+
+    await expect(client.send(post(`https://127.0.0.1:${(silent.address() as AddressInfo).port}`, 'k'))).rejects.toThrow(
+      /^no answer in time/,
+    );
+    expect(performance.now() - started).toBeLessThan(2000);
+    silent.close();
   });
 
   it('names a proxy that asks for credentials', async () => {

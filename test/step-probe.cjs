@@ -2,12 +2,26 @@
 // STEP_PROBE_FILE names, the process's peak resident memory (KiB), the Node builtins it loaded and
 // the files it required.
 'use strict';
-const { writeFileSync } = process.getBuiltinModule('node:fs');
+const { readFileSync, writeFileSync } = process.getBuiltinModule('node:fs');
+
+/**
+ * This program's own peak: Linux's VmHWM starts anew at exec, while getrusage's maxrss carries the
+ * peak of the process that spawned it (a test runner far bigger than a step).
+ */
+function peakKiB() {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (match) return Number(match[1]);
+  } catch {
+    // Not Linux: maxrss, which may over-report.
+  }
+  return process.resourceUsage().maxRSS;
+}
 
 process.on('exit', () => {
   const builtins = process.moduleLoadList
     .filter((name) => name.startsWith('NativeModule '))
     .map((name) => name.slice(13));
-  const probe = { maxRssKiB: process.resourceUsage().maxRSS, builtins, files: Object.keys(require.cache) };
+  const probe = { maxRssKiB: peakKiB(), builtins, files: Object.keys(require.cache) };
   writeFileSync(process.env.STEP_PROBE_FILE, JSON.stringify(probe));
 });

@@ -1,6 +1,10 @@
 // The promises at the edges, step by step (in-process, from src/): the tables behind
 // test/e2e/edges.test.ts.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { useFakeService } from '../fixture.ts';
@@ -202,6 +206,19 @@ describe('broken runner data', () => {
       branch: 'main',
     });
     expect(fake.service.requests[0]?.body).not.toHaveProperty('changelog');
+  });
+
+  it('an event file that is a pipe: one warning and the GITHUB_* defaults, never a wait', async () => {
+    const fifo = join(mkdtempSync(join(tmpdir(), 'event-')), 'event.json');
+    execFileSync('mkfifo', [fifo]);
+
+    const main = await runStepInProcess('main', { inputs: fake.inputs(), env: { GITHUB_EVENT_PATH: fifo } }, {});
+
+    expect(main.warnings).toEqual([
+      'The event file (GITHUB_EVENT_PATH) is not a file: the defaults come from the GITHUB_* variables alone.',
+    ]);
+    expect(fake.service.deployments.size).toBe(1);
+    rmSync(dirname(fifo), { recursive: true, force: true });
   });
 
   it('a missing event file: one warning, and the GITHUB_* defaults', async () => {

@@ -16,6 +16,12 @@ import { runJobInProcess, runStepInProcess } from '../in-process.ts';
 import type { StepResult } from '../run-action.ts';
 
 const KEY = 'k3y-"\\é-5f2b9c';
+/** The key as services escape it, beyond what the log names: HTML's named entities, upper-case \\u escapes. */
+const ESCAPED_KEYS = [
+  KEY.replace('"', '&quot;'),
+  JSON.stringify(KEY).slice(1, -1).replace('é', '\\u00E9'),
+  KEY.replace('"', '&amp;quot;'),
+];
 const RUNS = 40;
 
 let service: FakeService | undefined;
@@ -201,7 +207,7 @@ describe('a hostile service', () => {
     .map(([cut, before, rest]) => `${'x'.repeat(Math.max(0, cut - before))}${KEY}${rest}`);
   /** What a service might return as an id: text built to hurt, numbers of any size, odd JSON. */
   const id = fc.oneof(
-    hostileText([KEY]).map((text) => JSON.stringify(text)),
+    hostileText([KEY, ...ESCAPED_KEYS]).map((text) => JSON.stringify(text)),
     fc.constantFrom(
       '"\\ud800"',
       '"a\\udfffb"',
@@ -223,25 +229,27 @@ describe('a hostile service', () => {
       status: fc.constantFrom(200, 201),
       body: fc.oneof(
         id.map((idText) => `{"success":true,"id":${idText}}`),
-        hostileText([KEY]),
+        hostileText([KEY, ...ESCAPED_KEYS]),
       ),
       headers: fc.constant({ 'content-type': 'application/json' }),
     }),
     fc.record({
       status: fc.constantFrom(400, 401, 404, 409, 422, 500, 502),
       body: fc.oneof(
-        fc.oneof(hostileText([KEY]), keyAtACut).map((detail) => ({ detail })),
+        fc.oneof(hostileText([KEY, ...ESCAPED_KEYS]), keyAtACut).map((detail) => ({ detail })),
         fc
           .array(
             fc.record({
-              loc: fc.array(fc.oneof(hostileText([KEY]), fc.integer(), poisoned), { maxLength: 3 }),
-              msg: fc.oneof(hostileText([KEY]), keyAtACut),
+              loc: fc.array(fc.oneof(hostileText([KEY, ...ESCAPED_KEYS]), fc.integer(), poisoned), { maxLength: 3 }),
+              msg: fc.oneof(hostileText([KEY, ...ESCAPED_KEYS]), keyAtACut),
             }),
             { maxLength: 30 },
           )
           .map((detail) => ({ detail })),
-        fc.dictionary(hostileText([KEY]), hostileText([KEY]), { maxKeys: 3 }).map((detail) => ({ detail })),
-        hostileText([KEY]),
+        fc
+          .dictionary(hostileText([KEY, ...ESCAPED_KEYS]), hostileText([KEY, ...ESCAPED_KEYS]), { maxKeys: 3 })
+          .map((detail) => ({ detail })),
+        hostileText([KEY, ...ESCAPED_KEYS]),
       ),
     }),
     fc.record({

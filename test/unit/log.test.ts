@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { looksLikeCommand, openLog, secretForms, showControls } from '../../src/log.ts';
+import { holdsSecret, looksLikeCommand, openLog, scrubber, secretForms, showControls } from '../../src/log.ts';
 
 let printed: string[];
 beforeEach(() => {
@@ -52,6 +52,30 @@ describe('secretForms', () => {
   it('covers the key as is, JSON-escaped, URL-encoded and HTML-escaped, longest first', () => {
     expect(secretForms('k"é&')).toEqual(['k%22%C3%A9%26', 'k&#34;é&#38;', 'k\\"\\u00e9&', 'k\\"é&', 'k"é&']);
     expect(secretForms('')).toEqual([]);
+  });
+});
+
+describe('the key in forms no list names', () => {
+  it.each([
+    ['a named HTML entity', 'Ab&Cd-123', 'Invalid key Ab&amp;Cd-123'],
+    ['&quot;', 'Ab"x-123', 'key Ab&quot;x-123 refused'],
+    ['upper-case \\u escapes', 'Abé-123', 'key Ab\\u00E9-123'],
+    ["PHP's \\/", 'Ab/Cd-123', 'key Ab\\/Cd-123'],
+    ['escaped twice', 'Ab&Cd-123', 'key Ab&amp;amp;Cd-123'],
+    ['URL-encoded in lower case', 'Abé-123', 'key=Ab%c3%a9-123'],
+  ])('hides text that holds it in %s', (_, key, text) => {
+    expect(scrubber(key)(text)).toBe('*** (not shown: it held the API key in an escaped form)');
+  });
+
+  it('leaves text without the key as it is, entities and all', () => {
+    expect(scrubber('Ab&Cd-123')('Tom &amp; Jerry %41 \\u0041')).toBe('Tom &amp; Jerry %41 \\u0041');
+  });
+
+  it('finds an id that holds a key of 6 characters or more in any form, a shorter key only as the whole id', () => {
+    expect(holdsSecret('x-key-12345-y', 'key-12345')).toBe(true);
+    expect(holdsSecret('key%2D12345', 'key-12345')).toBe(true);
+    expect(holdsSecret('12', '1')).toBe(false);
+    expect(holdsSecret('1', '1')).toBe(true);
   });
 });
 

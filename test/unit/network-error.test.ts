@@ -68,6 +68,13 @@ describe('describeNetworkError', () => {
     expect(describeNetworkError(error, 't.example.com', through)).toEqual({ cause, text });
   });
 
+  it('may blame the proxy too, when it is an https proxy', () => {
+    const httpsProxy = { url: new URL('https://proxy.example.com:3128'), variable: 'HTTPS_PROXY' };
+    expect(describeNetworkError(systemError('DEPTH_ZERO_SELF_SIGNED_CERT'), 't.example.com', httpsProxy).text).toMatch(
+      /^the TLS certificate of t\.example\.com \(or of the proxy HTTPS_PROXY \(https:\/\/proxy\.example\.com:3128\)\) is self-signed/,
+    );
+  });
+
   it.each([
     ['CERT_HAS_EXPIRED', 'has expired'],
     ['CERT_NOT_YET_VALID', 'is not valid yet'],

@@ -50,12 +50,15 @@ describe('proxyFor', () => {
 });
 
 describe('small helpers', () => {
-  it.each(['localhost', 'api.localhost', '127.0.0.1', '127.1.2.3', '[::1]'])('%s is loopback', (host) => {
+  it.each(['localhost', 'LocalHost', '127.0.0.1', '127.1.2.3', '[::1]'])('%s is loopback', (host) => {
     expect(isLoopback(host)).toBe(true);
   });
-  it.each(['example.com', '10.0.0.1', '128.0.0.1', 'localhost.example.com'])('%s is not loopback', (host) => {
-    expect(isLoopback(host)).toBe(false);
-  });
+  it.each(['example.com', '10.0.0.1', '128.0.0.1', 'localhost.example.com', 'api.localhost', 'localhost.'])(
+    '%s is not loopback',
+    (host) => {
+      expect(isLoopback(host)).toBe(false);
+    },
+  );
   it.each([
     ['https://user:pw@host/x', 'https://***@host/x'],
     ['user:pw@host', '***@host'],

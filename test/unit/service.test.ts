@@ -181,6 +181,15 @@ describe('the tracker', () => {
     ]);
   });
 
+  it('reads an answer nested thousands deep: its id, exactly where it can', async () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const small = answering({ text: `{"success":true,"id":7,"x":${deep}}` });
+    expect(await createTracker(small, connection).create(body)).toEqual({ text: '7', numeric: true });
+    expect(await createError({ text: `{"success":true,"id":9007199254740993,"x":${deep}}` })).toBe(
+      'HTTP 200, but the answer nests too deep for its numeric id to be read exactly',
+    );
+  });
+
   it("never runs an answer's own toString, and scrubs the key before it cuts", async () => {
     const loc = await createError({ status: 422, text: '{"detail":[{"loc":[{"toString":1},"body",3],"msg":"m"}]}' });
     expect(loc).toBe('HTTP 422:\n  {"toString":1}.body.3: m');

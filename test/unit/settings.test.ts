@@ -73,6 +73,11 @@ describe('readSettings', () => {
       /^Input 'deployment-id' holds an id that is 129 characters long \(at most 128\)/,
     ],
     [{ 'deployment-id': '["a\\u0007b"]' }, /^Input 'deployment-id' holds an id that holds control characters/],
+    [
+      { 'api-key': 'k3y-secret', 'deployment-id': '1, k3y-secret' },
+      /^Input 'deployment-id' holds the API key as an id \(are two secrets swapped\?\)\.$/,
+    ],
+    [{ 'deployment-id': '["\\ud800"]' }, /^Input 'deployment-id' holds an id that is not valid Unicode text/],
   ])('rejects %o naming the input', (override, message) => {
     const lines = problems({ ...valid, ...override });
     expect(lines).toHaveLength(1);
