@@ -1899,8 +1899,6 @@ function describeValidationEntry(entry) {
 function locationPart(part) {
     if (typeof part === 'string' || typeof part === 'number')
         return String(part);
-    if (part instanceof JsonNumber)
-        return part.source;
     return JSON.stringify(part) ?? 'null';
 }
 function parseAnswer(text) {

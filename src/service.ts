@@ -2,7 +2,7 @@
 import { Limits, type DeploymentStatus } from './constants.js';
 import type { HttpClient, HttpRequest, HttpResponse } from './http.js';
 import { NetworkError } from './network-error.js';
-import { idFromJson, idProblem, JsonNumber, parseJsonLosslessly, type DeploymentId } from './ids.js';
+import { idFromJson, idProblem, parseJsonLosslessly, type DeploymentId } from './ids.js';
 import { holdsSecret, scrubber, type Log } from './log.js';
 import { settleAll } from './pool.js';
 import { shorten, TRUNCATED } from './text.js';
@@ -203,7 +203,6 @@ function describeValidationEntry(entry: unknown): string {
 /** A part of `loc`: a field name or an index, as text; anything else as JSON (never String(), which runs the answer's own toString). */
 function locationPart(part: unknown): string {
   if (typeof part === 'string' || typeof part === 'number') return String(part);
-  if (part instanceof JsonNumber) return part.source;
   return JSON.stringify(part) ?? 'null';
 }
 
