@@ -2,19 +2,17 @@
 /******/ 	"use strict";
 /******/ 	var __webpack_modules__ = ({
 
-/***/ 7877:
+/***/ 2851:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   C1: () => (/* binding */ DeploymentType),
-/* harmony export */   G0: () => (/* binding */ Inputs),
-/* harmony export */   Uw: () => (/* binding */ State),
-/* harmony export */   aQ: () => (/* binding */ DeploymentStatuses),
 /* harmony export */   t1: () => (/* binding */ DefaultEnvironment),
-/* harmony export */   tY: () => (/* binding */ Outputs),
+/* harmony export */   wB: () => (/* binding */ Settings),
 /* harmony export */   xu: () => (/* binding */ Limits)
 /* harmony export */ });
-const Inputs = {
+/* unused harmony export DeploymentStatuses */
+const Settings = {
     ApiKey: 'api-key',
     BaseUrl: 'base-url',
     ArtifactId: 'artifact-id',
@@ -35,18 +33,8 @@ const Inputs = {
     Retries: 'retries',
     AllowInsecureHttp: 'allow-insecure-http',
     DryRun: 'dry-run',
-    JobStatus: 'job-status',
-    JobCheckRunId: 'job-check-run-id',
 };
-const Outputs = {
-    DeploymentId: 'deployment-id',
-    DeploymentIds: 'deployment-ids',
-    Status: 'status',
-};
-const State = {
-    Handoff: 'handoff',
-};
-const DeploymentStatuses = ['STARTED', 'SUCCEEDED', 'FAILED'];
+const DeploymentStatuses = (/* unused pure expression or super */ null && (['STARTED', 'SUCCEEDED', 'FAILED']));
 const DeploymentType = 'SIMPLE';
 const DefaultEnvironment = 'Production';
 const Limits = {
@@ -71,7 +59,7 @@ const Limits = {
 
 /***/ }),
 
-/***/ 7469:
+/***/ 3647:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -156,15 +144,18 @@ function errorChain(error) {
 
 /***/ }),
 
-/***/ 5597:
+/***/ 9439:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   ZD: () => (/* binding */ escapeHtml),
+/* harmony export */   ZH: () => (/* binding */ capitalize),
+/* harmony export */   g1: () => (/* binding */ bugLines),
 /* harmony export */   hD: () => (/* binding */ quote),
 /* harmony export */   ml: () => (/* binding */ shorten),
 /* harmony export */   vj: () => (/* binding */ TRUNCATED)
 /* harmony export */ });
-/* harmony import */ var _constants_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7877);
+/* harmony import */ var _constants_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2851);
 
 function shorten(text, max, mark = '…') {
     return text.length > max ? `${text.slice(0, max)}${mark}` : text;
@@ -173,6 +164,16 @@ function quote(value, max = _constants_js__WEBPACK_IMPORTED_MODULE_0__/* .Limits
     return `'${shorten(value, max)}'`;
 }
 const TRUNCATED = '… (truncated)';
+function capitalize(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+}
+function bugLines(what, error) {
+    const trace = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    return [`${what} (a bug of report-deployment: please report it):`, ...trace.split('\n')];
+}
+function escapeHtml(text) {
+    return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
 
 
 /***/ }),
@@ -181,13 +182,6 @@ const TRUNCATED = '… (truncated)';
 /***/ ((module) => {
 
 module.exports = require("./node-http2.js");
-
-/***/ }),
-
-/***/ 9896:
-/***/ ((module) => {
-
-module.exports = require("fs");
 
 /***/ }),
 
@@ -328,13 +322,6 @@ module.exports = require("node:worker_threads");
 /***/ ((module) => {
 
 module.exports = require("node:zlib");
-
-/***/ }),
-
-/***/ 857:
-/***/ ((module) => {
-
-module.exports = require("os");
 
 /***/ })
 
@@ -534,13 +521,230 @@ __nccwpck_require__.d(__webpack_exports__, {
   post: () => (/* binding */ post)
 });
 
-;// CONCATENATED MODULE: ./config-error.ts
+// EXTERNAL MODULE: ./core/constants.ts
+var constants = __nccwpck_require__(2851);
+;// CONCATENATED MODULE: ./core/deployment.ts
+
+const FieldSettings = {
+    version: constants/* Settings */.wB.Version,
+    environment: constants/* Settings */.wB.Environment,
+    commitSha: constants/* Settings */.wB.CommitSha,
+    user: constants/* Settings */.wB.User,
+    branch: constants/* Settings */.wB.Branch,
+    changelog: constants/* Settings */.wB.Changelog,
+    description: constants/* Settings */.wB.Description,
+    link: constants/* Settings */.wB.Link,
+};
+const FieldNames = Object.keys(FieldSettings);
+function resolveFields(given, defaults, naming, problems) {
+    const pick = (field) => {
+        const setting = FieldSettings[field];
+        if (given[field])
+            return { value: given[field], source: naming.setting(setting) };
+        const fallback = defaults.values[field];
+        return fallback?.value ? fallback : undefined;
+    };
+    const required = (field) => {
+        const value = pick(field);
+        if (!value)
+            problems.add(naming.setting(FieldSettings[field]), defaults.missing(field));
+        return value ?? { value: '', source: '' };
+    };
+    const commitSha = required('commitSha');
+    const resolved = {
+        version: pick('version') ?? { value: commitSha.value, source: 'the commit' },
+        environment: pick('environment') ?? { value: constants/* DefaultEnvironment */.t1, source: "the service's default environment" },
+        commitSha,
+        user: required('user'),
+        branch: required('branch'),
+    };
+    for (const field of ['changelog', 'description', 'link']) {
+        const value = pick(field);
+        if (value)
+            resolved[field] = value;
+    }
+    return resolved;
+}
+function createBody(artifact, fields, status) {
+    const optional = {};
+    for (const field of ['changelog', 'description', 'link']) {
+        const value = fields[field]?.value;
+        if (value)
+            optional[field] = value;
+    }
+    return {
+        ...artifact,
+        version: fields.version.value,
+        environment: fields.environment.value,
+        commitSha: fields.commitSha.value,
+        user: fields.user.value,
+        branch: fields.branch.value,
+        type: constants/* DeploymentType */.C1,
+        ...optional,
+        status,
+    };
+}
+function artifactLabel(artifact) {
+    return 'artifactId' in artifact ? `artifact ${artifact.artifactId}` : `artifact '${artifact.artifactName}'`;
+}
+
+;// CONCATENATED MODULE: ./core/json.ts
+class JsonNumber {
+    source;
+    constructor(source) {
+        this.source = source;
+    }
+    toString() {
+        return this.source;
+    }
+    toJSON() {
+        return JSON.rawJSON(this.source);
+    }
+}
+function parseJsonLosslessly(text) {
+    return JSON.parse(text, (_key, value, context) => typeof value === 'number' ? new JsonNumber(context?.source ?? String(value)) : value);
+}
+function isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function field(value, name) {
+    return isObject(value) ? value[name] : undefined;
+}
+
+;// CONCATENATED MODULE: ./ci/github.ts
+
+
+const TAG_PREFIX = 'refs/tags/';
+const BRANCH_PREFIX = 'refs/heads/';
+function githubDefaults(ctx) {
+    const facts = eventFacts(ctx.payload);
+    const values = {
+        commitSha: defaultCommitSha(ctx, facts),
+        version: sourced(refTag(ctx.env.GITHUB_REF ?? ''), 'the tag (GITHUB_REF)'),
+        user: ctx.env.GITHUB_TRIGGERING_ACTOR
+            ? sourced(ctx.env.GITHUB_TRIGGERING_ACTOR, 'GITHUB_TRIGGERING_ACTOR')
+            : sourced(ctx.env.GITHUB_ACTOR ?? '', 'GITHUB_ACTOR'),
+        branch: defaultBranch(ctx, facts),
+        changelog: defaultChangelog(ctx, facts),
+        description: sourced(defaultDescription(ctx), 'the workflow run'),
+        link: defaultLink(ctx),
+    };
+    return { values, missing };
+}
+const MISSING_FROM = {
+    commitSha: 'GITHUB_SHA',
+    user: 'GITHUB_ACTOR',
+    branch: 'GITHUB_REF',
+};
+function missing(name) {
+    const variable = MISSING_FROM[name] ?? 'the run';
+    return `is empty and ${variable} gives no default (not on a GitHub runner?). Set \`${FieldSettings[name]}\`.`;
+}
+function sourced(value, source) {
+    return { value, source };
+}
+function eventFacts(payload) {
+    const pullRequest = field(payload, 'pull_request');
+    const workflowRun = field(payload, 'workflow_run');
+    const head = field(pullRequest, 'head');
+    return {
+        compare: github_text(field(payload, 'compare')),
+        baseRef: github_text(field(payload, 'base_ref')),
+        pullRequestUrl: github_text(field(pullRequest, 'html_url')),
+        pullRequestHeadSha: github_text(field(head, 'sha')),
+        pullRequestHeadRef: github_text(field(head, 'ref')),
+        runHeadSha: github_text(field(workflowRun, 'head_sha')),
+        runHeadBranch: github_text(field(workflowRun, 'head_branch')),
+        releaseUrl: github_text(field(field(payload, 'release'), 'html_url')),
+    };
+}
+function github_text(value) {
+    return typeof value === 'string' ? value : '';
+}
+function isPullRequestEvent(eventName) {
+    return eventName.startsWith('pull_request');
+}
+function defaultCommitSha({ eventName, env }, facts) {
+    if (isPullRequestEvent(eventName) && facts.pullRequestHeadSha) {
+        return sourced(facts.pullRequestHeadSha, "the pull request's head (event)");
+    }
+    if (eventName === 'workflow_run' && facts.runHeadSha)
+        return sourced(facts.runHeadSha, 'workflow_run.head_sha (event)');
+    return sourced(env.GITHUB_SHA ?? '', 'GITHUB_SHA');
+}
+function refTag(ref) {
+    return ref.startsWith(TAG_PREFIX) ? ref.slice(TAG_PREFIX.length) : '';
+}
+function defaultBranch({ eventName, env }, facts) {
+    if (isPullRequestEvent(eventName)) {
+        if (facts.pullRequestHeadRef)
+            return sourced(facts.pullRequestHeadRef, "the pull request's head (event)");
+        if (env.GITHUB_HEAD_REF)
+            return sourced(env.GITHUB_HEAD_REF, 'GITHUB_HEAD_REF');
+    }
+    if (eventName === 'workflow_run' && facts.runHeadBranch) {
+        return sourced(facts.runHeadBranch, 'workflow_run.head_branch (event)');
+    }
+    const ref = env.GITHUB_REF ?? '';
+    if (ref.startsWith(BRANCH_PREFIX))
+        return sourced(ref.slice(BRANCH_PREFIX.length), 'GITHUB_REF');
+    if (ref.startsWith(TAG_PREFIX) && facts.baseRef) {
+        return sourced(facts.baseRef.replace(BRANCH_PREFIX, ''), 'base_ref (event)');
+    }
+    if (env.GITHUB_REF_NAME)
+        return sourced(env.GITHUB_REF_NAME, 'GITHUB_REF_NAME');
+    return sourced(refTag(ref) || ref, 'GITHUB_REF');
+}
+function defaultChangelog({ eventName }, facts) {
+    if (eventName === 'push')
+        return sourced(facts.compare, 'the compare URL (event)');
+    if (isPullRequestEvent(eventName))
+        return sourced(facts.pullRequestUrl, "the pull request's URL (event)");
+    if (eventName === 'release')
+        return sourced(facts.releaseUrl, "the release's URL (event)");
+    return sourced('', '');
+}
+function defaultDescription({ eventName, env }) {
+    const run = env.GITHUB_RUN_NUMBER ? ` #${env.GITHUB_RUN_NUMBER}` : '';
+    const attempt = env.GITHUB_RUN_ATTEMPT ? ` (attempt ${env.GITHUB_RUN_ATTEMPT})` : '';
+    const parts = [`${env.GITHUB_WORKFLOW || 'workflow'}${run}${attempt}`];
+    if (env.GITHUB_JOB)
+        parts.push(`job ${env.GITHUB_JOB}`);
+    if (eventName)
+        parts.push(`on ${eventName}`);
+    return parts.join(', ');
+}
+function defaultLink({ env, checkRunId }) {
+    const { GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: runId } = env;
+    if (!repo || !runId)
+        return sourced('', '');
+    const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
+    const run = `${server}/${repo}/actions/runs/${runId}`;
+    if (/^\d+$/.test(checkRunId))
+        return sourced(`${run}/job/${checkRunId}`, "the job's page");
+    return sourced(`${run}/attempts/${env.GITHUB_RUN_ATTEMPT || '1'}`, "the run attempt's page");
+}
+const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
+function secretsWithheld({ eventName, payload, env, }) {
+    if (env.GITHUB_ACTOR === 'dependabot[bot]') {
+        return "GitHub gives a workflow run that Dependabot started Dependabot's secrets only";
+    }
+    if (!PULL_REQUEST_EVENTS.has(eventName))
+        return undefined;
+    const pullRequest = field(payload, 'pull_request');
+    const head = field(field(pullRequest, 'head'), 'repo');
+    const base = field(field(pullRequest, 'base'), 'repo');
+    const headName = github_text(field(head, 'full_name'));
+    const baseName = github_text(field(base, 'full_name'));
+    const fromFork = (pullRequest !== undefined && head === null) || (headName !== '' && baseName !== '' && headName !== baseName);
+    return fromFork ? 'GitHub gives a workflow run for a pull request from a fork no secrets' : undefined;
+}
+
+;// CONCATENATED MODULE: ./core/config-error.ts
 class ConfigError extends Error {
     problems;
     constructor(subjectOrProblems, text = '') {
-        const problems = Array.isArray(subjectOrProblems)
-            ? subjectOrProblems
-            : [{ subject: subjectOrProblems, text }];
+        const problems = typeof subjectOrProblems === 'string' ? [{ subject: subjectOrProblems, text }] : subjectOrProblems;
         super(problems.map(problemText).join('\n'));
         this.name = 'ConfigError';
         this.problems = problems;
@@ -550,11 +754,7 @@ class ConfigError extends Error {
     }
 }
 function problemText({ subject, text }) {
-    if ('input' in subject)
-        return `Input '${subject.input}' ${text}`;
-    if ('inputs' in subject)
-        return `Input ${subject.inputs.map((name) => `'${name}'`).join(' or ')} ${text}`;
-    return `Environment variable ${subject.variable} ${text}`;
+    return `${subject} ${text}`;
 }
 class ProblemCollector {
     problems = [];
@@ -578,26 +778,191 @@ class ProblemCollector {
     }
 }
 
-// EXTERNAL MODULE: ./constants.ts
-var constants = __nccwpck_require__(7877);
-;// CONCATENATED MODULE: ./ids.ts
+// EXTERNAL MODULE: ./core/text.ts
+var core_text = __nccwpck_require__(9439);
+;// CONCATENATED MODULE: ./core/outcome.ts
+
+
+
+const NOTHING_SENT = 'Dry run: nothing was sent.';
+function describeStart(plan, results, options) {
+    const { dryRun, startedAt, wording } = options;
+    const note = (text) => ({ note: `Nothing to finish: ${text}` });
+    switch (plan.kind) {
+        case 'nothing':
+            return describeNothing(plan, wording);
+        case 'finish-later': {
+            const { ids } = plan;
+            if (dryRun) {
+                const line = `Dry run: ${wording.finisher} would set ${deploymentsText(ids)} from ${wording.finishFrom}.`;
+                return report({ lines: info(line, NOTHING_SENT), open: { dryRun, ids, count: ids.length } });
+            }
+            const line = `${(0,core_text/* capitalize */.ZH)(deploymentsText(ids))} will be set from ${wording.finishFrom} ${wording.finishWhen}.`;
+            return report({ lines: info(line), ids, open: { dryRun, ids, startedAt } });
+        }
+        case 'update': {
+            const { status } = plan;
+            const { done, failures } = splitUpdates(results.updated ?? [], status);
+            if (dryRun) {
+                return report({ lines: info(NOTHING_SENT), status, open: note(`${wording.starter} already set the deployment status to ${status}.`) });
+            }
+            const line = done.length ? `${(0,core_text/* capitalize */.ZH)(deploymentsText(done))} set to ${status}.` : '';
+            return report({
+                lines: info(line),
+                failures,
+                summary: { heading: countHeading(done.length, plan.ids.length, 'updated'), lines: line ? [line] : [] },
+                ids: done,
+                status: done.length ? status : '',
+                open: note(done.length
+                    ? `${wording.starter} already set the deployment status to ${status}.`
+                    : `${wording.starter} could not update the deployment.`),
+            });
+        }
+        case 'create':
+            return describeCreated(plan, results.created ?? [], options);
+    }
+}
+function describeCreated(plan, results, { dryRun, startedAt, wording }) {
+    const { status, finishLater } = plan;
+    const given = `${wording.starter} was given status ${status}, so ${wording.finishFrom} is not reported.`;
+    if (dryRun) {
+        const later = `Dry run: ${wording.finisher} would set these deployments from ${wording.finishFrom}.`;
+        return report({
+            lines: info(finishLater ? later : '', NOTHING_SENT),
+            status,
+            open: finishLater ? { dryRun, count: plan.bodies.length } : { note: `Nothing to finish: ${given}` },
+        });
+    }
+    const recorded = [];
+    const lines = [];
+    const failures = [];
+    for (const result of results) {
+        if ('id' in result) {
+            recorded.push(result);
+            lines.push({ text: `Recorded deployment ${result.id.text}: ${describeBody(result.body)} (${status}).` });
+        }
+        else {
+            failures.push(prefixed(`Could not record the deployment of ${artifactLabel(result.body)}`, result.failure));
+        }
+    }
+    const ids = recorded.map((row) => row.id);
+    const open = ids.length === 0
+        ? { note: `Nothing to finish: ${wording.starter} could not record a deployment.` }
+        : finishLater
+            ? { dryRun, ids, startedAt }
+            : { note: `Nothing to finish: ${given}` };
+    return report({
+        lines,
+        failures,
+        summary: { heading: countHeading(ids.length, results.length, 'recorded'), lines: [] },
+        recorded,
+        ids,
+        status: ids.length ? status : '',
+        open,
+    });
+}
+function describeNothing(plan, wording) {
+    const said = (text, warning, heading, note) => report({
+        lines: [{ text, warning }],
+        summary: { heading, lines: [text] },
+        open: { note: `Nothing to finish: ${note}` },
+    });
+    switch (plan.reason) {
+        case 'skipped':
+            return said(`Nothing recorded: status is '${plan.word}', so nothing was deployed.`, false, 'Deployment not recorded: skipped', `status was '${plan.word}', so nothing was recorded.`);
+        case 'not-final':
+            return said(`Nothing recorded: the deployment is '${plan.word}', not a final state. A workflow on \`deployment_status\` records it once its state is success, failure or error (a STARTED record now would stay unfinished beside that one).`, false, 'Deployment not recorded: not finished yet', `the deployment was '${plan.word}', so nothing was recorded.`);
+        case 'no-ids': {
+            const subject = wording.setting(constants/* Settings */.wB.DeploymentId);
+            return said(`${subject} is an empty list: the job that started the deployment recorded none (see its log), so there is nothing to update.`, true, 'No deployment to update', `${subject} was an empty list.`);
+        }
+        case 'no-key':
+            return said(plan.warning, true, 'Deployment not recorded: no API key', 'without an API key nothing was recorded.');
+    }
+}
+function describeFinish(status, results, options) {
+    const { dryRun, startedAt, placeholders } = options;
+    if (dryRun) {
+        const each = placeholders === 1 ? 'the deployment' : `each of the ${placeholders} deployments`;
+        const stands = `({id} stands for the id of ${each} ${options.wording.starter} would have created.)`;
+        return report({ lines: info(placeholders ? stands : '', NOTHING_SENT) });
+    }
+    const { done, failures } = splitUpdates(results, status);
+    const after = startedAt > 0 ? ` after ${formatDuration(Date.now() - startedAt)}` : '';
+    const line = done.length ? `${(0,core_text/* capitalize */.ZH)(deploymentsText(done))} set to ${status}${after}.` : '';
+    const heading = failures.length ? 'Deployment status not fully reported' : `Deployment ${status.toLowerCase()}`;
+    return report({
+        lines: info(line),
+        failures,
+        summary: { heading, lines: line ? [line] : [] },
+        ids: done,
+        status: done.length ? status : '',
+    });
+}
+function report(parts) {
+    return { lines: [], failures: [], recorded: [], ids: [], status: '', ...parts };
+}
+function info(...texts) {
+    return texts.filter((text) => text !== '').map((text) => ({ text }));
+}
+function splitUpdates(results, status) {
+    const done = results.filter((result) => !result.failure).map((result) => result.id);
+    const failures = results.flatMap((result) => result.failure ? [prefixed(`Could not set deployment ${result.id.text} to ${status}`, result.failure)] : []);
+    return { done, failures };
+}
+function prefixed(what, failure) {
+    const [first = '', ...rest] = failure;
+    return [`${what}: ${first}`, ...rest];
+}
+function countHeading(done, asked, verb) {
+    if (done === asked)
+        return done === 1 ? `Deployment ${verb}` : `${done} deployments ${verb}`;
+    return `${done} of ${asked} deployments ${verb}`;
+}
+function describeBody(body) {
+    return `${artifactLabel(body)} version ${body.version} to ${body.environment}`;
+}
+function deploymentsText(ids) {
+    return `${ids.length === 1 ? 'deployment' : 'deployments'} ${ids.map((id) => id.text).join(', ')}`;
+}
+function formatDuration(ms) {
+    const seconds = Math.max(0, Math.round(ms / 1000));
+    const h = Math.floor(seconds / 3600);
+    const m = Math.floor((seconds % 3600) / 60);
+    const s = seconds % 60;
+    if (h)
+        return `${h}h ${m}m ${s}s`;
+    return m ? `${m}m ${s}s` : `${s}s`;
+}
+
+;// CONCATENATED MODULE: ./core/plan.ts
+
+function plan_plan(settings, request) {
+    const { status, deploymentIds, artifacts, fields } = request;
+    if (settings.noKey !== undefined)
+        return { kind: 'nothing', reason: 'no-key', warning: settings.noKey };
+    if (typeof status === 'object')
+        return { kind: 'nothing', reason: status.nothing, word: status.word };
+    if (deploymentIds?.length === 0)
+        return { kind: 'nothing', reason: 'no-ids' };
+    if (deploymentIds) {
+        return status ? { kind: 'update', status, ids: deploymentIds } : { kind: 'finish-later', ids: deploymentIds };
+    }
+    if (!fields)
+        throw new Error('plan: creating deployments needs their fields');
+    const sent = status ?? 'STARTED';
+    return {
+        kind: 'create',
+        status: sent,
+        bodies: artifacts.map((artifact) => createBody(artifact, fields, sent)),
+        finishLater: status === undefined,
+    };
+}
+
+;// CONCATENATED MODULE: ./core/ids.ts
+
 
 const textId = (text) => ({ text, numeric: false });
-class JsonNumber {
-    source;
-    constructor(source) {
-        this.source = source;
-    }
-    toString() {
-        return this.source;
-    }
-    toJSON() {
-        return JSON.rawJSON(this.source);
-    }
-}
-function parseJsonLosslessly(text) {
-    return JSON.parse(text, (_key, value, context) => typeof value === 'number' ? new JsonNumber(context?.source ?? String(value)) : value);
-}
 function idFromJson(value) {
     if (value instanceof JsonNumber)
         return { text: value.source, numeric: true };
@@ -622,14 +987,565 @@ function idProblem(text) {
 function idsJson(ids) {
     return `[${ids.map((id) => (id.numeric ? id.text : JSON.stringify(id.text))).join(',')}]`;
 }
-function deploymentsText(ids) {
-    return `${ids.length === 1 ? 'deployment' : 'deployments'} ${ids.map((id) => id.text).join(', ')}`;
+
+// EXTERNAL MODULE: ./core/network-error.ts
+var network_error = __nccwpck_require__(3647);
+;// CONCATENATED MODULE: ./core/pool.ts
+async function settleAll(items, limit, task) {
+    const results = new Array(items.length);
+    let next = 0;
+    async function worker() {
+        while (next < items.length) {
+            const index = next++;
+            try {
+                results[index] = { status: 'fulfilled', value: await task(items[index]) };
+            }
+            catch (reason) {
+                results[index] = { status: 'rejected', reason };
+            }
+        }
+    }
+    await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+    return results;
 }
 
-// EXTERNAL MODULE: ./network-error.ts
-var network_error = __nccwpck_require__(7469);
-// EXTERNAL MODULE: external "os"
-var external_os_ = __nccwpck_require__(857);
+;// CONCATENATED MODULE: ./core/secret.ts
+
+function secretForms(secret) {
+    if (!secret)
+        return [];
+    secret = secret.toWellFormed();
+    const json = JSON.stringify(secret).slice(1, -1);
+    const asciiJson = json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const html = (0,core_text/* escapeHtml */.ZD)(secret);
+    const lines = secret.split(/[\r\n]+/).filter((line) => line.trim() !== '');
+    const forms = new Set([secret, json, asciiJson, encodeURIComponent(secret), html, ...lines]);
+    return [...forms].sort((a, b) => b.length - a.length);
+}
+function scrubber(secret) {
+    const forms = secretForms(secret);
+    return (text) => {
+        const scrubbed = forms.reduce((result, form) => result.replaceAll(form, '***'), text);
+        return secret && unescapings(scrubbed).some((form) => form.includes(secret)) ? HIDDEN : scrubbed;
+    };
+}
+const HIDDEN = '*** (not shown: it held the API key in an escaped form)';
+function unescapings(text) {
+    const once = unescapeText(text);
+    return [once, unescapeText(once)];
+}
+const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+function unescapeText(text) {
+    return text
+        .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)))
+        .replace(/\\([\\/"'])/g, '$1')
+        .replace(/&(?:#(\d{1,7})|#x([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos));/g, (entity, dec, hex, name) => {
+        if (name)
+            return ENTITIES[name] ?? entity;
+        const code = dec ? Number(dec) : parseInt(hex ?? '', 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+    })
+        .replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replaceAll('%', ''), 'hex').toString('utf8'));
+}
+function holdsSecret(text, secret) {
+    if (!secret)
+        return false;
+    if (secret.length < 6)
+        return text === secret;
+    return scrubber(secret)(text) !== text;
+}
+
+;// CONCATENATED MODULE: ./core/service.ts
+
+
+
+
+
+
+
+class ServiceError extends Error {
+    lines;
+    constructor(lines) {
+        super(lines.join('\n'));
+        this.name = 'ServiceError';
+        this.lines = lines;
+    }
+}
+async function createAll(tracker, bodies) {
+    const settled = await settleAll(bodies, constants/* Limits */.xu.requestsInFlight, (body) => tracker.create(body));
+    return settled.map((result, index) => {
+        const body = bodies[index];
+        return result.status === 'fulfilled' ? { body, id: result.value } : { body, failure: failureLines(result.reason) };
+    });
+}
+async function setStatusAll(tracker, ids, status) {
+    const settled = await settleAll(ids, constants/* Limits */.xu.requestsInFlight, (id) => tracker.update(id, status));
+    return settled.map((result, index) => {
+        const id = ids[index];
+        return result.status === 'fulfilled' ? { id } : { id, failure: failureLines(result.reason) };
+    });
+}
+function failureLines(error) {
+    if (error instanceof ServiceError)
+        return error.lines;
+    if (error instanceof network_error/* NetworkError */.D)
+        return [error.message];
+    return (0,core_text/* bugLines */.g1)('unexpected error', error);
+}
+function createTracker(http, connection) {
+    const { baseUrl, apiKey } = connection;
+    const scrub = scrubber(apiKey);
+    return {
+        async create(body) {
+            const response = await http.send(createRequest(baseUrl, apiKey, body));
+            const answer = successAnswer(response, scrub);
+            const head = `HTTP ${response.status}, but`;
+            const id = answerId(response.text, answer.id, head);
+            if (!id || id.text === '')
+                throw new ServiceError([`${head} the answer has no deployment \`id\``]);
+            const why = holdsSecret(id.text, apiKey) ? 'holds the API key' : idProblem(id.text);
+            if (why) {
+                throw new ServiceError([
+                    `${head} the deployment id it returned ${why}, so it is not kept (the service may have recorded a deployment this action cannot finish)`,
+                ]);
+            }
+            return id;
+        },
+        async update(id, status) {
+            successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status)), scrub);
+        },
+    };
+}
+function createRequest(baseUrl, apiKey, body) {
+    return jsonRequest('POST', new URL('deployment', baseUrl), apiKey, body);
+}
+function updateRequest(baseUrl, apiKey, id, status) {
+    return jsonRequest('PATCH', deploymentUrl(baseUrl, id), apiKey, { status });
+}
+function deploymentUrl(baseUrl, id) {
+    const segment = encodeURIComponent(id.text);
+    const url = new URL(`deployment/${segment}`, baseUrl);
+    if (url.href !== `${baseUrl.href}deployment/${segment}`)
+        throw new Error(`Deployment id '${id.text}' leaves the deployment path`);
+    return url;
+}
+function jsonRequest(method, url, apiKey, body) {
+    return {
+        method,
+        url,
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': apiKey },
+        body: JSON.stringify(body),
+    };
+}
+function successAnswer(response, scrub) {
+    const { status } = response;
+    const body = parseAnswer(response.text);
+    if (status >= 300 && status < 400) {
+        const where = response.location
+            ? `it points to '${(0,core_text/* shorten */.ml)(scrub(response.location), constants/* Limits */.xu.detailEntryLength, core_text/* TRUNCATED */.vj)}'`
+            : 'it names no address';
+        throw new ServiceError([
+            `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set \`base-url\` to the service's own address.`,
+        ]);
+    }
+    if (status < 200 || status >= 300)
+        throw new ServiceError(describeFailure(response, body, scrub));
+    if (!isObject(body)) {
+        const why = response.truncated
+            ? `is over ${constants/* Limits */.xu.answerBytes / 1024} KiB (only that much is read)`
+            : 'is not a JSON object';
+        throw new ServiceError([`HTTP ${status}, but the answer ${why}, so it is not taken as a success`]);
+    }
+    if (body.success !== true)
+        throw new ServiceError([`HTTP ${status}, but the answer does not say \`success: true\``]);
+    return body;
+}
+function describeFailure(response, body, scrub = (text) => text) {
+    const head = `HTTP ${response.status}`;
+    const cut = (text, max) => (0,core_text/* shorten */.ml)(scrub(text), max, core_text/* TRUNCATED */.vj);
+    if (body === undefined) {
+        if (response.truncated)
+            return [`${head} (the answer is over ${constants/* Limits */.xu.answerBytes / 1024} KiB; it was not read whole)`];
+        const type = response.contentType.split(';')[0]?.trim();
+        return [`${head} (the answer is not JSON${type ? `: ${cut(type, constants/* Limits */.xu.quotedValueLength)}` : ''})`];
+    }
+    const detail = isObject(body) ? body.detail : undefined;
+    if (detail === undefined || detail === null)
+        return [`${head} (no \`detail\` in the answer)`];
+    if (typeof detail === 'string')
+        return [`${head}: ${cut(detail, constants/* Limits */.xu.detailLength)}`];
+    if (Array.isArray(detail)) {
+        const entries = detail.slice(0, constants/* Limits */.xu.detailEntries);
+        const shown = entries.map((entry) => `  ${cut(describeValidationEntry(entry), constants/* Limits */.xu.detailEntryLength)}`);
+        const more = detail.length - shown.length;
+        return [`${head}:`, ...shown, ...(more > 0 ? [`  (and ${more} more)`] : [])];
+    }
+    return [`${head}: ${cut(JSON.stringify(detail), constants/* Limits */.xu.detailLength)}`];
+}
+function describeValidationEntry(entry) {
+    if (!isObject(entry))
+        return JSON.stringify(entry) ?? 'null';
+    const location = Array.isArray(entry.loc) ? entry.loc.map(locationPart).join('.') : '';
+    const message = typeof entry.msg === 'string' ? entry.msg : JSON.stringify(entry);
+    return location ? `${location}: ${message}` : message;
+}
+function locationPart(part) {
+    if (typeof part === 'string' || typeof part === 'number')
+        return String(part);
+    return JSON.stringify(part) ?? 'null';
+}
+function parseAnswer(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+function answerId(text, value, head) {
+    if (typeof value !== 'number')
+        return idFromJson(value);
+    try {
+        return idFromJson(parseJsonLosslessly(text).id);
+    }
+    catch {
+        if (Number.isSafeInteger(value))
+            return { text: String(value), numeric: true };
+        throw new ServiceError([`${head} the answer nests too deep for its numeric id to be read exactly`]);
+    }
+}
+
+;// CONCATENATED MODULE: ./core/proxy.ts
+
+const DEFAULT_PORTS = { 'http:': 80, 'https:': 443 };
+function proxyFor(target, env) {
+    if (isLoopback(target.hostname))
+        return undefined;
+    const variable = proxyVariable(target.protocol, env);
+    if (!variable)
+        return undefined;
+    const port = Number(target.port) || DEFAULT_PORTS[target.protocol] || 0;
+    if (!shouldProxy(hostOf(target), port, env.no_proxy ?? env.NO_PROXY ?? ''))
+        return undefined;
+    return { url: parseProxyUrl(variable.name, variable.value), variable: variable.name };
+}
+function proxyVariable(protocol, env) {
+    const pick = (lower, upper) => {
+        const name = env[lower] !== undefined ? lower : upper;
+        const value = env[name];
+        return value ? { name, value } : undefined;
+    };
+    const http = pick('http_proxy', 'HTTP_PROXY');
+    return protocol === 'https:' ? (pick('https_proxy', 'HTTPS_PROXY') ?? http) : http;
+}
+function parseProxyUrl(variable, value) {
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        url = undefined;
+    }
+    if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname) {
+        throw new ConfigError(`Environment variable ${variable}`, `is not a proxy URL: '${withoutCredentials(value)}'. Set it to e.g. \`http://proxy.example.com:3128\`, or unset it.`);
+    }
+    return url;
+}
+function hostOf(url) {
+    const host = url.hostname.replace(/^\[(.+)\]$/, '$1').toLowerCase();
+    return host.length > 1 && host.endsWith('.') ? host.slice(0, -1) : host;
+}
+function shouldProxy(host, port, noProxy) {
+    for (const entry of noProxy.split(/[,\s]/)) {
+        if (!entry)
+            continue;
+        const { hostname, port: entryPort, wildcard } = parseNoProxyEntry(entry);
+        if (entryPort && entryPort !== port)
+            continue;
+        if (hostname === '*')
+            return false;
+        if (!wildcard && host === hostname)
+            return false;
+        if (host.endsWith(`.${hostname}`))
+            return false;
+    }
+    return true;
+}
+function parseNoProxyEntry(entry) {
+    const bracketed = /^\[(.+)\]:(\d+)$/.exec(entry);
+    let hostname = bracketed?.[1];
+    let port = bracketed ? Number(bracketed[2]) : 0;
+    if (!bracketed) {
+        const unbracketed = entry.replace(/^\[(.+)\]$/, '$1');
+        const hostPort = (unbracketed.match(/:/g) ?? []).length === 1 ? /^(.+):(\d+)$/.exec(unbracketed) : null;
+        hostname = hostPort?.[1] ?? unbracketed;
+        port = hostPort ? Number(hostPort[2]) : 0;
+    }
+    const name = (hostname ?? '')
+        .replace(/^\*?\./, '')
+        .replace(/^(.+)\.$/, '$1')
+        .toLowerCase();
+    return { hostname: name, port, wildcard: entry.startsWith('*') };
+}
+function isLoopback(hostname) {
+    const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+    return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+function withoutCredentials(text) {
+    return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/is, '$1***@');
+}
+
+;// CONCATENATED MODULE: ./core/settings.ts
+
+
+
+
+
+
+
+
+function readSettings(source, env) {
+    const problems = new ProblemCollector();
+    const settings = readCommon(source, env, problems);
+    problems.throwIfAny();
+    return settings;
+}
+function readSettingsAndRequest(source, env, defaults) {
+    const problems = new ProblemCollector();
+    const settings = readCommon(source, env, problems);
+    const request = readRequest(source, settings.connection.apiKey, defaults, problems);
+    problems.throwIfAny();
+    return { settings, request };
+}
+function readCommon(source, env, problems) {
+    const keyOrWarning = problems.read(() => readApiKey(source), { apiKey: '' });
+    const allowInsecureHttp = problems.read(() => readBoolean(source, constants/* Settings */.wB.AllowInsecureHttp), false);
+    const baseUrl = problems.read(() => readBaseUrl(source, allowInsecureHttp), undefined);
+    const proxy = baseUrl && problems.read(() => proxyFor(baseUrl, env), undefined);
+    const timeoutSeconds = problems.read(() => readNumber(source, constants/* Settings */.wB.TimeoutSeconds, /^\d+(\.\d+)?$/, 0.001, constants/* Limits */.xu.timeoutSeconds, 'a number of seconds above 0 and at most'), 0);
+    const retries = problems.read(() => readNumber(source, constants/* Settings */.wB.Retries, /^\d+$/, 0, constants/* Limits */.xu.retries, 'a whole number from 0 to'), 0);
+    const failOnError = problems.read(() => readBoolean(source, constants/* Settings */.wB.FailOnError), false);
+    const dryRun = problems.read(() => readBoolean(source, constants/* Settings */.wB.DryRun), false);
+    const { apiKey, noKey } = keyOrWarning;
+    return {
+        connection: { apiKey, baseUrl: baseUrl, timeoutMs: timeoutSeconds * 1000, retries, proxy },
+        failOnError,
+        dryRun,
+        ...(noKey ? { noKey } : {}),
+    };
+}
+function readRequest(source, apiKey, defaults, problems) {
+    const status = problems.read(() => readStatus(source), undefined);
+    const rawDeploymentIds = source.get(constants/* Settings */.wB.DeploymentId);
+    const deploymentIds = problems.read(() => readDeploymentIds(source, rawDeploymentIds, apiKey), undefined);
+    const artifacts = rawDeploymentIds === '' ? problems.read(() => readArtifacts(source), []) : [];
+    const creates = rawDeploymentIds === '' && !(status && typeof status === 'object');
+    problems.read(() => readType(source), constants/* DeploymentType */.C1);
+    const given = Object.fromEntries(FieldNames.map((field) => [field, source.get(FieldSettings[field])]));
+    const fields = creates ? resolveFields(given, defaults(), source, problems) : undefined;
+    return { status, deploymentIds, artifacts, fields };
+}
+const HEADER_SAFE = /^[\t\x20-\x7e\x80-\xff]*$/;
+function readApiKey(source) {
+    const apiKey = source.get(constants/* Settings */.wB.ApiKey);
+    const subject = source.setting(constants/* Settings */.wB.ApiKey);
+    if (!apiKey) {
+        const empty = source.emptyKey();
+        if ('problem' in empty)
+            throw new ConfigError(subject, empty.problem);
+        return { apiKey, noKey: empty.warning };
+    }
+    if (!HEADER_SAFE.test(apiKey)) {
+        throw new ConfigError(subject, 'holds a character no HTTP header can carry (a line break, another control character, or one outside Latin-1). Copy the key again from the service.');
+    }
+    return { apiKey };
+}
+function readBaseUrl(source, allowInsecureHttp) {
+    const raw = source.get(constants/* Settings */.wB.BaseUrl);
+    const shown = (0,core_text/* quote */.hD)(withoutCredentials(raw));
+    const example = 'e.g. `https://tracker.example.com/api`';
+    const problem = (text) => new ConfigError(source.setting(constants/* Settings */.wB.BaseUrl), text);
+    if (!raw)
+        throw problem(`is empty. Set it to the service's address, ${example}.`);
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        throw problem(`is not a URL: ${shown}. Set it to the service's address, ${example}.`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw problem(`must be an http(s) URL, got ${shown}. Use ${example}.`);
+    }
+    if (url.username || url.password) {
+        throw problem(`must not carry credentials; the key goes in ${source.assignment(constants/* Settings */.wB.ApiKey)}.`);
+    }
+    if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allowInsecureHttp) {
+        throw problem(`uses plain http to '${url.hostname}', which would send the API key in clear. Use https, or set ${source.assignment(constants/* Settings */.wB.AllowInsecureHttp, 'true')} if the network path is trusted.`);
+    }
+    url.search = '';
+    url.hash = '';
+    if (!url.pathname.endsWith('/'))
+        url.pathname += '/';
+    return url;
+}
+function readBoolean(source, name) {
+    const raw = source.get(name);
+    const value = raw.toLowerCase();
+    if (value === 'true')
+        return true;
+    if (value === 'false' || value === '')
+        return false;
+    throw new ConfigError(source.setting(name), `must be \`true\` or \`false\`, got ${(0,core_text/* quote */.hD)(raw)}.`);
+}
+function readNumber(source, name, accepts, min, max, expected) {
+    const raw = source.get(name);
+    const value = accepts.test(raw) ? Number(raw) : NaN;
+    if (!(value >= min && value <= max)) {
+        throw new ConfigError(source.setting(name), `must be ${expected} ${max}, got ${(0,core_text/* quote */.hD)(raw)}.`);
+    }
+    return value;
+}
+const NOT_FINAL = ['pending', 'queued', 'in_progress', 'inactive'];
+const STATUS_WORDS = {
+    started: 'STARTED',
+    succeeded: 'SUCCEEDED',
+    failed: 'FAILED',
+    success: 'SUCCEEDED',
+    failure: 'FAILED',
+    cancelled: 'FAILED',
+    error: 'FAILED',
+    skipped: 'skipped',
+    ...Object.fromEntries(NOT_FINAL.map((word) => [word, 'not-final'])),
+};
+function statusFromWord(word) {
+    const key = word.trim().toLowerCase();
+    if (!Object.hasOwn(STATUS_WORDS, key))
+        return undefined;
+    const meaning = STATUS_WORDS[key];
+    return meaning === 'skipped' || meaning === 'not-final' ? { nothing: meaning, word: key } : meaning;
+}
+function finalStatus(word) {
+    const status = statusFromWord(word);
+    return status === 'SUCCEEDED' || status === 'FAILED' ? status : undefined;
+}
+function readStatus(source) {
+    const raw = source.get(constants/* Settings */.wB.Status);
+    if (raw === '')
+        return undefined;
+    const status = statusFromWord(raw);
+    if (!status) {
+        throw new ConfigError(source.setting(constants/* Settings */.wB.Status), `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got ${(0,core_text/* quote */.hD)(raw)}. Leave it empty to start the deployment here and finish it when the job ends.`);
+    }
+    return status;
+}
+function readType(source) {
+    const raw = source.get(constants/* Settings */.wB.Type);
+    if (raw === '' || raw.toUpperCase() === constants/* DeploymentType */.C1)
+        return constants/* DeploymentType */.C1;
+    throw new ConfigError(source.setting(constants/* Settings */.wB.Type), `must be ${constants/* DeploymentType */.C1} (the only type the service accepts), got ${(0,core_text/* quote */.hD)(raw)}.`);
+}
+function splitList(raw) {
+    return raw
+        .split(/[\r\n,]/)
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
+}
+function artifactIdValue(raw) {
+    return /^(0|[1-9]\d*)$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : raw;
+}
+function readArtifacts(source) {
+    const byId = splitList(source.get(constants/* Settings */.wB.ArtifactId)).map((id) => ({ artifactId: artifactIdValue(id) }));
+    const byName = splitList(source.get(constants/* Settings */.wB.ArtifactName)).map((name) => ({ artifactName: name }));
+    const artifacts = [...byId, ...byName];
+    const subject = source.setting(constants/* Settings */.wB.ArtifactId, constants/* Settings */.wB.ArtifactName);
+    if (artifacts.length === 0) {
+        throw new ConfigError(subject, `must be set: name the deployed artifact by its id or its name in the tracking service (a comma- or newline-separated list for several), or set ${source.assignment(constants/* Settings */.wB.DeploymentId)} to update an existing deployment.`);
+    }
+    if (artifacts.length > constants/* Limits */.xu.idsPerStep) {
+        throw new ConfigError(subject, `name ${artifacts.length} artifacts; one step records at most ${constants/* Limits */.xu.idsPerStep}. Split them over several steps.`);
+    }
+    return artifacts;
+}
+function readDeploymentIds(source, raw, apiKey) {
+    if (raw === '')
+        return undefined;
+    const problem = (text) => new ConfigError(source.setting(constants/* Settings */.wB.DeploymentId), text);
+    const ids = raw.startsWith('[') ? parseIdArray(raw) : splitList(raw).map(textId);
+    if (!ids)
+        throw problem(`looks like a JSON array but is not one: ${(0,core_text/* quote */.hD)(raw)}.`);
+    if (ids.some((id) => id === undefined)) {
+        throw problem(`must be an id, a list of ids or a JSON array of ids, got ${(0,core_text/* quote */.hD)(raw)}.`);
+    }
+    if (ids.length > constants/* Limits */.xu.idsPerStep) {
+        throw problem(`holds ${ids.length} ids; one step updates at most ${constants/* Limits */.xu.idsPerStep}. Split them over several steps.`);
+    }
+    for (const id of ids) {
+        if (holdsSecret(id.text, apiKey))
+            throw problem('holds the API key as an id (are two secrets swapped?).');
+        const why = idProblem(id.text);
+        if (why)
+            throw problem(`holds an id that ${why}: ${(0,core_text/* quote */.hD)(id.text)}.`);
+    }
+    return ids;
+}
+function parseIdArray(raw) {
+    let parsed;
+    try {
+        parsed = parseJsonLosslessly(raw);
+    }
+    catch {
+        return undefined;
+    }
+    if (!Array.isArray(parsed))
+        return undefined;
+    return parsed.map((value) => {
+        const id = idFromJson(typeof value === 'string' ? value.trim() : value);
+        return id && id.text !== '' ? id : undefined;
+    });
+}
+
+;// CONCATENATED MODULE: ./core/dry-run.ts
+
+const PLACEHOLDER_ID = Object.freeze({ text: '{id}', numeric: false });
+function dryRunTracker({ baseUrl, apiKey }, log) {
+    return {
+        create(body) {
+            log.info(requestLines(createRequest(baseUrl, apiKey, body)));
+            return Promise.resolve(PLACEHOLDER_ID);
+        },
+        update(id, status) {
+            const request = updateRequest(baseUrl, apiKey, id, status);
+            const url = id === PLACEHOLDER_ID ? `${baseUrl.href}deployment/{id}` : request.url.href;
+            log.info(requestLines(request, url));
+            return Promise.resolve();
+        },
+    };
+}
+function requestLines(request, url = request.url.href) {
+    const headers = Object.entries(request.headers).map(([name, value]) => name === 'x-api-key' ? `${name}: ***` : `${name}: ${value}`);
+    const body = JSON.stringify(JSON.parse(request.body), null, 2).split('\n');
+    return ['Dry run: would send', `${request.method} ${url}`, ...headers, ...body];
+}
+
+;// CONCATENATED MODULE: ./core/tracker.ts
+
+
+async function withTracker(connection, log, dryRun, use) {
+    if (dryRun)
+        return use(dryRunTracker(connection, log));
+    const { createHttpClient } = await Promise.all(/* import() */[__nccwpck_require__.e(371), __nccwpck_require__.e(82)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7082));
+    const http = await createHttpClient({ ...connection, log });
+    try {
+        return await use(createTracker(http, connection));
+    }
+    finally {
+        await http.close();
+    }
+}
+
+;// CONCATENATED MODULE: external "os"
+const external_os_namespaceObject = require("os");
 ;// CONCATENATED MODULE: ../node_modules/@actions/core/lib/utils.js
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -704,7 +1620,7 @@ function utils_toCommandProperties(annotationProperties) {
  */
 function command_issueCommand(command, properties, message) {
     const cmd = new Command(command, properties, message);
-    process.stdout.write(cmd.toString() + external_os_.EOL);
+    process.stdout.write(cmd.toString() + external_os_namespaceObject.EOL);
 }
 function command_issue(name, message = '') {
     command_issueCommand(name, {}, message);
@@ -760,8 +1676,8 @@ function escapeProperty(s) {
 //# sourceMappingURL=command.js.map
 ;// CONCATENATED MODULE: external "./node-crypto.js"
 const external_node_crypto_js_namespaceObject = require("./node-crypto.js");
-// EXTERNAL MODULE: external "fs"
-var external_fs_ = __nccwpck_require__(9896);
+;// CONCATENATED MODULE: external "fs"
+const external_fs_namespaceObject = require("fs");
 ;// CONCATENATED MODULE: ../node_modules/@actions/core/lib/file-command.js
 // For internal use, subject to change.
 // We use any as a valid input type
@@ -775,10 +1691,10 @@ function file_command_issueFileCommand(command, message) {
     if (!filePath) {
         throw new Error(`Unable to find environment variable for file command ${command}`);
     }
-    if (!external_fs_.existsSync(filePath)) {
+    if (!external_fs_namespaceObject.existsSync(filePath)) {
         throw new Error(`Missing file at path: ${filePath}`);
     }
-    external_fs_.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_.EOL}`, {
+    external_fs_namespaceObject.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_namespaceObject.EOL}`, {
         encoding: 'utf8'
     });
 }
@@ -794,7 +1710,7 @@ function file_command_prepareKeyValueMessage(key, value) {
     if (convertedValue.includes(delimiter)) {
         throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
     }
-    return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
+    return `${key}<<${delimiter}${external_os_namespaceObject.EOL}${convertedValue}${external_os_namespaceObject.EOL}${delimiter}`;
 }
 //# sourceMappingURL=file-command.js.map
 ;// CONCATENATED MODULE: external "path"
@@ -961,7 +1877,7 @@ var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { access, appendFile, writeFile } = external_fs_.promises;
+const { access, appendFile, writeFile } = external_fs_namespaceObject.promises;
 const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
 const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
 class Summary {
@@ -984,7 +1900,7 @@ class Summary {
                 throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
             }
             try {
-                yield access(pathFromEnv, external_fs_.constants.R_OK | external_fs_.constants.W_OK);
+                yield access(pathFromEnv, external_fs_namespaceObject.constants.R_OK | external_fs_namespaceObject.constants.W_OK);
             }
             catch (_a) {
                 throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
@@ -1080,7 +1996,7 @@ class Summary {
      * @returns {Summary} summary instance
      */
     addEOL() {
-        return this.addRaw(external_os_.EOL);
+        return this.addRaw(external_os_namespaceObject.EOL);
     }
     /**
      * Adds an HTML codeblock to the summary buffer
@@ -1310,8 +2226,8 @@ const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* ()
         version
     };
 });
-const platform = external_os_.platform();
-const arch = external_os_.arch();
+const platform = external_os_namespaceObject.platform();
+const arch = external_os_namespaceObject.arch();
 const isWindows = platform === 'win32';
 const isMacOS = platform === 'darwin';
 const isLinux = platform === 'linux';
@@ -1492,7 +2408,7 @@ function setOutput(name, value) {
     if (filePath) {
         return file_command_issueFileCommand('OUTPUT', file_command_prepareKeyValueMessage(name, value));
     }
-    process.stdout.write(external_os_.EOL);
+    process.stdout.write(external_os_namespaceObject.EOL);
     command_issueCommand('set-output', { name }, utils_toCommandValue(value));
 }
 /**
@@ -1559,8 +2475,8 @@ function notice(message, properties = {}) {
  * Writes info to log with console.log.
  * @param message info message
  */
-function info(message) {
-    process.stdout.write(message + external_os_.EOL);
+function core_info(message) {
+    process.stdout.write(message + external_os_namespaceObject.EOL);
 }
 /**
  * Begin an output group.
@@ -1647,608 +2563,107 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-;// CONCATENATED MODULE: ./log.ts
+;// CONCATENATED MODULE: ./action/inputs.ts
 
-function openLog(apiKey) {
-    for (const form of secretForms(apiKey))
-        core_setSecret(form);
-    const scrub = scrubber(apiKey);
-    const clean = (line) => showControls(scrub(line));
-    const lines = (text) => (typeof text === 'string' ? [text] : text).map(clean);
+
+const readInput = (name) => getInput(name);
+const inputNaming = {
+    setting: (...names) => `Input ${names.map((name) => `'${name}'`).join(' or ')}`,
+    assignment: (name, value) => (value === undefined ? `\`${name}\`` : `\`${name}: ${value}\``),
+};
+function inputSettings(run) {
     return {
-        info: (text) => lines(text).forEach(printPlain),
-        warning: (text) => warning(lines(text).join('\n')),
-        fail: (text) => setFailed(lines(text).join('\n')),
-        debug: (text) => {
-            if (isDebug())
-                core_debug(lines(text).join('\n'));
-        },
-        clean,
-    };
-}
-function secretForms(secret) {
-    if (!secret)
-        return [];
-    secret = secret.toWellFormed();
-    const json = JSON.stringify(secret).slice(1, -1);
-    const asciiJson = json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    const html = secret.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-    const lines = secret.split(/[\r\n]+/).filter((line) => line.trim() !== '');
-    const forms = new Set([secret, json, asciiJson, encodeURIComponent(secret), html, ...lines]);
-    return [...forms].sort((a, b) => b.length - a.length);
-}
-function scrubber(secret) {
-    const forms = secretForms(secret);
-    return (text) => {
-        const scrubbed = forms.reduce((result, form) => result.replaceAll(form, '***'), text);
-        return secret && unescapings(scrubbed).some((form) => form.includes(secret)) ? HIDDEN : scrubbed;
-    };
-}
-const HIDDEN = '*** (not shown: it held the API key in an escaped form)';
-function unescapings(text) {
-    const once = unescapeText(text);
-    return [once, unescapeText(once)];
-}
-const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-function unescapeText(text) {
-    return text
-        .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)))
-        .replace(/\\([\\/"'])/g, '$1')
-        .replace(/&(?:#(\d{1,7})|#x([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos));/g, (entity, dec, hex, name) => {
-        if (name)
-            return ENTITIES[name] ?? entity;
-        const code = dec ? Number(dec) : parseInt(hex ?? '', 16);
-        return code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-    })
-        .replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replaceAll('%', ''), 'hex').toString('utf8'));
-}
-function holdsSecret(text, secret) {
-    if (!secret)
-        return false;
-    if (secret.length < 6)
-        return text === secret;
-    return scrubber(secret)(text) !== text;
-}
-const CONTROLS = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-const NAMED = { '\n': '\\n', '\r': '\\r' };
-function showControls(line) {
-    return line.replace(CONTROLS, (c) => {
-        if (c === '\t')
-            return c;
-        const code = c.codePointAt(0) ?? 0;
-        return NAMED[c] ?? (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`);
-    });
-}
-function looksLikeCommand(line) {
-    return /^\s*::/.test(line) || line.includes('##[');
-}
-function printPlain(line) {
-    if (!looksLikeCommand(line))
-        return info(line);
-    const token = crypto.randomUUID();
-    info(`::stop-commands::${token}`);
-    info(line);
-    info(`::${token}::`);
-}
-
-;// CONCATENATED MODULE: ./pool.ts
-async function settleAll(items, limit, task) {
-    const results = new Array(items.length);
-    let next = 0;
-    async function worker() {
-        while (next < items.length) {
-            const index = next++;
-            try {
-                results[index] = { status: 'fulfilled', value: await task(items[index]) };
-            }
-            catch (reason) {
-                results[index] = { status: 'rejected', reason };
-            }
-        }
-    }
-    await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-    return results;
-}
-
-// EXTERNAL MODULE: ./text.ts
-var text_0 = __nccwpck_require__(5597);
-;// CONCATENATED MODULE: ./service.ts
-
-
-
-
-
-
-class ServiceError extends Error {
-    lines;
-    constructor(lines) {
-        super(lines.join('\n'));
-        this.name = 'ServiceError';
-        this.lines = lines;
-    }
-}
-async function createAll(tracker, bodies) {
-    const settled = await settleAll(bodies, constants/* Limits */.xu.requestsInFlight, (body) => tracker.create(body));
-    return settled.map((result, index) => {
-        const body = bodies[index];
-        return result.status === 'fulfilled' ? { body, id: result.value } : { body, failure: failureLines(result.reason) };
-    });
-}
-async function setStatusAll(tracker, ids, status) {
-    const settled = await settleAll(ids, constants/* Limits */.xu.requestsInFlight, (id) => tracker.update(id, status));
-    return settled.map((result, index) => {
-        const id = ids[index];
-        return result.status === 'fulfilled' ? { id } : { id, failure: failureLines(result.reason) };
-    });
-}
-function failureLines(error) {
-    if (error instanceof ServiceError)
-        return error.lines;
-    if (error instanceof network_error/* NetworkError */.D)
-        return [error.message];
-    const trace = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    return ['unexpected error (a bug of report-deployment: please report it):', ...trace.split('\n')];
-}
-async function withTracker(connection, log, use) {
-    const { createHttpClient } = await Promise.all(/* import() */[__nccwpck_require__.e(371), __nccwpck_require__.e(550)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6550));
-    const http = await createHttpClient({ ...connection, log });
-    try {
-        return await use(createTracker(http, connection));
-    }
-    finally {
-        await http.close();
-    }
-}
-function createTracker(http, connection) {
-    const { baseUrl, apiKey } = connection;
-    const scrub = scrubber(apiKey);
-    return {
-        async create(body) {
-            const response = await http.send(createRequest(baseUrl, apiKey, body));
-            const answer = successAnswer(response, scrub);
-            const head = `HTTP ${response.status}, but`;
-            const id = answerId(response.text, answer.id, head);
-            if (!id || id.text === '')
-                throw new ServiceError([`${head} the answer has no deployment \`id\``]);
-            const why = holdsSecret(id.text, apiKey) ? 'holds the API key' : idProblem(id.text);
-            if (why) {
-                throw new ServiceError([
-                    `${head} the deployment id it returned ${why}, so it is not kept (the service may have recorded a deployment this action cannot finish)`,
-                ]);
-            }
-            return id;
-        },
-        async update(id, status) {
-            successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status)), scrub);
+        get: readInput,
+        ...inputNaming,
+        emptyKey() {
+            const why = secretsWithheld(run());
+            if (why)
+                return { warning: `Input 'api-key' is empty: ${why}, so nothing is recorded and the job goes on.` };
+            return {
+                problem: 'is empty. Set it from a secret, e.g. `api-key: ${{ secrets.DEPLOY_TRACKER_API_KEY }}`, and check that the secret exists for this repository and environment.',
+            };
         },
     };
 }
-function createRequest(baseUrl, apiKey, body) {
-    return jsonRequest('POST', new URL('deployment', baseUrl), apiKey, body);
-}
-function updateRequest(baseUrl, apiKey, id, status) {
-    return jsonRequest('PATCH', deploymentUrl(baseUrl, id), apiKey, { status });
-}
-function deploymentUrl(baseUrl, id) {
-    const segment = encodeURIComponent(id.text);
-    const url = new URL(`deployment/${segment}`, baseUrl);
-    if (url.href !== `${baseUrl.href}deployment/${segment}`)
-        throw new Error(`Deployment id '${id.text}' leaves the deployment path`);
-    return url;
-}
-function jsonRequest(method, url, apiKey, body) {
-    return {
-        method,
-        url,
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': apiKey },
-        body: JSON.stringify(body),
-    };
-}
-function successAnswer(response, scrub) {
-    const { status } = response;
-    const body = parseAnswer(response.text);
-    if (status >= 300 && status < 400) {
-        const where = response.location
-            ? `it points to '${(0,text_0/* shorten */.ml)(scrub(response.location), constants/* Limits */.xu.detailEntryLength, text_0/* TRUNCATED */.vj)}'`
-            : 'it names no address';
-        throw new ServiceError([
-            `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set \`base-url\` to the service's own address.`,
-        ]);
-    }
-    if (status < 200 || status >= 300)
-        throw new ServiceError(describeFailure(response, body, scrub));
-    if (!isObject(body)) {
-        const why = response.truncated
-            ? `is over ${constants/* Limits */.xu.answerBytes / 1024} KiB (only that much is read)`
-            : 'is not a JSON object';
-        throw new ServiceError([`HTTP ${status}, but the answer ${why}, so it is not taken as a success`]);
-    }
-    if (body.success !== true)
-        throw new ServiceError([`HTTP ${status}, but the answer does not say \`success: true\``]);
-    return body;
-}
-function describeFailure(response, body, scrub = (text) => text) {
-    const head = `HTTP ${response.status}`;
-    const cut = (text, max) => (0,text_0/* shorten */.ml)(scrub(text), max, text_0/* TRUNCATED */.vj);
-    if (body === undefined) {
-        if (response.truncated)
-            return [`${head} (the answer is over ${constants/* Limits */.xu.answerBytes / 1024} KiB; it was not read whole)`];
-        const type = response.contentType.split(';')[0]?.trim();
-        return [`${head} (the answer is not JSON${type ? `: ${cut(type, constants/* Limits */.xu.quotedValueLength)}` : ''})`];
-    }
-    const detail = isObject(body) ? body.detail : undefined;
-    if (detail === undefined || detail === null)
-        return [`${head} (no \`detail\` in the answer)`];
-    if (typeof detail === 'string')
-        return [`${head}: ${cut(detail, constants/* Limits */.xu.detailLength)}`];
-    if (Array.isArray(detail)) {
-        const entries = detail.slice(0, constants/* Limits */.xu.detailEntries);
-        const shown = entries.map((entry) => `  ${cut(describeValidationEntry(entry), constants/* Limits */.xu.detailEntryLength)}`);
-        const more = detail.length - shown.length;
-        return [`${head}:`, ...shown, ...(more > 0 ? [`  (and ${more} more)`] : [])];
-    }
-    return [`${head}: ${cut(JSON.stringify(detail), constants/* Limits */.xu.detailLength)}`];
-}
-function describeValidationEntry(entry) {
-    if (!isObject(entry))
-        return JSON.stringify(entry) ?? 'null';
-    const location = Array.isArray(entry.loc) ? entry.loc.map(locationPart).join('.') : '';
-    const message = typeof entry.msg === 'string' ? entry.msg : JSON.stringify(entry);
-    return location ? `${location}: ${message}` : message;
-}
-function locationPart(part) {
-    if (typeof part === 'string' || typeof part === 'number')
-        return String(part);
-    return JSON.stringify(part) ?? 'null';
-}
-function parseAnswer(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-function answerId(text, value, head) {
-    if (typeof value !== 'number')
-        return idFromJson(value);
-    try {
-        return idFromJson(parseJsonLosslessly(text).id);
-    }
-    catch {
-        if (Number.isSafeInteger(value))
-            return { text: String(value), numeric: true };
-        throw new ServiceError([`${head} the answer nests too deep for its numeric id to be read exactly`]);
-    }
-}
-function isObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const ACTION_WORDING = {
+    ...inputNaming,
+    starter: 'the main step',
+    finisher: 'the post step',
+    finishFrom: 'the job status',
+    finishWhen: 'when the job ends',
+};
 
-;// CONCATENATED MODULE: ./dry-run.ts
+;// CONCATENATED MODULE: ./action/names.ts
+const Internal = {
+    JobStatus: 'job-status',
+    JobCheckRunId: 'job-check-run-id',
+};
+const Outputs = {
+    DeploymentId: 'deployment-id',
+    DeploymentIds: 'deployment-ids',
+    Status: 'status',
+};
+const State = {
+    Handoff: 'handoff',
+};
 
-
-function dryRunMain(plan, connection) {
-    const { baseUrl, apiKey } = connection;
-    const outcome = (lines, status, handoff) => ({
-        kind: 'dry-run',
-        lines,
-        status,
-        handoff,
-    });
-    switch (plan.kind) {
-        case 'finish-in-post':
-            return outcome([`Dry run: the post step would set ${deploymentsText(plan.ids)} from the job status.`], '', {
-                kind: 'finish-dry-run',
-                count: plan.ids.length,
-                ids: plan.ids,
-            });
-        case 'update':
-            return outcome(plan.ids.flatMap((id) => requestLines(updateRequest(baseUrl, apiKey, id, plan.status))), plan.status, { kind: 'nothing', reason: 'updated', status: plan.status });
-        case 'create': {
-            const lines = plan.bodies.flatMap((body) => requestLines(createRequest(baseUrl, apiKey, body)));
-            if (!plan.finishInPost)
-                return outcome(lines, plan.status, { kind: 'nothing', reason: 'status-given', status: plan.status });
-            lines.push('Dry run: the post step would set these deployments from the job status.');
-            return outcome(lines, plan.status, { kind: 'finish-dry-run', count: plan.bodies.length });
-        }
-    }
-}
-function dryRunPost(handoff, status, connection) {
-    const { baseUrl, apiKey } = connection;
-    if (handoff.ids) {
-        return {
-            kind: 'dry-run',
-            lines: handoff.ids.flatMap((id) => requestLines(updateRequest(baseUrl, apiKey, id, status))),
-        };
-    }
-    const example = updateRequest(baseUrl, apiKey, { text: 'id', numeric: false }, status);
-    const url = `${baseUrl.href}deployment/{id}`;
-    const count = handoff.kind === 'finish-dry-run' ? handoff.count : 0;
-    const each = count === 1 ? 'the deployment' : `each of the ${count} deployments`;
-    return {
-        kind: 'dry-run',
-        lines: [...requestLines(example, url), `({id} stands for the id of ${each} the main step would have created.)`],
-    };
-}
-function requestLines(request, url = request.url.href) {
-    const headers = Object.entries(request.headers).map(([name, value]) => name === 'x-api-key' ? `${name}: ***` : `${name}: ${value}`);
-    const body = JSON.stringify(JSON.parse(request.body), null, 2).split('\n');
-    return ['Dry run: would send', `${request.method} ${url}`, ...headers, ...body];
-}
-
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = require("node:fs");
-;// CONCATENATED MODULE: ./event.ts
-
-
-async function readGitHubContext(env, checkRunId, log) {
-    return {
-        eventName: env.GITHUB_EVENT_NAME ?? '',
-        payload: await readPayload(env.GITHUB_EVENT_PATH, log),
-        env,
-        checkRunId,
-    };
-}
-async function readPayload(path, log) {
-    const fallback = 'the defaults come from the GITHUB_* variables alone';
-    const problem = path ? eventFileProblem(path) : undefined;
-    if (problem) {
-        log.warning(`The event file (GITHUB_EVENT_PATH) ${problem}: ${fallback}.`);
-        return {};
-    }
-    let payload;
-    try {
-        const { Context } = await __nccwpck_require__.e(/* import() */ 432).then(__nccwpck_require__.bind(__nccwpck_require__, 4432));
-        payload = new Context().payload;
-    }
-    catch (error) {
-        log.warning(`The event file (GITHUB_EVENT_PATH) could not be read (${errorName(error)}): ${fallback}.`);
-        return {};
-    }
-    if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-        log.warning(`The event file (GITHUB_EVENT_PATH) holds no JSON object: ${fallback}.`);
-        return {};
-    }
-    return payload;
-}
-function eventFileProblem(path) {
-    const stats = (0,external_node_fs_namespaceObject.statSync)(path, { throwIfNoEntry: false });
-    if (!stats)
-        return 'does not exist';
-    if (!stats.isFile())
-        return 'is not a file';
-    if (stats.size > constants/* Limits */.xu.eventFileBytes)
-        return `is over ${constants/* Limits */.xu.eventFileBytes / 1024 / 1024} MiB`;
-    return undefined;
-}
-function errorName(error) {
-    return error instanceof SyntaxError ? 'it is not JSON' : error instanceof Error ? error.message : String(error);
-}
-
-;// CONCATENATED MODULE: ./context.ts
-const TAG_PREFIX = 'refs/tags/';
-const BRANCH_PREFIX = 'refs/heads/';
-function contextDefaults(ctx) {
-    const facts = eventFacts(ctx.payload);
-    return {
-        commitSha: defaultCommitSha(ctx, facts),
-        tag: refTag(ctx.env.GITHUB_REF ?? ''),
-        user: ctx.env.GITHUB_TRIGGERING_ACTOR || ctx.env.GITHUB_ACTOR || '',
-        branch: defaultBranch(ctx, facts),
-        changelog: defaultChangelog(ctx, facts),
-        description: defaultDescription(ctx),
-        link: defaultLink(ctx),
-    };
-}
-function eventFacts(payload) {
-    const pullRequest = field(payload, 'pull_request');
-    const workflowRun = field(payload, 'workflow_run');
-    const head = field(pullRequest, 'head');
-    return {
-        compare: context_text(field(payload, 'compare')),
-        baseRef: context_text(field(payload, 'base_ref')),
-        pullRequestUrl: context_text(field(pullRequest, 'html_url')),
-        pullRequestHeadSha: context_text(field(head, 'sha')),
-        pullRequestHeadRef: context_text(field(head, 'ref')),
-        runHeadSha: context_text(field(workflowRun, 'head_sha')),
-        runHeadBranch: context_text(field(workflowRun, 'head_branch')),
-        releaseUrl: context_text(field(field(payload, 'release'), 'html_url')),
-    };
-}
-function field(value, name) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? value[name]
-        : undefined;
-}
-function context_text(value) {
-    return typeof value === 'string' ? value : '';
-}
-function isPullRequestEvent(eventName) {
-    return eventName.startsWith('pull_request');
-}
-function defaultCommitSha({ eventName, env }, facts) {
-    if (isPullRequestEvent(eventName) && facts.pullRequestHeadSha)
-        return facts.pullRequestHeadSha;
-    if (eventName === 'workflow_run' && facts.runHeadSha)
-        return facts.runHeadSha;
-    return env.GITHUB_SHA ?? '';
-}
-function refTag(ref) {
-    return ref.startsWith(TAG_PREFIX) ? ref.slice(TAG_PREFIX.length) : '';
-}
-function defaultBranch({ eventName, env }, facts) {
-    if (isPullRequestEvent(eventName)) {
-        const head = facts.pullRequestHeadRef || env.GITHUB_HEAD_REF;
-        if (head)
-            return head;
-    }
-    if (eventName === 'workflow_run' && facts.runHeadBranch)
-        return facts.runHeadBranch;
-    const ref = env.GITHUB_REF ?? '';
-    if (ref.startsWith(BRANCH_PREFIX))
-        return ref.slice(BRANCH_PREFIX.length);
-    if (ref.startsWith(TAG_PREFIX) && facts.baseRef)
-        return facts.baseRef.replace(BRANCH_PREFIX, '');
-    return env.GITHUB_REF_NAME || refTag(ref) || ref;
-}
-function defaultChangelog({ eventName }, facts) {
-    if (eventName === 'push')
-        return facts.compare;
-    if (isPullRequestEvent(eventName))
-        return facts.pullRequestUrl;
-    if (eventName === 'release')
-        return facts.releaseUrl;
-    return '';
-}
-function defaultDescription({ eventName, env }) {
-    const run = env.GITHUB_RUN_NUMBER ? ` #${env.GITHUB_RUN_NUMBER}` : '';
-    const attempt = env.GITHUB_RUN_ATTEMPT ? ` (attempt ${env.GITHUB_RUN_ATTEMPT})` : '';
-    const parts = [`${env.GITHUB_WORKFLOW || 'workflow'}${run}${attempt}`];
-    if (env.GITHUB_JOB)
-        parts.push(`job ${env.GITHUB_JOB}`);
-    if (eventName)
-        parts.push(`on ${eventName}`);
-    return parts.join(', ');
-}
-function defaultLink({ env, checkRunId }) {
-    const { GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: runId } = env;
-    if (!repo || !runId)
-        return '';
-    const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
-    const run = `${server}/${repo}/actions/runs/${runId}`;
-    if (/^\d+$/.test(checkRunId))
-        return `${run}/job/${checkRunId}`;
-    return `${run}/attempts/${env.GITHUB_RUN_ATTEMPT || '1'}`;
-}
-
-;// CONCATENATED MODULE: ./plan.ts
+;// CONCATENATED MODULE: ./action/handoff.ts
 
 
 
-function needsContext(settings) {
-    return settings.status !== 'SKIPPED' && settings.deploymentIds === undefined;
-}
-function planMain(settings, context) {
-    const { status, deploymentIds } = settings;
-    if (status === 'SKIPPED')
-        return { kind: 'nothing', reason: 'skipped' };
-    if (deploymentIds?.length === 0)
-        return { kind: 'nothing', reason: 'no-ids' };
-    if (deploymentIds)
-        return status ? { kind: 'update', status, ids: deploymentIds } : { kind: 'finish-in-post', ids: deploymentIds };
-    if (!context)
-        throw new Error('planMain: creating deployments needs the GitHub context');
-    const fields = deploymentFields(settings, context);
-    const sent = status ?? 'STARTED';
-    return {
-        kind: 'create',
-        status: sent,
-        bodies: settings.artifacts.map((artifact) => ({ ...artifact, ...fields, status: sent })),
-        finishInPost: status === undefined,
-    };
-}
-function deploymentFields(settings, context) {
-    const given = settings.fields;
-    const defaults = contextDefaults(context);
-    const problems = new ProblemCollector();
-    const required = (value, input, source) => {
-        if (!value)
-            problems.add({ input }, `is empty and ${source} gives no default (not on a GitHub runner?). Set \`${input}\`.`);
-        return value;
-    };
-    const commitSha = required(given.commitSha || defaults.commitSha, constants/* Inputs */.G0.CommitSha, 'GITHUB_SHA');
-    const fields = {
-        version: given.version || defaults.tag || commitSha,
-        environment: given.environment || constants/* DefaultEnvironment */.t1,
-        commitSha,
-        user: required(given.user || defaults.user, constants/* Inputs */.G0.User, 'GITHUB_ACTOR'),
-        branch: required(given.branch || defaults.branch, constants/* Inputs */.G0.Branch, 'GITHUB_REF'),
-        type: constants/* DeploymentType */.C1,
-    };
-    problems.throwIfAny();
-    const changelog = given.changelog || defaults.changelog;
-    const description = given.description || defaults.description;
-    const link = given.link || defaults.link;
-    if (changelog)
-        fields.changelog = changelog;
-    if (description)
-        fields.description = description;
-    if (link)
-        fields.link = link;
-    return fields;
-}
-
-;// CONCATENATED MODULE: ./handoff.ts
 
 
-
+const NOTE_LENGTH = 1000;
 function saveHandoff(handoff) {
-    saveState(constants/* State */.Uw.Handoff, encodeHandoff(handoff));
+    saveState(State.Handoff, encodeHandoff(handoff));
 }
 function readHandoff() {
-    return decodeHandoff(getState(constants/* State */.Uw.Handoff));
+    return decodeHandoff(getState(State.Handoff));
 }
 function encodeHandoff(handoff) {
-    if (handoff.kind === 'finish') {
+    if ('note' in handoff)
+        return JSON.stringify({ kind: 'nothing', note: handoff.note });
+    if (!handoff.dryRun)
         return `{"kind":"finish","ids":${idsJson(handoff.ids)},"startedAt":${handoff.startedAt}}`;
-    }
-    if (handoff.kind === 'finish-dry-run' && handoff.ids) {
-        return `{"kind":"finish-dry-run","count":${handoff.count},"ids":${idsJson(handoff.ids)}}`;
-    }
-    return JSON.stringify(handoff);
+    const ids = handoff.ids ? `,"ids":${idsJson(handoff.ids)}` : '';
+    return `{"kind":"finish-dry-run","count":${handoff.count}${ids}}`;
 }
-const REASONS = new Set([
-    'config-error',
-    'not-recorded',
-    'status-given',
-    'updated',
-    'not-updated',
-    'skipped',
-    'no-ids',
-]);
 function decodeHandoff(text) {
     if (text === '')
-        return { kind: 'none' };
+        return { none: true };
     let value;
     try {
         value = parseJsonLosslessly(text);
     }
     catch {
-        return { kind: 'unreadable', problem: 'it is not JSON' };
+        return { unreadable: 'it is not JSON' };
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        return { kind: 'unreadable', problem: 'it is not an object' };
-    }
-    const state = value;
-    switch (state.kind) {
+    if (!isObject(value))
+        return { unreadable: 'it is not an object' };
+    switch (value.kind) {
         case 'finish': {
-            const ids = decodeIds(state.ids);
+            const ids = decodeIds(value.ids);
             if (typeof ids === 'string')
-                return { kind: 'unreadable', problem: ids };
-            const startedAt = jsonNumber(state.startedAt);
-            return { kind: 'finish', ids, startedAt: Number.isFinite(startedAt) && startedAt > 0 ? startedAt : 0 };
+                return { unreadable: ids };
+            const startedAt = jsonNumber(value.startedAt);
+            return { dryRun: false, ids, startedAt: Number.isFinite(startedAt) && startedAt > 0 ? startedAt : 0 };
         }
         case 'finish-dry-run': {
-            const count = jsonNumber(state.count);
+            const count = jsonNumber(value.count);
             if (!(Number.isInteger(count) && count > 0 && count <= constants/* Limits */.xu.idsPerStep)) {
-                return { kind: 'unreadable', problem: 'its count is no number of deployments' };
+                return { unreadable: 'its count is no number of deployments' };
             }
-            if (state.ids === undefined)
-                return { kind: 'finish-dry-run', count };
-            const ids = decodeIds(state.ids);
-            return typeof ids === 'string' ? { kind: 'unreadable', problem: ids } : { kind: 'finish-dry-run', count, ids };
+            if (value.ids === undefined)
+                return { dryRun: true, count };
+            const ids = decodeIds(value.ids);
+            return typeof ids === 'string' ? { unreadable: ids } : { dryRun: true, count, ids };
         }
-        case 'nothing': {
-            if (typeof state.reason !== 'string' || !REASONS.has(state.reason)) {
-                return { kind: 'unreadable', problem: 'it gives no known reason' };
-            }
-            const status = constants/* DeploymentStatuses */.aQ.find((known) => known === state.status);
-            const reason = state.reason;
-            return status ? { kind: 'nothing', reason, status } : { kind: 'nothing', reason };
-        }
+        case 'nothing':
+            return typeof value.note === 'string' && value.note.length <= NOTE_LENGTH
+                ? { note: value.note }
+                : { unreadable: 'it gives no note' };
         default:
-            return { kind: 'unreadable', problem: 'it names no known kind' };
+            return { unreadable: 'it names no known kind' };
     }
 }
 function decodeIds(raw) {
@@ -2264,10 +2679,24 @@ function jsonNumber(value) {
     return value instanceof JsonNumber ? Number(value.source) : NaN;
 }
 
-;// CONCATENATED MODULE: ./summary.ts
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = require("node:fs");
+;// CONCATENATED MODULE: ./action/summary.ts
 
 
 
+function recordedRow(body, id) {
+    return {
+        artifact: 'artifactId' in body ? String(body.artifactId) : body.artifactName,
+        environment: body.environment,
+        version: body.version,
+        commitSha: body.commitSha,
+        branch: body.branch,
+        status: body.status,
+        id: id.text,
+        link: body.link ?? '',
+    };
+}
 const COLUMNS = ['Artifact', 'Environment', 'Version', 'Commit', 'Branch', 'Status', 'Id', 'Link'];
 function writeSummary(content, log) {
     const path = process.env.GITHUB_STEP_SUMMARY;
@@ -2281,7 +2710,7 @@ function writeSummary(content, log) {
     }
 }
 function renderSummary(content, clean) {
-    const text = (value, max = Infinity) => escapeHtml((0,text_0/* shorten */.ml)(clean(value), max));
+    const text = (value, max = Infinity) => (0,core_text/* escapeHtml */.ZD)((0,core_text/* shorten */.ml)(clean(value), max));
     const budget = new Budget(constants/* Limits */.xu.summaryBytes);
     const parts = [`<h3>${text(content.heading, constants/* Limits */.xu.summaryCellLength)}</h3>`];
     for (const line of content.lines ?? [])
@@ -2308,13 +2737,13 @@ function renderSummary(content, clean) {
     return `${parts.join('\n')}\n`;
 }
 function tableRow(row, clean) {
-    const cell = (value) => escapeHtml((0,text_0/* shorten */.ml)(clean(value), constants/* Limits */.xu.summaryCellLength));
+    const cell = (value) => (0,core_text/* escapeHtml */.ZD)((0,core_text/* shorten */.ml)(clean(value), constants/* Limits */.xu.summaryCellLength));
     const link = /^https?:\/\//i.test(row.link) ? `<a href="${cell(row.link)}">job</a>` : cell(row.link);
     return [
         cell(row.artifact),
         cell(row.environment),
         cell(row.version),
-        `<code>${escapeHtml(clean(row.commitSha).slice(0, 7))}</code>`,
+        `<code>${(0,core_text/* escapeHtml */.ZD)(clean(row.commitSha).slice(0, 7))}</code>`,
         cell(row.branch),
         cell(row.status),
         cell(row.id),
@@ -2341,157 +2770,51 @@ class Budget {
         return taken;
     }
 }
-function escapeHtml(text) {
-    return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+;// CONCATENATED MODULE: ./action/report.ts
+
+
+
+
+
+
+
+function reportStart(report, failOnError, log) {
+    handOn(log, report.open ?? { note: '' }, report.ids, report.status);
+    show(report, failOnError, log);
 }
-function formatDuration(ms) {
-    const seconds = Math.max(0, Math.round(ms / 1000));
-    const h = Math.floor(seconds / 3600);
-    const m = Math.floor((seconds % 3600) / 60);
-    const s = seconds % 60;
-    if (h)
-        return `${h}h ${m}m ${s}s`;
-    return m ? `${m}m ${s}s` : `${s}s`;
+function reportFinish(report, failOnError, log) {
+    show(report, failOnError, log);
 }
-
-;// CONCATENATED MODULE: ./report.ts
-
-
-
-
-
-
-function reportMain(outcome, failOnError, log) {
-    switch (outcome.kind) {
-        case 'config-error':
-            log.fail(outcome.error.lines);
-            handOn(log, { kind: 'nothing', reason: 'config-error' });
-            return writeSummary({ heading: 'Deployment not recorded: configuration error', failures: [outcome.error.lines] }, log);
-        case 'nothing':
-            handOn(log, { kind: 'nothing', reason: outcome.reason }, [], '');
-            return outcome.reason === 'skipped' ? reportSkipped(log) : reportNoIds(log);
-        case 'dry-run':
-            log.info([...outcome.lines, 'Dry run: nothing was sent.']);
-            return handOn(log, outcome.handoff, [], outcome.status);
-        case 'created':
-            return reportCreated(outcome, failOnError, log);
-        case 'updated':
-            return reportUpdated(outcome, failOnError, log);
-        case 'finish-in-post':
-            handOn(log, { kind: 'finish', ids: outcome.ids, startedAt: outcome.startedAt }, outcome.ids, '');
-            return log.info(`${capitalize(deploymentsText(outcome.ids))} will be set from the job status when the job ends.`);
+function show(report, failOnError, log) {
+    for (const line of report.lines)
+        (line.warning ? log.warning : log.info)(line.text);
+    if (report.summary) {
+        const rows = report.recorded.map(({ body, id }) => recordedRow(body, id));
+        writeSummary({ ...report.summary, rows, failures: report.failures }, log);
     }
+    applyFailurePolicy(report.failures, failOnError, log);
 }
-function reportPost(outcome, failOnError, log) {
-    switch (outcome.kind) {
-        case 'nothing':
-            if (outcome.handoff.kind === 'unreadable') {
-                return log.warning(`The main step's state could not be read (${outcome.handoff.problem}), so nothing is sent: the deployment stays as the main step left it.`);
-            }
-            return log.info(nothingToFinish(outcome.handoff));
-        case 'config-error':
-            log.fail(outcome.error.lines);
-            return writeSummary({ heading: 'Deployment not finished: configuration error', failures: [outcome.error.lines] }, log);
-        case 'unknown-job-status': {
-            const message = `The job status is unknown (${(0,text_0/* quote */.hD)(outcome.jobStatus)}), so ${leftAsItIs(outcome.handoff)}. The \`job-status\` input must keep its default, \`\${{ job.status }}\`.`;
-            log.warning(message);
-            return writeSummary({ heading: 'Deployment left unfinished', lines: [message] }, log);
-        }
-        case 'dry-run':
-            return log.info([...outcome.lines, 'Dry run: nothing was sent.']);
-        case 'finished':
-            return reportFinished(outcome, failOnError, log);
+function reportConfigError(error, stage, log) {
+    log.fail(error.lines);
+    if (stage === 'main')
+        handOn(log, { note: 'Nothing to finish: the main step stopped on a configuration error.' });
+    const heading = `Deployment not ${stage === 'main' ? 'recorded' : 'finished'}: configuration error`;
+    writeSummary({ heading, failures: [error.lines] }, log);
+}
+function reportNothingOpen(handoff, log) {
+    if ('unreadable' in handoff) {
+        return log.warning(`The main step's state could not be read (${handoff.unreadable}), so nothing is sent: the deployment stays as the main step left it.`);
     }
+    log.info('note' in handoff ? handoff.note : 'Nothing to finish: the main step recorded no deployment (see its log).');
 }
-function reportSkipped(log) {
-    const line = "Nothing recorded: status is 'skipped', so nothing was deployed.";
-    log.info(line);
-    writeSummary({ heading: 'Deployment not recorded: skipped', lines: [line] }, log);
-}
-function reportNoIds(log) {
-    const line = "Input 'deployment-id' is an empty list: the job that started the deployment recorded none (see its log), so there is nothing to update.";
-    log.warning(line);
-    writeSummary({ heading: 'No deployment to update', lines: [line] }, log);
-}
-function reportCreated(outcome, failOnError, log) {
-    const { status, results } = outcome;
-    const created = [];
-    const rows = [];
-    const failures = [];
-    for (const result of results) {
-        if ('id' in result) {
-            created.push(result.id);
-            rows.push(recordedRow(result.body, result.id));
-            log.info(`Recorded deployment ${result.id.text}: ${describeBody(result.body)} (${status}).`);
-        }
-        else {
-            failures.push(prefixed(`Could not record the deployment of ${artifactLabel(result.body)}`, result.failure));
-        }
-    }
-    handOn(log, created.length === 0
-        ? { kind: 'nothing', reason: 'not-recorded' }
-        : outcome.finishInPost
-            ? { kind: 'finish', ids: created, startedAt: outcome.startedAt }
-            : { kind: 'nothing', reason: 'status-given', status }, created, created.length ? status : '');
-    writeSummary({ heading: countHeading(created.length, results.length, 'recorded'), rows, failures }, log);
-    applyFailurePolicy(failures, failOnError, log);
-}
-function reportUpdated(outcome, failOnError, log) {
-    const { status, results } = outcome;
-    const { done, failures } = splitUpdates(results, status);
-    const line = done.length ? `${capitalize(deploymentsText(done))} set to ${status}.` : '';
-    if (line)
-        log.info(line);
-    const handoff = done.length
-        ? { kind: 'nothing', reason: 'updated', status }
-        : { kind: 'nothing', reason: 'not-updated' };
-    handOn(log, handoff, done, done.length ? status : '');
-    writeSummary({ heading: countHeading(done.length, results.length, 'updated'), lines: line ? [line] : [], failures }, log);
-    applyFailurePolicy(failures, failOnError, log);
-}
-function reportFinished(outcome, failOnError, log) {
-    const { status, results, startedAt } = outcome;
-    const { done, failures } = splitUpdates(results, status);
-    const lines = [];
-    if (done.length) {
-        const after = startedAt > 0 ? ` after ${formatDuration(Date.now() - startedAt)}` : '';
-        lines.push(`${capitalize(deploymentsText(done))} set to ${status}${after}.`);
-        log.info(lines);
-    }
-    const heading = failures.length ? 'Deployment status not fully reported' : `Deployment ${status.toLowerCase()}`;
-    writeSummary({ heading, lines, failures }, log);
-    applyFailurePolicy(failures, failOnError, log);
-}
-function splitUpdates(results, status) {
-    const done = results.filter((result) => !result.failure).map((result) => result.id);
-    const failures = results.flatMap((result) => result.failure ? [prefixed(`Could not set deployment ${result.id.text} to ${status}`, result.failure)] : []);
-    return { done, failures };
-}
-function leftAsItIs(handoff) {
-    if (handoff.kind === 'finish-dry-run')
-        return 'the deployments of this dry run would be left as they are';
-    const one = handoff.ids.length === 1;
-    return `${deploymentsText(handoff.ids)} ${one ? 'is left as it is' : 'are left as they are'}`;
-}
-function nothingToFinish(handoff) {
-    if (handoff.kind === 'none')
-        return 'Nothing to finish: the main step recorded no deployment (see its log).';
-    switch (handoff.reason) {
-        case 'config-error':
-            return 'Nothing to finish: the main step stopped on a configuration error.';
-        case 'not-recorded':
-            return 'Nothing to finish: the main step could not record a deployment.';
-        case 'status-given':
-            return `Nothing to finish: the main step was given status ${handoff.status ?? ''}, so the job's status is not reported.`;
-        case 'updated':
-            return `Nothing to finish: the main step already set the deployment status to ${handoff.status ?? ''}.`;
-        case 'not-updated':
-            return 'Nothing to finish: the main step could not update the deployment.';
-        case 'skipped':
-            return "Nothing to finish: status was 'skipped', so nothing was recorded.";
-        case 'no-ids':
-            return "Nothing to finish: 'deployment-id' was an empty list.";
-    }
+function reportUnknownJobStatus(jobStatus, open, log) {
+    const left = open.dryRun
+        ? 'the deployments of this dry run would be left as they are'
+        : `${deploymentsText(open.ids)} ${open.ids.length === 1 ? 'is left as it is' : 'are left as they are'}`;
+    const message = `The job status is unknown (${(0,core_text/* quote */.hD)(jobStatus)}), so ${left}. The \`job-status\` input must keep its default, \`\${{ job.status }}\`.`;
+    log.warning(message);
+    writeSummary({ heading: 'Deployment left unfinished', lines: [message] }, log);
 }
 function applyFailurePolicy(failures, failOnError, log) {
     for (const failure of failures) {
@@ -2522,341 +2845,111 @@ function write(log, what, action) {
     }
 }
 function setOutputs(ids, status) {
-    setOutput(constants/* Outputs */.tY.DeploymentId, ids[0]?.text ?? '');
-    setOutput(constants/* Outputs */.tY.DeploymentIds, idsJson(ids));
-    setOutput(constants/* Outputs */.tY.Status, status);
+    setOutput(Outputs.DeploymentId, ids[0]?.text ?? '');
+    setOutput(Outputs.DeploymentIds, idsJson(ids));
+    setOutput(Outputs.Status, status);
 }
-function prefixed(what, failure) {
-    const [first = '', ...rest] = failure;
-    return [`${what}: ${first}`, ...rest];
-}
-function countHeading(done, asked, verb) {
-    if (done === asked)
-        return done === 1 ? `Deployment ${verb}` : `${done} deployments ${verb}`;
-    return `${done} of ${asked} deployments ${verb}`;
-}
-function recordedRow(body, id) {
-    return {
-        artifact: 'artifactId' in body ? String(body.artifactId) : body.artifactName,
-        environment: body.environment,
-        version: body.version,
-        commitSha: body.commitSha,
-        branch: body.branch,
-        status: body.status,
-        id: id.text,
-        link: body.link ?? '',
+
+;// CONCATENATED MODULE: ./ci/event-file.ts
+
+
+
+const FALLBACK = 'the defaults come from the GITHUB_* variables alone';
+function readEventFile(path, log) {
+    if (!path)
+        return {};
+    const said = (problem) => {
+        log.warning(`The event file (GITHUB_EVENT_PATH) ${problem}: ${FALLBACK}.`);
+        return {};
     };
-}
-function artifactLabel(body) {
-    return 'artifactId' in body ? `artifact ${body.artifactId}` : `artifact '${body.artifactName}'`;
-}
-function describeBody(body) {
-    return `${artifactLabel(body)} version ${body.version} to ${body.environment}`;
-}
-function capitalize(text) {
-    return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-;// CONCATENATED MODULE: ./proxy.ts
-
-const DEFAULT_PORTS = { 'http:': 80, 'https:': 443 };
-function proxyFor(target, env) {
-    if (isLoopback(target.hostname))
-        return undefined;
-    const variable = proxyVariable(target.protocol, env);
-    if (!variable)
-        return undefined;
-    const port = Number(target.port) || DEFAULT_PORTS[target.protocol] || 0;
-    if (!shouldProxy(hostOf(target), port, env.no_proxy ?? env.NO_PROXY ?? ''))
-        return undefined;
-    return { url: parseProxyUrl(variable.name, variable.value), variable: variable.name };
-}
-function proxyVariable(protocol, env) {
-    const pick = (lower, upper) => {
-        const name = env[lower] !== undefined ? lower : upper;
-        const value = env[name];
-        return value ? { name, value } : undefined;
-    };
-    const http = pick('http_proxy', 'HTTP_PROXY');
-    return protocol === 'https:' ? (pick('https_proxy', 'HTTPS_PROXY') ?? http) : http;
-}
-function parseProxyUrl(variable, value) {
-    let url;
+    let text;
     try {
-        url = new URL(value);
-    }
-    catch {
-        url = undefined;
-    }
-    if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname) {
-        throw new ConfigError({ variable }, `is not a proxy URL: '${withoutCredentials(value)}'. Set it to e.g. \`http://proxy.example.com:3128\`, or unset it.`);
-    }
-    return url;
-}
-function hostOf(url) {
-    const host = url.hostname.replace(/^\[(.+)\]$/, '$1').toLowerCase();
-    return host.length > 1 && host.endsWith('.') ? host.slice(0, -1) : host;
-}
-function shouldProxy(host, port, noProxy) {
-    for (const entry of noProxy.split(/[,\s]/)) {
-        if (!entry)
-            continue;
-        const { hostname, port: entryPort, wildcard } = parseNoProxyEntry(entry);
-        if (entryPort && entryPort !== port)
-            continue;
-        if (hostname === '*')
-            return false;
-        if (!wildcard && host === hostname)
-            return false;
-        if (host.endsWith(`.${hostname}`))
-            return false;
-    }
-    return true;
-}
-function parseNoProxyEntry(entry) {
-    const bracketed = /^\[(.+)\]:(\d+)$/.exec(entry);
-    let hostname = bracketed?.[1];
-    let port = bracketed ? Number(bracketed[2]) : 0;
-    if (!bracketed) {
-        const unbracketed = entry.replace(/^\[(.+)\]$/, '$1');
-        const hostPort = (unbracketed.match(/:/g) ?? []).length === 1 ? /^(.+):(\d+)$/.exec(unbracketed) : null;
-        hostname = hostPort?.[1] ?? unbracketed;
-        port = hostPort ? Number(hostPort[2]) : 0;
-    }
-    const name = (hostname ?? '')
-        .replace(/^\*?\./, '')
-        .replace(/^(.+)\.$/, '$1')
-        .toLowerCase();
-    return { hostname: name, port, wildcard: entry.startsWith('*') };
-}
-function isLoopback(hostname) {
-    const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-    return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
-function withoutCredentials(text) {
-    return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/is, '$1***@');
-}
-
-;// CONCATENATED MODULE: ./settings.ts
-
-
-
-
-
-
-function readSettings(read, env) {
-    const problems = new ProblemCollector();
-    const apiKey = problems.read(() => readApiKey(read), '');
-    const allowInsecureHttp = problems.read(() => readBoolean(read, constants/* Inputs */.G0.AllowInsecureHttp), false);
-    const baseUrl = problems.read(() => readBaseUrl(read, allowInsecureHttp), undefined);
-    const proxy = baseUrl && problems.read(() => proxyFor(baseUrl, env), undefined);
-    const timeoutSeconds = problems.read(() => readNumber(read, constants/* Inputs */.G0.TimeoutSeconds, /^\d+(\.\d+)?$/, 0.001, constants/* Limits */.xu.timeoutSeconds, 'a number of seconds above 0 and at most'), 0);
-    const retries = problems.read(() => readNumber(read, constants/* Inputs */.G0.Retries, /^\d+$/, 0, constants/* Limits */.xu.retries, 'a whole number from 0 to'), 0);
-    const failOnError = problems.read(() => readBoolean(read, constants/* Inputs */.G0.FailOnError), false);
-    const dryRun = problems.read(() => readBoolean(read, constants/* Inputs */.G0.DryRun), false);
-    const status = problems.read(() => readStatus(read), undefined);
-    const rawDeploymentIds = read(constants/* Inputs */.G0.DeploymentId);
-    const deploymentIds = problems.read(() => readDeploymentIds(rawDeploymentIds, apiKey), undefined);
-    const artifacts = rawDeploymentIds ? [] : problems.read(() => readArtifacts(read), []);
-    problems.read(() => readType(read), constants/* DeploymentType */.C1);
-    problems.throwIfAny();
-    return {
-        connection: { apiKey, baseUrl: baseUrl, timeoutMs: timeoutSeconds * 1000, retries, proxy },
-        failOnError,
-        dryRun,
-        status,
-        deploymentIds,
-        artifacts,
-        fields: {
-            version: read(constants/* Inputs */.G0.Version),
-            environment: read(constants/* Inputs */.G0.Environment),
-            commitSha: read(constants/* Inputs */.G0.CommitSha),
-            user: read(constants/* Inputs */.G0.User),
-            branch: read(constants/* Inputs */.G0.Branch),
-            changelog: read(constants/* Inputs */.G0.Changelog),
-            description: read(constants/* Inputs */.G0.Description),
-            link: read(constants/* Inputs */.G0.Link),
-        },
-        jobStatus: read(constants/* Inputs */.G0.JobStatus),
-        checkRunId: read(constants/* Inputs */.G0.JobCheckRunId),
-    };
-}
-const HEADER_SAFE = /^[\t\x20-\x7e\x80-\xff]*$/;
-function readApiKey(read) {
-    const apiKey = read(constants/* Inputs */.G0.ApiKey);
-    if (!apiKey) {
-        throw new ConfigError({ input: constants/* Inputs */.G0.ApiKey }, 'is empty. Set it from a secret, e.g. `api-key: ${{ secrets.DEPLOY_TRACKER_API_KEY }}`, and check that the secret exists for this repository and environment.');
-    }
-    if (!HEADER_SAFE.test(apiKey)) {
-        throw new ConfigError({ input: constants/* Inputs */.G0.ApiKey }, 'holds a character no HTTP header can carry (a line break, another control character, or one outside Latin-1). Copy the key again from the service into the secret.');
-    }
-    return apiKey;
-}
-function readBaseUrl(read, allowInsecureHttp) {
-    const raw = read(constants/* Inputs */.G0.BaseUrl);
-    const shown = (0,text_0/* quote */.hD)(withoutCredentials(raw));
-    const example = 'e.g. `https://tracker.example.com/api`';
-    const problem = (text) => new ConfigError({ input: constants/* Inputs */.G0.BaseUrl }, text);
-    if (!raw)
-        throw problem(`is empty. Set it to the service's address, ${example}.`);
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        throw problem(`is not a URL: ${shown}. Set it to the service's address, ${example}.`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw problem(`must be an http(s) URL, got ${shown}. Use ${example}.`);
-    }
-    if (url.username || url.password)
-        throw problem('must not carry credentials; the key goes in `api-key`.');
-    if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allowInsecureHttp) {
-        throw problem(`uses plain http to '${url.hostname}', which would send the API key in clear. Use https, or set \`${constants/* Inputs */.G0.AllowInsecureHttp}: true\` if the network path is trusted.`);
-    }
-    url.search = '';
-    url.hash = '';
-    if (!url.pathname.endsWith('/'))
-        url.pathname += '/';
-    return url;
-}
-function readBoolean(read, name) {
-    const raw = read(name);
-    const value = raw.toLowerCase();
-    if (value === 'true')
-        return true;
-    if (value === 'false' || value === '')
-        return false;
-    throw new ConfigError({ input: name }, `must be \`true\` or \`false\`, got ${(0,text_0/* quote */.hD)(raw)}.`);
-}
-function readNumber(read, name, accepts, min, max, expected) {
-    const raw = read(name);
-    const value = accepts.test(raw) ? Number(raw) : NaN;
-    if (!(value >= min && value <= max)) {
-        throw new ConfigError({ input: name }, `must be ${expected} ${max}, got ${(0,text_0/* quote */.hD)(raw)}.`);
-    }
-    return value;
-}
-const STATUS_WORDS = {
-    started: 'STARTED',
-    succeeded: 'SUCCEEDED',
-    failed: 'FAILED',
-    success: 'SUCCEEDED',
-    failure: 'FAILED',
-    cancelled: 'FAILED',
-    skipped: 'SKIPPED',
-};
-function statusFromWord(word) {
-    return Object.hasOwn(STATUS_WORDS, word.trim().toLowerCase()) ? STATUS_WORDS[word.trim().toLowerCase()] : undefined;
-}
-function deploymentStatusOfJob(jobStatus) {
-    const status = statusFromWord(jobStatus);
-    return status === 'SUCCEEDED' || status === 'FAILED' ? status : undefined;
-}
-function readStatus(read) {
-    const raw = read(constants/* Inputs */.G0.Status);
-    if (raw === '')
-        return undefined;
-    const status = statusFromWord(raw);
-    if (!status) {
-        throw new ConfigError({ input: constants/* Inputs */.G0.Status }, `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped), got ${(0,text_0/* quote */.hD)(raw)}. Leave it empty to start the deployment here and finish it when the job ends.`);
-    }
-    return status;
-}
-function readType(read) {
-    const raw = read(constants/* Inputs */.G0.Type);
-    if (raw === '' || raw.toUpperCase() === constants/* DeploymentType */.C1)
-        return constants/* DeploymentType */.C1;
-    throw new ConfigError({ input: constants/* Inputs */.G0.Type }, `must be ${constants/* DeploymentType */.C1} (the only type the service accepts), got ${(0,text_0/* quote */.hD)(raw)}.`);
-}
-function splitList(raw) {
-    return raw
-        .split(/[\r\n,]/)
-        .map((item) => item.trim())
-        .filter((item) => item !== '');
-}
-function artifactIdValue(raw) {
-    return /^(0|[1-9]\d*)$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : raw;
-}
-function readArtifacts(read) {
-    const byId = splitList(read(constants/* Inputs */.G0.ArtifactId)).map((id) => ({ artifactId: artifactIdValue(id) }));
-    const byName = splitList(read(constants/* Inputs */.G0.ArtifactName)).map((name) => ({ artifactName: name }));
-    const artifacts = [...byId, ...byName];
-    const subject = { inputs: [constants/* Inputs */.G0.ArtifactId, constants/* Inputs */.G0.ArtifactName] };
-    if (artifacts.length === 0) {
-        throw new ConfigError(subject, 'must be set: name the deployed artifact by its id or its name in the tracking service (a comma- or newline-separated list for several), or set `deployment-id` to update an existing deployment.');
-    }
-    if (artifacts.length > constants/* Limits */.xu.idsPerStep) {
-        throw new ConfigError(subject, `name ${artifacts.length} artifacts; one step records at most ${constants/* Limits */.xu.idsPerStep}. Split them over several steps.`);
-    }
-    return artifacts;
-}
-function readDeploymentIds(raw, apiKey) {
-    if (raw === '')
-        return undefined;
-    const problem = (text) => new ConfigError({ input: constants/* Inputs */.G0.DeploymentId }, text);
-    const ids = raw.startsWith('[') ? parseIdArray(raw) : splitList(raw).map(textId);
-    if (!ids)
-        throw problem(`looks like a JSON array but is not one: ${(0,text_0/* quote */.hD)(raw)}.`);
-    if (ids.some((id) => id === undefined)) {
-        throw problem(`must be an id, a list of ids or a JSON array of ids, got ${(0,text_0/* quote */.hD)(raw)}.`);
-    }
-    if (ids.length > constants/* Limits */.xu.idsPerStep) {
-        throw problem(`holds ${ids.length} ids; one step updates at most ${constants/* Limits */.xu.idsPerStep}. Split them over several steps.`);
-    }
-    for (const id of ids) {
-        if (holdsSecret(id.text, apiKey))
-            throw problem('holds the API key as an id (are two secrets swapped?).');
-        const why = idProblem(id.text);
-        if (why)
-            throw problem(`holds an id that ${why}: ${(0,text_0/* quote */.hD)(id.text)}.`);
-    }
-    return ids;
-}
-function parseIdArray(raw) {
-    let parsed;
-    try {
-        parsed = parseJsonLosslessly(raw);
-    }
-    catch {
-        return undefined;
-    }
-    if (!Array.isArray(parsed))
-        return undefined;
-    return parsed.map((value) => {
-        const id = idFromJson(typeof value === 'string' ? value.trim() : value);
-        return id && id.text !== '' ? id : undefined;
-    });
-}
-
-;// CONCATENATED MODULE: ./step.ts
-
-
-
-
-
-const readInput = (name) => getInput(name);
-async function runStep(step) {
-    const log = openLog(readInput(constants/* Inputs */.G0.ApiKey));
-    try {
-        await step(log);
+        const problem = fileProblem((0,external_node_fs_namespaceObject.statSync)(path));
+        if (problem)
+            return said(problem);
+        text = readBounded(path);
     }
     catch (error) {
-        const trace = error instanceof Error ? (error.stack ?? error.message) : String(error);
-        const lines = ['report-deployment stopped unexpectedly (a bug: please report it):', ...trace.split('\n')];
-        applyFailurePolicy([lines], failOnError(), log);
+        return said(describeReadError(error));
     }
-}
-function failOnError() {
+    let payload;
     try {
-        return readBoolean(readInput, constants/* Inputs */.G0.FailOnError);
+        payload = JSON.parse(text);
     }
     catch {
-        return false;
+        return said('could not be read (it is not JSON)');
+    }
+    return isObject(payload) ? payload : said('holds no JSON object');
+}
+function fileProblem(stats) {
+    if (!stats.isFile())
+        return 'is not a file';
+    if (stats.size > constants/* Limits */.xu.eventFileBytes)
+        return `is over ${constants/* Limits */.xu.eventFileBytes / 1024 / 1024} MiB`;
+    return undefined;
+}
+function readBounded(path) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    try {
+        const problem = fileProblem((0,external_node_fs_namespaceObject.fstatSync)(fd));
+        if (problem)
+            throw new EventFileError(problem);
+        const chunks = [];
+        let size = 0;
+        for (;;) {
+            const chunk = Buffer.allocUnsafe(64 * 1024);
+            const read = (0,external_node_fs_namespaceObject.readSync)(fd, chunk, 0, chunk.length, null);
+            if (read === 0)
+                break;
+            chunks.push(chunk.subarray(0, read));
+            size += read;
+            if (size > constants/* Limits */.xu.eventFileBytes)
+                throw new EventFileError(`is over ${constants/* Limits */.xu.eventFileBytes / 1024 / 1024} MiB`);
+        }
+        return Buffer.concat(chunks, size).toString('utf8');
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
 }
+class EventFileError extends Error {
+}
+const ERRORS = {
+    ENOENT: 'does not exist',
+    ENOTDIR: 'does not exist (a part of its path is no folder)',
+    ELOOP: 'is a loop of symbolic links',
+    ENAMETOOLONG: 'has a name too long to open',
+    EACCES: 'may not be read (permission denied)',
+    EPERM: 'may not be read (operation not permitted)',
+    EISDIR: 'is not a file',
+    EAGAIN: 'is not a file',
+};
+function describeReadError(error) {
+    if (error instanceof EventFileError)
+        return error.message;
+    const code = error.code;
+    if (typeof code === 'string' && Object.hasOwn(ERRORS, code))
+        return ERRORS[code];
+    return `could not be read (${typeof code === 'string' ? code : String(error)})`;
+}
 
-;// CONCATENATED MODULE: ./main.ts
+;// CONCATENATED MODULE: ./action/run-context.ts
+
+
+
+function readGitHubContext(log) {
+    const { env } = process;
+    return {
+        eventName: env.GITHUB_EVENT_NAME ?? '',
+        payload: readEventFile(env.GITHUB_EVENT_PATH, log),
+        env,
+        checkRunId: readInput(Internal.JobCheckRunId),
+    };
+}
+
+;// CONCATENATED MODULE: ./action/main.ts
+
+
 
 
 
@@ -2867,42 +2960,42 @@ function failOnError() {
 
 async function run(log) {
     const startedAt = Date.now();
-    let settings;
-    let plan;
+    let context;
+    const github = () => (context ??= readGitHubContext(log));
+    let read;
     try {
-        settings = readSettings(readInput, process.env);
-        const context = needsContext(settings) ? await readGitHubContext(process.env, settings.checkRunId, log) : undefined;
-        plan = planMain(settings, context);
+        read = readSettingsAndRequest(inputSettings(github), process.env, () => githubDefaults(github()));
     }
     catch (error) {
         if (!(error instanceof ConfigError))
             throw error;
-        return reportMain({ kind: 'config-error', error }, false, log);
+        return reportConfigError(error, 'main', log);
     }
     presetOutputs();
-    reportMain(await execute(plan, settings, startedAt, log), settings.failOnError, log);
+    const { settings, request } = read;
+    const plan = plan_plan(settings, request);
+    const results = await execute(plan, settings, log);
+    const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt, wording: ACTION_WORDING });
+    reportStart(report, settings.failOnError, log);
 }
-async function execute(plan, settings, startedAt, log) {
-    const { connection } = settings;
-    if (plan.kind === 'nothing')
-        return plan;
-    if (settings.dryRun)
-        return dryRunMain(plan, connection);
+async function execute(plan, { connection, dryRun }, log) {
     switch (plan.kind) {
-        case 'finish-in-post':
-            return { ...plan, startedAt };
-        case 'create': {
-            const results = await withTracker(connection, log, (tracker) => createAll(tracker, plan.bodies));
-            return { kind: 'created', status: plan.status, finishInPost: plan.finishInPost, results, startedAt };
-        }
-        case 'update': {
-            const results = await withTracker(connection, log, (tracker) => setStatusAll(tracker, plan.ids, plan.status));
-            return { kind: 'updated', status: plan.status, results };
-        }
+        case 'create':
+            return { created: await withTracker(connection, log, dryRun, (tracker) => createAll(tracker, plan.bodies)) };
+        case 'update':
+            return {
+                updated: await withTracker(connection, log, dryRun, (tracker) => setStatusAll(tracker, plan.ids, plan.status)),
+            };
+        default:
+            return {};
     }
 }
 
-;// CONCATENATED MODULE: ./post.ts
+;// CONCATENATED MODULE: ./action/post.ts
+
+
+
+
 
 
 
@@ -2911,31 +3004,103 @@ async function execute(plan, settings, startedAt, log) {
 
 
 async function post_run(log) {
-    const handoff = readHandoff();
-    if (handoff.kind !== 'finish' && handoff.kind !== 'finish-dry-run') {
-        return reportPost({ kind: 'nothing', handoff }, false, log);
-    }
+    const open = readHandoff();
+    if (!('dryRun' in open))
+        return reportNothingOpen(open, log);
     let settings;
     try {
-        settings = readSettings(readInput, process.env);
+        settings = readSettings(inputSettings(() => readGitHubContext(log)), process.env);
     }
     catch (error) {
         if (!(error instanceof ConfigError))
             throw error;
-        return reportPost({ kind: 'config-error', error }, false, log);
+        return reportConfigError(error, 'post', log);
     }
-    const { connection, failOnError, jobStatus } = settings;
-    const status = deploymentStatusOfJob(jobStatus);
+    const jobStatus = readInput(Internal.JobStatus);
+    const status = finalStatus(jobStatus);
     if (!status)
-        return reportPost({ kind: 'unknown-job-status', jobStatus, handoff }, failOnError, log);
-    if (settings.dryRun || handoff.kind === 'finish-dry-run') {
-        return reportPost(dryRunPost(handoff, status, connection), failOnError, log);
-    }
-    const results = await withTracker(connection, log, (tracker) => setStatusAll(tracker, handoff.ids, status));
-    reportPost({ kind: 'finished', status, results, startedAt: handoff.startedAt }, failOnError, log);
+        return reportUnknownJobStatus(jobStatus, open, log);
+    const dryRun = settings.dryRun || open.dryRun;
+    const ids = open.ids ?? [PLACEHOLDER_ID];
+    const results = await withTracker(settings.connection, log, dryRun, (tracker) => setStatusAll(tracker, ids, status));
+    const report = describeFinish(status, results, {
+        dryRun,
+        startedAt: open.dryRun ? 0 : open.startedAt,
+        placeholders: open.dryRun && !open.ids ? open.count : undefined,
+        wording: ACTION_WORDING,
+    });
+    reportFinish(report, settings.failOnError, log);
 }
 
-;// CONCATENATED MODULE: ./entries/steps.ts
+;// CONCATENATED MODULE: ./core/log.ts
+const CONTROLS = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const NAMED = { '\n': '\\n', '\r': '\\r' };
+function showControls(line) {
+    return line.replace(CONTROLS, (c) => {
+        if (c === '\t')
+            return c;
+        const code = c.codePointAt(0) ?? 0;
+        return NAMED[c] ?? (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`);
+    });
+}
+function looksLikeCommand(line) {
+    return /^\s*::/.test(line) || line.includes('##[');
+}
+function inertLines(line) {
+    if (!looksLikeCommand(line))
+        return [line];
+    const token = crypto.randomUUID();
+    return [`::stop-commands::${token}`, line, `::${token}::`];
+}
+
+;// CONCATENATED MODULE: ./action/log.ts
+
+
+
+function openLog(apiKey) {
+    for (const form of secretForms(apiKey))
+        core_setSecret(form);
+    const scrub = scrubber(apiKey);
+    const clean = (line) => showControls(scrub(line));
+    const lines = (text) => (typeof text === 'string' ? [text] : text).map(clean);
+    return {
+        info: (text) => lines(text).flatMap(inertLines).forEach((line) => core_info(line)),
+        warning: (text) => warning(lines(text).join('\n')),
+        fail: (text) => setFailed(lines(text).join('\n')),
+        debug: (text) => {
+            if (isDebug())
+                core_debug(lines(text).join('\n'));
+        },
+        clean,
+    };
+}
+
+;// CONCATENATED MODULE: ./action/step.ts
+
+
+
+
+
+
+async function runStep(step) {
+    const log = openLog(readInput(constants/* Settings */.wB.ApiKey));
+    try {
+        await step(log);
+    }
+    catch (error) {
+        applyFailurePolicy([(0,core_text/* bugLines */.g1)('report-deployment stopped unexpectedly', error)], failOnError(), log);
+    }
+}
+function failOnError() {
+    try {
+        return readBoolean({ get: readInput, ...inputNaming }, constants/* Settings */.wB.FailOnError);
+    }
+    catch {
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./action/index.ts
 
 
 

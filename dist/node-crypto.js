@@ -1,14 +1,14 @@
-// crypto, loaded on first use: written by scripts/build.ts (see LAZY_BUILTINS there).
+// crypto, loaded on first use: written by scripts/build.ts (see src/deps/).
 let loaded;
-const real = () => (loaded ??= require('node:crypto'));
+const real = () => (loaded ??= require('crypto'));
 module.exports = new Proxy(
   {},
   {
-    get: (_, name) => (real()[name]),
-    has: (_, name) => name in real(),
+    get: (_, key) => (real()[key]),
+    has: (_, key) => key in real(),
     ownKeys: () => Reflect.ownKeys(real()),
-    getOwnPropertyDescriptor: (_, name) => {
-      const descriptor = Reflect.getOwnPropertyDescriptor(real(), name);
+    getOwnPropertyDescriptor: (_, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(real(), key);
       return descriptor && { ...descriptor, configurable: true };
     },
   },

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { LAZY_BUILTIN_EXTERNALS, LAZY_BUILTINS } from './lazy-builtins.ts';
+import { lazyBuiltinExternals, lazyBuiltinFiles } from './lazy-builtins.ts';
 import { SOURCE_HASH_FILE, sourceHash } from './source-hash.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -22,12 +22,13 @@ type Ncc = (
 }>;
 const ncc = createRequire(import.meta.url)('@vercel/ncc') as Ncc;
 
-// The stand-ins in src/shims/ load the real package by file from the top-level node_modules/: that
-// must be the copy @actions/core itself resolves, not one a lockfile change moved under core.
+// The stand-ins in src/deps/actions-core.ts load the real package by file from the top-level
+// node_modules/: that must be the copy @actions/core itself resolves, not one a lockfile change
+// moved under core.
 for (const pkg of ['@actions/http-client', '@actions/exec']) {
   if (existsSync(join(root, 'node_modules', '@actions', 'core', 'node_modules', pkg))) {
     throw new Error(
-      `@actions/core has its own ${pkg}: point src/shims/ at node_modules/@actions/core/node_modules/${pkg}`,
+      `@actions/core has its own ${pkg}: point src/deps/actions-core.ts at node_modules/@actions/core/node_modules/${pkg}`,
     );
   }
 }
@@ -37,22 +38,22 @@ mkdirSync(dist);
 // One bundle for both steps, so that the chunks they share (undici's above all) are in dist/ once.
 // CommonJS, which only ncc's API (not its CLI) makes for a "type": "module" package: steps start
 // measurably faster than from ES modules, and chunks load with a synchronous require().
-// From src/: ncc takes its `paths` aliases (the stand-ins in src/shims/) from the tsconfig.json of
+// From src/: ncc takes its `paths` aliases (the reach in src/deps/actions-core.ts) from the tsconfig.json of
 // the folder it runs in, not from the one nearest the entry.
 process.chdir(join(root, 'src'));
-const { code, assets, stats } = await ncc(join(root, 'src', 'entries', 'steps.ts'), {
+const { code, assets, stats } = await ncc(join(root, 'src', 'action', 'index.ts'), {
   esm: false,
   target: 'es2024',
   sourceMapRegister: false,
   quiet: true,
-  // Builtins required at load that a step may never use: see LAZY_BUILTINS.
-  externals: LAZY_BUILTIN_EXTERNALS,
+  // Builtins required at load that a step may never use: see src/deps/.
+  externals: lazyBuiltinExternals(),
 });
 process.chdir(root);
 writeFileSync(join(dist, 'index.js'), code);
 for (const [name, asset] of Object.entries(assets)) writeFileSync(join(dist, name), asset.source);
 writeFileSync(join(dist, 'package.json'), '{\n  "type": "commonjs"\n}\n');
-for (const [file, text] of Object.entries(LAZY_BUILTINS)) writeFileSync(join(dist, file), text);
+for (const [file, text] of Object.entries(lazyBuiltinFiles())) writeFileSync(join(dist, file), text);
 // What action.yml runs: each step requires the shared bundle and runs its export.
 for (const step of ['main', 'post']) {
   mkdirSync(join(dist, step));

@@ -1,54 +1,51 @@
-// Node builtins that a bundled package requires at load but a step may never use, each behind a
-// stand-in that loads the builtin on first use. ncc's `externals` maps the package's require to the
-// stand-in, which the build writes next to the bundle (scripts/build.ts, and the benchmark's probes).
+// Node builtins that a bundled dependency requires at load but a run may never use, each behind a
+// stand-in that loads the builtin on first use. Which builtins, and why, is said by each dependency's
+// reach (src/deps/): this only writes the stand-ins. ncc's `externals` maps the dependency's require
+// to its stand-in, which the build writes next to the bundle (scripts/build.ts, and the benchmark's
+// probes).
+import { coreLazyBuiltins } from '../src/deps/actions-core.ts';
+import { undiciLazyBuiltins } from '../src/deps/undici.ts';
 
-/**
- * The stand-ins, by file name:
- * - crypto: @actions/core requires it at load for the randomUUID() of its file commands (outputs,
- *   state), ~7-10 ms a step: a post step with nothing to send never needs it, and one that sends
- *   gets it with TLS.
- * - node:http2: undici's client requires it at load for HTTP/2, which this action never negotiates
- *   (with tls and crypto, ~11-18 ms a step). At load undici reads only `http2.constants`, header
- *   names and error codes that RFC 9113 fixes: the stand-in answers those without loading http2
- *   (any other constant, and everything else, loads the real module).
- */
-export const LAZY_BUILTINS: Record<string, string> = {
-  'node-crypto.js': lazyBuiltin('crypto', 'node:crypto', ''),
-  'node-http2.js': lazyBuiltin(
-    'node:http2',
-    'node:http2',
-    `const fixed = {
-  HTTP2_HEADER_AUTHORITY: ':authority',
-  HTTP2_HEADER_METHOD: ':method',
-  HTTP2_HEADER_PATH: ':path',
-  HTTP2_HEADER_SCHEME: ':scheme',
-  HTTP2_HEADER_STATUS: ':status',
-  HTTP2_HEADER_PROTOCOL: ':protocol',
-  HTTP2_HEADER_CONTENT_LENGTH: 'content-length',
-  HTTP2_HEADER_EXPECT: 'expect',
-  NGHTTP2_NO_ERROR: 0,
-  NGHTTP2_REFUSED_STREAM: 7,
-};
-const constants = new Proxy(fixed, { get: (_, name) => (name in fixed ? fixed[name] : real().constants[name]) });
-`,
-  ),
-};
+interface LazyBuiltin {
+  file: string;
+  /** Constants answered without loading the builtin. */
+  constants?: Record<string, string | number>;
+}
+
+const builtins = (forAction: boolean): Record<string, LazyBuiltin> => ({
+  ...(forAction ? coreLazyBuiltins() : {}),
+  ...undiciLazyBuiltins(),
+});
+
+/** The stand-ins, by file name. `forAction`: also @actions/core's (the CLI does not bundle core). */
+export function lazyBuiltinFiles(forAction = true): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(builtins(forAction)).map(([name, { file, constants }]) => [file, standIn(name, constants)]),
+  );
+}
 
 /** What ncc's `externals` takes: each required name to its stand-in. */
-export const LAZY_BUILTIN_EXTERNALS = { crypto: './node-crypto.js', 'node:http2': './node-http2.js' };
+export function lazyBuiltinExternals(forAction = true): Record<string, string> {
+  return Object.fromEntries(Object.entries(builtins(forAction)).map(([name, { file }]) => [name, `./${file}`]));
+}
 
-function lazyBuiltin(name: string, builtin: string, extra: string): string {
-  return `// ${name}, loaded on first use: written by scripts/build.ts (see LAZY_BUILTINS there).
+function standIn(name: string, constants?: Record<string, string | number>): string {
+  const fixed = constants
+    ? `const fixed = ${JSON.stringify(constants, null, 2)};
+const constants = new Proxy(fixed, { get: (_, key) => (key in fixed ? fixed[key] : real().constants[key]) });
+`
+    : '';
+  return `// ${name}, loaded on first use: written by scripts/build.ts (see src/deps/).
 let loaded;
-const real = () => (loaded ??= require('${builtin}'));
-${extra}module.exports = new Proxy(
+const real = () => (loaded ??= require('${name}'));
+${fixed}module.exports = new Proxy(
   {},
   {
-    get: (_, name) => (${extra ? "name === 'constants' ? constants : " : ''}real()[name]),
-    has: (_, name) => name in real(),
+    get: (_, key) => (${constants ? "key === 'constants' ? constants : " : ''}real()[key]),
+    has: (_, key) => key in real(),
     ownKeys: () => Reflect.ownKeys(real()),
-    getOwnPropertyDescriptor: (_, name) => {
-      const descriptor = Reflect.getOwnPropertyDescriptor(real(), name);
+    getOwnPropertyDescriptor: (_, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(real(), key);
       return descriptor && { ...descriptor, configurable: true };
     },
   },

@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { LAZY_BUILTIN_EXTERNALS, LAZY_BUILTINS } from './lazy-builtins.ts';
+import { lazyBuiltinExternals, lazyBuiltinFiles } from './lazy-builtins.ts';
 
 const root = join(import.meta.dirname, '..');
 // Probe sources live under the project, so that node_modules resolves from them, and outside src/,
@@ -36,13 +36,14 @@ export async function bundleProbe(code: string, out: string, options: { aliases:
       target: 'es2024',
       sourceMapRegister: false,
       quiet: true,
-      ...(options.aliases ? { externals: LAZY_BUILTIN_EXTERNALS } : {}),
+      ...(options.aliases ? { externals: lazyBuiltinExternals() } : {}),
     });
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'index.js'), bundle);
     writeFileSync(join(out, 'package.json'), '{ "type": "commonjs" }\n');
     for (const [name, asset] of Object.entries(assets)) writeFileSync(join(out, name), asset.source);
-    if (options.aliases) for (const [file, text] of Object.entries(LAZY_BUILTINS)) writeFileSync(join(out, file), text);
+    if (options.aliases)
+      for (const [file, text] of Object.entries(lazyBuiltinFiles())) writeFileSync(join(out, file), text);
     return join(out, 'index.js');
   } finally {
     process.chdir(cwd);

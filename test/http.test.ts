@@ -3,17 +3,16 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpClient, type HttpClient, type HttpRequest } from '../src/http.ts';
-import type { Log } from '../src/log.ts';
-import { NetworkError } from '../src/network-error.ts';
-import type { Proxy } from '../src/proxy.ts';
+import { createHttpClient, type HttpClient, type HttpRequest } from '../src/core/http.ts';
+import type { Log } from '../src/core/log.ts';
+import { NetworkError } from '../src/core/network-error.ts';
+import type { Proxy } from '../src/core/proxy.ts';
 import { startFakeService, type FakeService } from './fake-service.ts';
 
 const lines: string[] = [];
 const log: Log = {
   info: (text) => lines.push(...(typeof text === 'string' ? [text] : text)),
   warning: () => undefined,
-  fail: () => undefined,
   debug: () => undefined,
   clean: (line) => line,
 };

@@ -19,7 +19,7 @@ describe('fail-open across jobs and status words from the runner', () => {
       "Input 'deployment-id' is an empty list: the job that started the deployment recorded none (see its log), so there is nothing to update.",
     ]);
     expect(main.outputs).toEqual({ 'deployment-id': '', 'deployment-ids': '[]', status: '' });
-    expect(post.logLines).toEqual(["Nothing to finish: 'deployment-id' was an empty list."]);
+    expect(post.logLines).toEqual(["Nothing to finish: Input 'deployment-id' was an empty list."]);
     expect(fake.service.requests).toEqual([]);
   });
 

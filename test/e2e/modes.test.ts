@@ -22,7 +22,7 @@ describe('modes', () => {
     expect(fake.service.requests[0]?.body).toMatchObject({ artifactName: 'shop-api', status: 'FAILED' });
     expect(main.outputs).toEqual({ 'deployment-id': '1', 'deployment-ids': '[1]', status: 'FAILED' });
     expect(post.logLines).toEqual([
-      "Nothing to finish: the main step was given status FAILED, so the job's status is not reported.",
+      'Nothing to finish: the main step was given status FAILED, so the job status is not reported.',
     ]);
     expect(fake.received()).toEqual(['POST /deployment']);
   });

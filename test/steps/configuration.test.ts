@@ -21,7 +21,7 @@ describe('bad configuration', () => {
     [{ 'artifact-id': '' }, "Input 'artifact-id' or 'artifact-name' must be set"],
     [
       { status: 'DONE' },
-      "Input 'status' must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped), got 'DONE'.",
+      "Input 'status' must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got 'DONE'.",
     ],
     [{ type: 'ROLLING' }, "Input 'type' must be SIMPLE (the only type the service accepts), got 'ROLLING'."],
     [

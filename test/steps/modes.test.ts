@@ -27,7 +27,7 @@ describe('status: create in one request', () => {
     expect(main.outputs).toEqual({ 'deployment-id': '1', 'deployment-ids': '[1]', status: sent });
     expect(post.exitCode).toBe(0);
     expect(post.logLines).toEqual([
-      `Nothing to finish: the main step was given status ${sent}, so the job's status is not reported.`,
+      `Nothing to finish: the main step was given status ${sent}, so the job status is not reported.`,
     ]);
   });
 
@@ -39,7 +39,7 @@ describe('status: create in one request', () => {
     expect(main.outputs.status).toBe('STARTED');
     expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED']);
     expect(post.logLines).toEqual([
-      "Nothing to finish: the main step was given status STARTED, so the job's status is not reported.",
+      'Nothing to finish: the main step was given status STARTED, so the job status is not reported.',
     ]);
   });
 });

@@ -9,8 +9,8 @@
 // - every run ends, quickly.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Limits } from '../../src/constants.ts';
-import { secretForms } from '../../src/log.ts';
+import { Limits } from '../../src/core/constants.ts';
+import { secretForms } from '../../src/core/secret.ts';
 import { startFakeService, type FakeService, type Fault } from '../fake-service.ts';
 import { runJobInProcess, runStepInProcess } from '../in-process.ts';
 import type { StepResult } from '../run-action.ts';

@@ -1,33 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { decodeHandoff, encodeHandoff, type Handoff } from '../../src/handoff.ts';
+import { decodeHandoff, encodeHandoff, type Handoff } from '../../src/action/handoff.ts';
 
 describe('handoff', () => {
   it.each<Handoff>([
     {
-      kind: 'finish',
+      dryRun: false,
       ids: [
         { text: '9007199254740993', numeric: true },
         { text: 'a-1', numeric: false },
       ],
       startedAt: 1700000000000,
     },
-    { kind: 'finish-dry-run', count: 3 },
-    { kind: 'finish-dry-run', count: 1, ids: [{ text: '9007199254740993', numeric: true }] },
-    { kind: 'nothing', reason: 'not-updated' },
-    { kind: 'nothing', reason: 'status-given', status: 'SUCCEEDED' },
-    { kind: 'nothing', reason: 'config-error' },
-    { kind: 'nothing', reason: 'skipped' },
+    { dryRun: true, count: 3 },
+    { dryRun: true, count: 1, ids: [{ text: '9007199254740993', numeric: true }] },
+    { note: 'Nothing to finish: the main step could not update the deployment.' },
+    { note: '' },
   ])('%o round-trips', (handoff) => {
     expect(decodeHandoff(encodeHandoff(handoff))).toEqual(handoff);
   });
 
   it('keeps a big numeric id exactly', () => {
-    const text = encodeHandoff({ kind: 'finish', ids: [{ text: '9007199254740993', numeric: true }], startedAt: 5 });
+    const text = encodeHandoff({ dryRun: false, ids: [{ text: '9007199254740993', numeric: true }], startedAt: 5 });
     expect(text).toBe('{"kind":"finish","ids":[9007199254740993],"startedAt":5}');
   });
 
   it('is "none" when the main step saved nothing', () => {
-    expect(decodeHandoff('')).toEqual({ kind: 'none' });
+    expect(decodeHandoff('')).toEqual({ none: true });
   });
 
   it.each([
@@ -43,17 +41,18 @@ describe('handoff', () => {
     [`{"kind":"finish","ids":[${'1,'.repeat(100)}1]}`, 'its ids are no list of deployment ids'],
     ['{"kind":"finish-dry-run","count":"lots"}', 'its count is no number of deployments'],
     ['{"kind":"finish-dry-run","count":1e9}', 'its count is no number of deployments'],
-    ['{"kind":"nothing","reason":"because"}', 'it gives no known reason'],
+    ['{"kind":"nothing","note":7}', 'it gives no note'],
+    [`{"kind":"nothing","note":"${'x'.repeat(1001)}"}`, 'it gives no note'],
     ['{"kind":"finish-dry-run","count":{"toString":1}}', 'its count is no number of deployments'],
     ['{"kind":"finish-dry-run","count":2,"ids":[".."]}', 'it holds a value that is no deployment id'],
   ])('state %s is unreadable: %s', (text, problem) => {
-    expect(decodeHandoff(text)).toEqual({ kind: 'unreadable', problem });
+    expect(decodeHandoff(text)).toEqual({ unreadable: problem });
   });
 
   it('takes junk start times as unknown, not as a crash', () => {
     expect(decodeHandoff('{"kind":"finish","ids":[1],"startedAt":{"toString":1}}')).toMatchObject({ startedAt: 0 });
     expect(decodeHandoff('{"kind":"finish","ids":[1],"startedAt":"soon"}')).toEqual({
-      kind: 'finish',
+      dryRun: false,
       ids: [{ text: '1', numeric: true }],
       startedAt: 0,
     });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { deploymentsText, idFromJson, idProblem, idsJson, JsonNumber, parseJsonLosslessly } from '../../src/ids.ts';
+import { idFromJson, idProblem, idsJson } from '../../src/core/ids.ts';
+import { JsonNumber, parseJsonLosslessly } from '../../src/core/json.ts';
+import { deploymentsText } from '../../src/core/outcome.ts';
 
 describe('ids kept exactly', () => {
   it('parses numbers without losing a digit, and writes them back the same', () => {

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { holdsSecret, looksLikeCommand, openLog, scrubber, secretForms, showControls } from '../../src/log.ts';
+import { openLog } from '../../src/action/log.ts';
+import { looksLikeCommand, showControls } from '../../src/core/log.ts';
+import { holdsSecret, scrubber, secretForms } from '../../src/core/secret.ts';
 
 let printed: string[];
 beforeEach(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeNetworkError } from '../../src/network-error.ts';
+import { describeNetworkError } from '../../src/core/network-error.ts';
 
 const proxy = { url: new URL('http://proxy.example.com:3128'), variable: 'HTTPS_PROXY' };
 const systemError = (code: string) => Object.assign(new Error('fetch failed'), { cause: { code } });

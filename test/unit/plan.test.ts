@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config-error.ts';
-import type { GitHubContext } from '../../src/context.ts';
-import { needsContext, planMain } from '../../src/plan.ts';
-import { readSettings } from '../../src/settings.ts';
+import { githubDefaults, type GitHubContext } from '../../src/ci/github.ts';
+import { ConfigError } from '../../src/core/config-error.ts';
+import { plan as planFor } from '../../src/core/plan.ts';
+import { readSettingsAndRequest } from '../../src/core/settings.ts';
+import { sourceOf } from './source.ts';
 
 const context: GitHubContext = {
   eventName: 'push',
@@ -17,20 +18,24 @@ const context: GitHubContext = {
   checkRunId: '7',
 };
 
-function plan(inputs: Record<string, string>, ctx = context) {
-  const settings = readSettings(
-    (name) =>
-      ({ 'api-key': 'k', 'base-url': 'https://t.example', 'timeout-seconds': '10', retries: '3', ...inputs })[name] ??
-      '',
-    {},
-  );
-  return planMain(settings, needsContext(settings) ? ctx : undefined);
+const base = { 'api-key': 'k', 'base-url': 'https://t.example', 'timeout-seconds': '10', retries: '3' };
+
+function read(inputs: Record<string, string>, ctx = context, asked = { defaults: 0 }) {
+  return readSettingsAndRequest(sourceOf({ ...base, ...inputs }), {}, () => {
+    asked.defaults++;
+    return githubDefaults(ctx);
+  });
 }
 
-describe('planMain', () => {
+function plan(inputs: Record<string, string>, ctx = context) {
+  const { settings, request } = read(inputs, ctx);
+  return planFor(settings, request);
+}
+
+describe('plan', () => {
   it('creates one deployment per artifact, STARTED and finished in post without a status', () => {
     const result = plan({ 'artifact-id': '1', 'artifact-name': 'web' });
-    expect(result).toMatchObject({ kind: 'create', status: 'STARTED', finishInPost: true });
+    expect(result).toMatchObject({ kind: 'create', status: 'STARTED', finishLater: true });
     expect(
       result.kind === 'create' && result.bodies.map((b) => ('artifactId' in b ? b.artifactId : b.artifactName)),
     ).toEqual([1, 'web']);
@@ -40,7 +45,7 @@ describe('planMain', () => {
     expect(plan({ 'artifact-id': '1', status: 'failure' })).toMatchObject({
       kind: 'create',
       status: 'FAILED',
-      finishInPost: false,
+      finishLater: false,
     });
   });
 
@@ -49,7 +54,7 @@ describe('planMain', () => {
       { 'deployment-id': '5', status: 'success' },
       { kind: 'update', status: 'SUCCEEDED', ids: [{ text: '5', numeric: false }] },
     ],
-    [{ 'deployment-id': '[5]' }, { kind: 'finish-in-post', ids: [{ text: '5', numeric: true }] }],
+    [{ 'deployment-id': '[5]' }, { kind: 'finish-later', ids: [{ text: '5', numeric: true }] }],
     [
       { 'deployment-id': '[]', status: 'success' },
       { kind: 'nothing', reason: 'no-ids' },
@@ -57,28 +62,34 @@ describe('planMain', () => {
     [{ 'deployment-id': '[]' }, { kind: 'nothing', reason: 'no-ids' }],
     [
       { 'artifact-id': '1', status: 'skipped' },
-      { kind: 'nothing', reason: 'skipped' },
+      { kind: 'nothing', reason: 'skipped', word: 'skipped' },
     ],
     [
       { 'deployment-id': '5', status: 'Skipped' },
-      { kind: 'nothing', reason: 'skipped' },
+      { kind: 'nothing', reason: 'skipped', word: 'skipped' },
     ],
   ])('%o plans %o', (inputs, expected) => {
     expect(plan(inputs)).toEqual(expected);
   });
 
-  it('needs the GitHub context only to create', () => {
-    const read = (inputs: Record<string, string>) =>
-      readSettings(
-        (name) =>
-          ({ 'api-key': 'k', 'base-url': 'https://t.example', 'timeout-seconds': '10', retries: '3', ...inputs })[
-            name
-          ] ?? '',
-        {},
-      );
-    expect(needsContext(read({ 'artifact-id': '1' }))).toBe(true);
-    expect(needsContext(read({ 'artifact-id': '1', status: 'skipped' }))).toBe(false);
-    expect(needsContext(read({ 'deployment-id': '1' }))).toBe(false);
+  it('reads the defaults only to create', () => {
+    const asked = (inputs: Record<string, string>) => {
+      const count = { defaults: 0 };
+      read(inputs, context, count);
+      return count.defaults;
+    };
+    expect(asked({ 'artifact-id': '1' })).toBe(1);
+    expect(asked({ 'artifact-id': '1', status: 'skipped' })).toBe(0);
+    expect(asked({ 'deployment-id': '1' })).toBe(0);
+  });
+
+  it('records nothing, with the warning the face gave, where the key is withheld', () => {
+    const { settings, request } = readSettingsAndRequest(
+      sourceOf({ ...base, 'api-key': '', 'artifact-id': '1' }, { warning: 'no secrets here' }),
+      {},
+      () => githubDefaults(context),
+    );
+    expect(planFor(settings, request)).toEqual({ kind: 'nothing', reason: 'no-key', warning: 'no secrets here' });
   });
 
   it('names every required field that has no value', () => {

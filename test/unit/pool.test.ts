@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settleAll } from '../../src/pool.ts';
+import { settleAll } from '../../src/core/pool.ts';
 
 describe('settleAll', () => {
   it('keeps at most `limit` tasks in flight, and the results in order', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config-error.ts';
-import { isLoopback, proxyFor, withoutCredentials } from '../../src/proxy.ts';
+import { ConfigError } from '../../src/core/config-error.ts';
+import { isLoopback, proxyFor, withoutCredentials } from '../../src/core/proxy.ts';
 
 const proxy = 'http://proxy.example.com:3128';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Limits } from '../../src/constants.ts';
-import { backoffMs, isRetryable, retryAfterMs, type NetworkCause, type Outcome } from '../../src/retry.ts';
+import { Limits } from '../../src/core/constants.ts';
+import { backoffMs, isRetryable, retryAfterMs, type NetworkCause, type Outcome } from '../../src/core/retry.ts';
 
 const response = (status: number): Outcome => ({ kind: 'response', status });
 const network = (cause: NetworkCause): Outcome => ({ kind: 'network', cause });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { HttpClient, HttpRequest, HttpResponse } from '../../src/http.ts';
-import { NetworkError } from '../../src/network-error.ts';
+import type { HttpClient, HttpRequest, HttpResponse } from '../../src/core/http.ts';
+import { NetworkError } from '../../src/core/network-error.ts';
 import {
   createAll,
   createTracker,
@@ -8,8 +8,8 @@ import {
   describeFailure,
   ServiceError,
   setStatusAll,
-  type CreateBody,
-} from '../../src/service.ts';
+} from '../../src/core/service.ts';
+import type { CreateBody } from '../../src/core/deployment.ts';
 
 const json = { contentType: 'application/json', truncated: false };
 

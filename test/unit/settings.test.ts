@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config-error.ts';
-import { artifactIdValue, deploymentStatusOfJob, readSettings, splitList, statusFromWord } from '../../src/settings.ts';
+import { githubDefaults } from '../../src/ci/github.ts';
+import { ConfigError } from '../../src/core/config-error.ts';
+import {
+  artifactIdValue,
+  finalStatus,
+  readSettingsAndRequest,
+  splitList,
+  statusFromWord,
+} from '../../src/core/settings.ts';
+import { sourceOf } from './source.ts';
 
 const valid = {
   'api-key': 'k',
@@ -10,8 +18,13 @@ const valid = {
   retries: '3',
 };
 
+const run = { GITHUB_SHA: 'sha1', GITHUB_ACTOR: 'alice', GITHUB_REF: 'refs/heads/main' };
+
 function settings(values: Record<string, string>, env: Record<string, string> = {}) {
-  return readSettings((name) => values[name] ?? '', env);
+  const read = readSettingsAndRequest(sourceOf(values), env, () =>
+    githubDefaults({ eventName: 'push', payload: {}, env: run, checkRunId: '' }),
+  );
+  return { ...read.settings, ...read.request };
 }
 
 function problems(values: Record<string, string>, env: Record<string, string> = {}): string[] {
@@ -60,7 +73,7 @@ describe('readSettings', () => {
     [{ 'allow-insecure-http': 'on' }, /^Input 'allow-insecure-http' must be `true` or `false`/],
     [
       { status: 'done' },
-      /^Input 'status' must be one of STARTED, SUCCEEDED, FAILED \(or success, failure, cancelled, skipped\), got 'done'/,
+      /^Input 'status' must be one of STARTED, SUCCEEDED, FAILED \(or success, failure, cancelled, skipped, or a GitHub deployment's state\), got 'done'/,
     ],
     [{ type: 'BLUE_GREEN' }, /^Input 'type' must be SIMPLE \(the only type the service accepts\), got 'BLUE_GREEN'\.$/],
     [{ 'artifact-id': '' }, /^Input 'artifact-id' or 'artifact-name' must be set: /],
@@ -175,12 +188,15 @@ describe('status words', () => {
     ['Failed', 'FAILED'],
     ['failure', 'FAILED'],
     ['cancelled', 'FAILED'],
-    ['skipped', 'SKIPPED'],
-    [' Skipped ', 'SKIPPED'],
+    ['skipped', { nothing: 'skipped', word: 'skipped' }],
+    [' Skipped ', { nothing: 'skipped', word: 'skipped' }],
+    ['error', 'FAILED'],
+    ['queued', { nothing: 'not-final', word: 'queued' }],
+    ['IN_PROGRESS', { nothing: 'not-final', word: 'in_progress' }],
     ['toString', undefined],
     ['done', undefined],
   ])('status %s is %s', (word, status) => {
-    expect(statusFromWord(word)).toBe(status);
+    expect(statusFromWord(word)).toEqual(status);
   });
 
   it.each([
@@ -191,7 +207,7 @@ describe('status words', () => {
     ['', undefined],
     ['${{ job.status }}', undefined],
   ])('job status %s is %s', (word, status) => {
-    expect(deploymentStatusOfJob(word)).toBe(status);
+    expect(finalStatus(word)).toBe(status);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { showControls } from '../../src/log.ts';
-import { formatDuration, renderSummary, type RecordedRow } from '../../src/summary.ts';
+import { showControls } from '../../src/core/log.ts';
+import { formatDuration } from '../../src/core/outcome.ts';
+import { renderSummary, type RecordedRow } from '../../src/action/summary.ts';
 
 const row: RecordedRow = {
   artifact: '42',

@@ -1,0 +1,42 @@
+// The action's settings are its inputs: how they are read, how a message names them, and what an
+// empty `api-key` means on GitHub (a run GitHub gives no secrets records nothing; elsewhere an empty
+// key is a configuration error, so that a typo in a secret's name is loud).
+import * as core from '@actions/core';
+import type { SettingName } from '../core/constants.js';
+import type { SettingSource } from '../core/settings.js';
+import type { Wording } from '../core/outcome.js';
+import { secretsWithheld, type GitHubContext } from '../ci/github.js';
+import type { Internal } from './names.js';
+
+/** One input as the runner passed it (its ends trimmed, as @actions/core reads them); '' when not set. */
+export const readInput = (name: SettingName | (typeof Internal)[keyof typeof Internal]): string => core.getInput(name);
+
+export const inputNaming: Pick<SettingSource, 'setting' | 'assignment'> = {
+  setting: (...names) => `Input ${names.map((name) => `'${name}'`).join(' or ')}`,
+  assignment: (name, value) => (value === undefined ? `\`${name}\`` : `\`${name}: ${value}\``),
+};
+
+/** The inputs as settings; `run` gives the workflow run, read only where an empty key needs it. */
+export function inputSettings(run: () => GitHubContext): SettingSource {
+  return {
+    get: readInput,
+    ...inputNaming,
+    emptyKey() {
+      const why = secretsWithheld(run());
+      if (why) return { warning: `Input 'api-key' is empty: ${why}, so nothing is recorded and the job goes on.` };
+      return {
+        problem:
+          'is empty. Set it from a secret, e.g. `api-key: ${{ secrets.DEPLOY_TRACKER_API_KEY }}`, and check that the secret exists for this repository and environment.',
+      };
+    },
+  };
+}
+
+/** How the action words what its post step does. */
+export const ACTION_WORDING: Wording = {
+  ...inputNaming,
+  starter: 'the main step',
+  finisher: 'the post step',
+  finishFrom: 'the job status',
+  finishWhen: 'when the job ends',
+};

@@ -1,0 +1,64 @@
+// Bad configuration: it stops before any request is sent, and names what to fix.
+import type { SettingName } from './constants.js';
+
+/** How a face names its settings in messages: the action its inputs, the CLI its flags. */
+export interface Naming {
+  /** "Input 'retries'" or "--retries"; several names: one of them is meant ("Input 'a' or 'b'"). */
+  setting(...names: SettingName[]): string;
+  /** How to give a setting a value, for a hint: "`allow-insecure-http: true`" or "`--allow-insecure-http`". */
+  assignment(name: SettingName, value?: string): string;
+}
+
+export interface Problem {
+  /** What it is about, as a message names it: "Input 'retries'", "--retries", "Environment variable HTTPS_PROXY". */
+  subject: string;
+  /** What is wrong and how to fix it, after the subject: "is empty. Set it …". One line. */
+  text: string;
+}
+
+export class ConfigError extends Error {
+  readonly problems: readonly Problem[];
+
+  constructor(subject: string, text: string);
+  constructor(problems: readonly Problem[]);
+  constructor(subjectOrProblems: string | readonly Problem[], text = '') {
+    const problems = typeof subjectOrProblems === 'string' ? [{ subject: subjectOrProblems, text }] : subjectOrProblems;
+    super(problems.map(problemText).join('\n'));
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+
+  /** Each problem, one line each. */
+  get lines(): string[] {
+    return this.problems.map(problemText);
+  }
+}
+
+function problemText({ subject, text }: Problem): string {
+  return `${subject} ${text}`;
+}
+
+/** Runs every reader, collecting their problems, so that one run names every bad setting at once. */
+export class ProblemCollector {
+  private readonly problems: Problem[] = [];
+
+  /** The reader's value, or `fallback` when it found a problem (recorded). */
+  read<T>(reader: () => T, fallback: T): T {
+    try {
+      return reader();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      this.problems.push(...error.problems);
+      return fallback;
+    }
+  }
+
+  add(subject: string, text: string): void {
+    this.problems.push({ subject, text });
+  }
+
+  /** Throws one ConfigError naming every problem found, if any. */
+  throwIfAny(): void {
+    if (this.problems.length) throw new ConfigError(this.problems);
+  }
+}

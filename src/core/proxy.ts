@@ -1,0 +1,100 @@
+// Which proxy, if any, carries a request to the service. The variables are read as undici's
+// EnvHttpProxyAgent reads them (lower case first; https falls back to the http proxy; NO_PROXY
+// entries match a host, its subdomains, `*`, with an optional port), with one rule more: a loopback
+// service (`localhost`, 127.x.x.x, [::1]) is always reached directly, as Go's net/http does for
+// localhost and loopback addresses. A proxy cannot reach
+// this machine's loopback anyway, and the key would travel to it in clear over plain http.
+import { ConfigError } from './config-error.js';
+
+export type Env = Record<string, string | undefined>;
+
+export interface Proxy {
+  url: URL;
+  /** The variable it came from, e.g. `HTTPS_PROXY`, to name in messages. */
+  variable: string;
+}
+
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
+/** The proxy for requests to `target`, or undefined for a direct connection. Throws a ConfigError when the variable is no proxy URL. */
+export function proxyFor(target: URL, env: Env): Proxy | undefined {
+  if (isLoopback(target.hostname)) return undefined;
+  const variable = proxyVariable(target.protocol, env);
+  if (!variable) return undefined;
+  const port = Number(target.port) || DEFAULT_PORTS[target.protocol] || 0;
+  if (!shouldProxy(hostOf(target), port, env.no_proxy ?? env.NO_PROXY ?? '')) return undefined;
+  return { url: parseProxyUrl(variable.name, variable.value), variable: variable.name };
+}
+
+function proxyVariable(protocol: string, env: Env): { name: string; value: string } | undefined {
+  const pick = (lower: string, upper: string) => {
+    const name = env[lower] !== undefined ? lower : upper;
+    const value = env[name];
+    return value ? { name, value } : undefined;
+  };
+  const http = pick('http_proxy', 'HTTP_PROXY');
+  return protocol === 'https:' ? (pick('https_proxy', 'HTTPS_PROXY') ?? http) : http;
+}
+
+function parseProxyUrl(variable: string, value: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname) {
+    throw new ConfigError(
+      `Environment variable ${variable}`,
+      `is not a proxy URL: '${withoutCredentials(value)}'. Set it to e.g. \`http://proxy.example.com:3128\`, or unset it.`,
+    );
+  }
+  return url;
+}
+
+/** The host name as NO_PROXY entries name it: lower case, no brackets, no trailing dot. */
+function hostOf(url: URL): string {
+  const host = url.hostname.replace(/^\[(.+)\]$/, '$1').toLowerCase();
+  return host.length > 1 && host.endsWith('.') ? host.slice(0, -1) : host;
+}
+
+function shouldProxy(host: string, port: number, noProxy: string): boolean {
+  for (const entry of noProxy.split(/[,\s]/)) {
+    if (!entry) continue;
+    const { hostname, port: entryPort, wildcard } = parseNoProxyEntry(entry);
+    if (entryPort && entryPort !== port) continue;
+    if (hostname === '*') return false;
+    if (!wildcard && host === hostname) return false;
+    if (host.endsWith(`.${hostname}`)) return false;
+  }
+  return true;
+}
+
+function parseNoProxyEntry(entry: string): { hostname: string; port: number; wildcard: boolean } {
+  const bracketed = /^\[(.+)\]:(\d+)$/.exec(entry);
+  let hostname = bracketed?.[1];
+  let port = bracketed ? Number(bracketed[2]) : 0;
+  if (!bracketed) {
+    const unbracketed = entry.replace(/^\[(.+)\]$/, '$1');
+    const hostPort = (unbracketed.match(/:/g) ?? []).length === 1 ? /^(.+):(\d+)$/.exec(unbracketed) : null;
+    hostname = hostPort?.[1] ?? unbracketed;
+    port = hostPort ? Number(hostPort[2]) : 0;
+  }
+  const name = (hostname ?? '')
+    .replace(/^\*?\./, '')
+    .replace(/^(.+)\.$/, '$1')
+    .toLowerCase();
+  return { hostname: name, port, wildcard: entry.startsWith('*') };
+}
+
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  // `localhost` by name, not its subdomains: a resolver may send `x.localhost` anywhere.
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** A URL, or what was meant as one, for a message: its user name and password shown as `***`. */
+export function withoutCredentials(text: string): string {
+  // Up to the last '@': a password may hold '/', '?' or '#' (more is hidden than needed, never less).
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/is, '$1***@');
+}

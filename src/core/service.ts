@@ -1,0 +1,196 @@
+// The Deployment Tracking Service: its requests, what its answers mean, and create / update of many
+// deployments at once. A tracker sends (or, in a dry run, prints: dry-run.ts); both answer alike.
+import { Limits, type DeploymentStatus } from './constants.js';
+import type { CreateBody } from './deployment.js';
+import type { HttpClient, HttpRequest, HttpResponse } from './http.js';
+import { idFromJson, idProblem, type DeploymentId } from './ids.js';
+import { isObject, parseJsonLosslessly } from './json.js';
+import { NetworkError } from './network-error.js';
+import { settleAll } from './pool.js';
+import { holdsSecret, scrubber } from './secret.js';
+import type { Connection } from './settings.js';
+import { bugLines, shorten, TRUNCATED } from './text.js';
+
+/** The service answered, but not with success; or its answer breaks the protocol. */
+export class ServiceError extends Error {
+  readonly lines: readonly string[];
+  constructor(lines: readonly string[]) {
+    super(lines.join('\n'));
+    this.name = 'ServiceError';
+    this.lines = lines;
+  }
+}
+
+export interface Tracker {
+  create(body: CreateBody): Promise<DeploymentId>;
+  update(id: DeploymentId, status: DeploymentStatus): Promise<void>;
+}
+
+export type CreateResult = { body: CreateBody; id: DeploymentId } | { body: CreateBody; failure: readonly string[] };
+export type UpdateResult = { id: DeploymentId; failure?: readonly string[] };
+
+/** Creates every deployment, a few at a time; a failure on one does not stop the others. */
+export async function createAll(tracker: Tracker, bodies: readonly CreateBody[]): Promise<CreateResult[]> {
+  const settled = await settleAll(bodies, Limits.requestsInFlight, (body) => tracker.create(body));
+  return settled.map((result, index) => {
+    const body = bodies[index] as CreateBody;
+    return result.status === 'fulfilled' ? { body, id: result.value } : { body, failure: failureLines(result.reason) };
+  });
+}
+
+/** Sets every deployment to `status`, a few at a time; a failure on one does not stop the others. */
+export async function setStatusAll(
+  tracker: Tracker,
+  ids: readonly DeploymentId[],
+  status: DeploymentStatus,
+): Promise<UpdateResult[]> {
+  const settled = await settleAll(ids, Limits.requestsInFlight, (id) => tracker.update(id, status));
+  return settled.map((result, index) => {
+    const id = ids[index] as DeploymentId;
+    return result.status === 'fulfilled' ? { id } : { id, failure: failureLines(result.reason) };
+  });
+}
+
+/**
+ * What a failed call says, for the log. Anything but the service's or the network's failure is a
+ * bug of ours: said as one, for this deployment alone, so that the others are still reported.
+ */
+function failureLines(error: unknown): readonly string[] {
+  if (error instanceof ServiceError) return error.lines;
+  if (error instanceof NetworkError) return [error.message];
+  return bugLines('unexpected error', error);
+}
+
+export function createTracker(http: HttpClient, connection: Connection): Tracker {
+  const { baseUrl, apiKey } = connection;
+  // What the service says is scrubbed of the key before it is cut short, or a cut could show part of it.
+  const scrub = scrubber(apiKey);
+  return {
+    async create(body) {
+      const response = await http.send(createRequest(baseUrl, apiKey, body));
+      const answer = successAnswer(response, scrub);
+      const head = `HTTP ${response.status}, but`;
+      const id = answerId(response.text, answer.id, head);
+      if (!id || id.text === '') throw new ServiceError([`${head} the answer has no deployment \`id\``]);
+      const why = holdsSecret(id.text, apiKey) ? 'holds the API key' : idProblem(id.text);
+      if (why) {
+        throw new ServiceError([
+          `${head} the deployment id it returned ${why}, so it is not kept (the service may have recorded a deployment this action cannot finish)`,
+        ]);
+      }
+      return id;
+    },
+    async update(id, status) {
+      successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status)), scrub);
+    },
+  };
+}
+
+export function createRequest(baseUrl: URL, apiKey: string, body: CreateBody): HttpRequest {
+  return jsonRequest('POST', new URL('deployment', baseUrl), apiKey, body);
+}
+
+export function updateRequest(baseUrl: URL, apiKey: string, id: DeploymentId, status: DeploymentStatus): HttpRequest {
+  return jsonRequest('PATCH', deploymentUrl(baseUrl, id), apiKey, { status });
+}
+
+/** `{base}/deployment/{id}`, the id one path segment whatever it holds. */
+export function deploymentUrl(baseUrl: URL, id: DeploymentId): URL {
+  const segment = encodeURIComponent(id.text);
+  const url = new URL(`deployment/${segment}`, baseUrl);
+  if (url.href !== `${baseUrl.href}deployment/${segment}`)
+    throw new Error(`Deployment id '${id.text}' leaves the deployment path`);
+  return url;
+}
+
+function jsonRequest(method: HttpRequest['method'], url: URL, apiKey: string, body: object): HttpRequest {
+  return {
+    method,
+    url,
+    headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': apiKey },
+    body: JSON.stringify(body),
+  };
+}
+
+/** The JSON answer of a successful write, or a ServiceError that says what went wrong. */
+function successAnswer(response: HttpResponse, scrub: (text: string) => string): Record<string, unknown> {
+  const { status } = response;
+  const body = parseAnswer(response.text);
+  if (status >= 300 && status < 400) {
+    const where = response.location
+      ? `it points to '${shorten(scrub(response.location), Limits.detailEntryLength, TRUNCATED)}'`
+      : 'it names no address';
+    throw new ServiceError([
+      `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set \`base-url\` to the service's own address.`,
+    ]);
+  }
+  if (status < 200 || status >= 300) throw new ServiceError(describeFailure(response, body, scrub));
+  if (!isObject(body)) {
+    const why = response.truncated
+      ? `is over ${Limits.answerBytes / 1024} KiB (only that much is read)`
+      : 'is not a JSON object';
+    throw new ServiceError([`HTTP ${status}, but the answer ${why}, so it is not taken as a success`]);
+  }
+  if (body.success !== true) throw new ServiceError([`HTTP ${status}, but the answer does not say \`success: true\``]);
+  return body;
+}
+
+/** "HTTP 404: Deployment not found"; a validation array one line per entry. `scrub` hides the key before anything is cut. */
+export function describeFailure(
+  response: Pick<HttpResponse, 'status' | 'contentType' | 'truncated'>,
+  body: unknown,
+  scrub: (text: string) => string = (text) => text,
+): string[] {
+  const head = `HTTP ${response.status}`;
+  const cut = (text: string, max: number) => shorten(scrub(text), max, TRUNCATED);
+  if (body === undefined) {
+    if (response.truncated)
+      return [`${head} (the answer is over ${Limits.answerBytes / 1024} KiB; it was not read whole)`];
+    const type = response.contentType.split(';')[0]?.trim();
+    return [`${head} (the answer is not JSON${type ? `: ${cut(type, Limits.quotedValueLength)}` : ''})`];
+  }
+  const detail = isObject(body) ? body.detail : undefined;
+  if (detail === undefined || detail === null) return [`${head} (no \`detail\` in the answer)`];
+  if (typeof detail === 'string') return [`${head}: ${cut(detail, Limits.detailLength)}`];
+  if (Array.isArray(detail)) {
+    const entries = detail.slice(0, Limits.detailEntries);
+    const shown = entries.map((entry) => `  ${cut(describeValidationEntry(entry), Limits.detailEntryLength)}`);
+    const more = detail.length - shown.length;
+    return [`${head}:`, ...shown, ...(more > 0 ? [`  (and ${more} more)`] : [])];
+  }
+  return [`${head}: ${cut(JSON.stringify(detail), Limits.detailLength)}`];
+}
+
+function describeValidationEntry(entry: unknown): string {
+  if (!isObject(entry)) return JSON.stringify(entry) ?? 'null';
+  const location = Array.isArray(entry.loc) ? entry.loc.map(locationPart).join('.') : '';
+  const message = typeof entry.msg === 'string' ? entry.msg : JSON.stringify(entry);
+  return location ? `${location}: ${message}` : message;
+}
+
+/** A part of `loc`: a field name or an index, as text; anything else as JSON (never String(), which runs the answer's own toString). */
+function locationPart(part: unknown): string {
+  if (typeof part === 'string' || typeof part === 'number') return String(part);
+  return JSON.stringify(part) ?? 'null';
+}
+
+/** The answer as JSON (undefined when it is none). Plain JSON.parse: it takes deep nesting, and a large answer of numbers costs no object per number. */
+function parseAnswer(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The created deployment's id; a number with every digit, read again from the answer's text. */
+function answerId(text: string, value: unknown, head: string): DeploymentId | undefined {
+  if (typeof value !== 'number') return idFromJson(value);
+  try {
+    return idFromJson((parseJsonLosslessly(text) as Record<string, unknown>).id);
+  } catch {
+    // Too deep for a second reading: exact only where JavaScript's number is.
+    if (Number.isSafeInteger(value)) return { text: String(value), numeric: true };
+    throw new ServiceError([`${head} the answer nests too deep for its numeric id to be read exactly`]);
+  }
+}

@@ -1,0 +1,23 @@
+// The tracker a run talks to: the service over HTTP, or, in a dry run, one that prints each request
+// instead of sending it. Its connections are closed once `use` is done.
+import { dryRunTracker } from './dry-run.js';
+import type { Log } from './log.js';
+import { createTracker, type Tracker } from './service.js';
+import type { Connection } from './settings.js';
+
+export async function withTracker<T>(
+  connection: Connection,
+  log: Log,
+  dryRun: boolean,
+  use: (tracker: Tracker) => Promise<T>,
+): Promise<T> {
+  if (dryRun) return use(dryRunTracker(connection, log));
+  // Loaded only when a request is sent: the HTTP client is most of a start-up.
+  const { createHttpClient } = await import('./http.js');
+  const http = await createHttpClient({ ...connection, log });
+  try {
+    return await use(createTracker(http, connection));
+  } finally {
+    await http.close();
+  }
+}
