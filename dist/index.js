@@ -804,7 +804,11 @@ function describeStart(plan, results, options) {
             const { status } = plan;
             const { done, failures } = splitUpdates(results.updated ?? [], status);
             if (dryRun) {
-                return report({ lines: info(NOTHING_SENT), status, open: note(`${wording.starter} already set the deployment status to ${status}.`) });
+                return report({
+                    lines: info(NOTHING_SENT),
+                    status,
+                    open: note(`${wording.starter} already set the deployment status to ${status}.`),
+                });
             }
             const line = done.length ? `${(0,core_text/* capitalize */.ZH)(deploymentsText(done))} set to ${status}.` : '';
             return report({
@@ -2787,8 +2791,12 @@ function reportFinish(report, failOnError, log) {
     show(report, failOnError, log);
 }
 function show(report, failOnError, log) {
-    for (const line of report.lines)
-        (line.warning ? log.warning : log.info)(line.text);
+    for (const line of report.lines) {
+        if (line.warning)
+            log.warning(line.text);
+        else
+            log.info(line.text);
+    }
     if (report.summary) {
         const rows = report.recorded.map(({ body, id }) => recordedRow(body, id));
         writeSummary({ ...report.summary, rows, failures: report.failures }, log);
@@ -3064,7 +3072,9 @@ function openLog(apiKey) {
     const clean = (line) => showControls(scrub(line));
     const lines = (text) => (typeof text === 'string' ? [text] : text).map(clean);
     return {
-        info: (text) => lines(text).flatMap(inertLines).forEach((line) => core_info(line)),
+        info: (text) => lines(text)
+            .flatMap(inertLines)
+            .forEach((line) => core_info(line)),
         warning: (text) => warning(lines(text).join('\n')),
         fail: (text) => setFailed(lines(text).join('\n')),
         debug: (text) => {
