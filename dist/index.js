@@ -11,7 +11,7 @@
 /* harmony export */   wB: () => (/* binding */ Settings),
 /* harmony export */   xu: () => (/* binding */ Limits)
 /* harmony export */ });
-/* unused harmony export DeploymentStatuses */
+/* unused harmony exports SettingDefaults, DeploymentStatuses */
 const Settings = {
     ApiKey: 'api-key',
     BaseUrl: 'base-url',
@@ -33,6 +33,14 @@ const Settings = {
     Retries: 'retries',
     AllowInsecureHttp: 'allow-insecure-http',
     DryRun: 'dry-run',
+};
+const SettingDefaults = {
+    [Settings.Type]: 'SIMPLE',
+    [Settings.FailOnError]: 'false',
+    [Settings.TimeoutSeconds]: '10',
+    [Settings.Retries]: '3',
+    [Settings.AllowInsecureHttp]: 'false',
+    [Settings.DryRun]: 'false',
 };
 const DeploymentStatuses = (/* unused pure expression or super */ null && (['STARTED', 'SUCCEEDED', 'FAILED']));
 const DeploymentType = 'SIMPLE';
@@ -939,30 +947,6 @@ function formatDuration(ms) {
     return m ? `${m}m ${s}s` : `${s}s`;
 }
 
-;// CONCATENATED MODULE: ./core/plan.ts
-
-function plan_plan(settings, request) {
-    const { status, deploymentIds, artifacts, fields } = request;
-    if (settings.noKey !== undefined)
-        return { kind: 'nothing', reason: 'no-key', warning: settings.noKey };
-    if (typeof status === 'object')
-        return { kind: 'nothing', reason: status.nothing, word: status.word };
-    if (deploymentIds?.length === 0)
-        return { kind: 'nothing', reason: 'no-ids' };
-    if (deploymentIds) {
-        return status ? { kind: 'update', status, ids: deploymentIds } : { kind: 'finish-later', ids: deploymentIds };
-    }
-    if (!fields)
-        throw new Error('plan: creating deployments needs their fields');
-    const sent = status ?? 'STARTED';
-    return {
-        kind: 'create',
-        status: sent,
-        bodies: artifacts.map((artifact) => createBody(artifact, fields, sent)),
-        finishLater: status === undefined,
-    };
-}
-
 ;// CONCATENATED MODULE: ./core/ids.ts
 
 
@@ -1217,6 +1201,85 @@ function answerId(text, value, head) {
             return { text: String(value), numeric: true };
         throw new ServiceError([`${head} the answer nests too deep for its numeric id to be read exactly`]);
     }
+}
+
+;// CONCATENATED MODULE: ./core/dry-run.ts
+
+const PLACEHOLDER_ID = Object.freeze({ text: '{id}', numeric: false });
+function dryRunTracker({ baseUrl, apiKey }, log) {
+    return {
+        create(body) {
+            log.info(requestLines(createRequest(baseUrl, apiKey, body)));
+            return Promise.resolve(PLACEHOLDER_ID);
+        },
+        update(id, status) {
+            const request = updateRequest(baseUrl, apiKey, id, status);
+            const url = id === PLACEHOLDER_ID ? `${baseUrl.href}deployment/{id}` : request.url.href;
+            log.info(requestLines(request, url));
+            return Promise.resolve();
+        },
+    };
+}
+function requestLines(request, url = request.url.href) {
+    const headers = Object.entries(request.headers).map(([name, value]) => name === 'x-api-key' ? `${name}: ***` : `${name}: ${value}`);
+    const body = JSON.stringify(JSON.parse(request.body), null, 2).split('\n');
+    return ['Dry run: would send', `${request.method} ${url}`, ...headers, ...body];
+}
+
+;// CONCATENATED MODULE: ./core/tracker.ts
+
+
+async function withTracker(connection, log, dryRun, use) {
+    if (dryRun)
+        return use(dryRunTracker(connection, log));
+    const { createHttpClient } = await Promise.all(/* import() */[__nccwpck_require__.e(371), __nccwpck_require__.e(82)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7082));
+    const http = await createHttpClient({ ...connection, log });
+    try {
+        return await use(createTracker(http, connection));
+    }
+    finally {
+        await http.close();
+    }
+}
+
+;// CONCATENATED MODULE: ./core/execute.ts
+
+
+async function execute(plan, { connection, dryRun }, log) {
+    switch (plan.kind) {
+        case 'create':
+            return { created: await withTracker(connection, log, dryRun, (tracker) => createAll(tracker, plan.bodies)) };
+        case 'update':
+            return {
+                updated: await withTracker(connection, log, dryRun, (tracker) => setStatusAll(tracker, plan.ids, plan.status)),
+            };
+        default:
+            return {};
+    }
+}
+
+;// CONCATENATED MODULE: ./core/plan.ts
+
+function plan_plan(settings, request) {
+    const { status, deploymentIds, artifacts, fields } = request;
+    if (settings.noKey !== undefined)
+        return { kind: 'nothing', reason: 'no-key', warning: settings.noKey };
+    if (typeof status === 'object')
+        return { kind: 'nothing', reason: status.nothing, word: status.word };
+    if (deploymentIds?.length === 0)
+        return { kind: 'nothing', reason: 'no-ids' };
+    if (deploymentIds) {
+        return status ? { kind: 'update', status, ids: deploymentIds } : { kind: 'finish-later', ids: deploymentIds };
+    }
+    if (!fields)
+        throw new Error('plan: creating deployments needs their fields');
+    const sent = status ?? 'STARTED';
+    return {
+        kind: 'create',
+        status: sent,
+        bodies: artifacts.map((artifact) => createBody(artifact, fields, sent)),
+        finishLater: status === undefined,
+    };
 }
 
 ;// CONCATENATED MODULE: ./core/proxy.ts
@@ -1507,45 +1570,6 @@ function parseIdArray(raw) {
         const id = idFromJson(typeof value === 'string' ? value.trim() : value);
         return id && id.text !== '' ? id : undefined;
     });
-}
-
-;// CONCATENATED MODULE: ./core/dry-run.ts
-
-const PLACEHOLDER_ID = Object.freeze({ text: '{id}', numeric: false });
-function dryRunTracker({ baseUrl, apiKey }, log) {
-    return {
-        create(body) {
-            log.info(requestLines(createRequest(baseUrl, apiKey, body)));
-            return Promise.resolve(PLACEHOLDER_ID);
-        },
-        update(id, status) {
-            const request = updateRequest(baseUrl, apiKey, id, status);
-            const url = id === PLACEHOLDER_ID ? `${baseUrl.href}deployment/{id}` : request.url.href;
-            log.info(requestLines(request, url));
-            return Promise.resolve();
-        },
-    };
-}
-function requestLines(request, url = request.url.href) {
-    const headers = Object.entries(request.headers).map(([name, value]) => name === 'x-api-key' ? `${name}: ***` : `${name}: ${value}`);
-    const body = JSON.stringify(JSON.parse(request.body), null, 2).split('\n');
-    return ['Dry run: would send', `${request.method} ${url}`, ...headers, ...body];
-}
-
-;// CONCATENATED MODULE: ./core/tracker.ts
-
-
-async function withTracker(connection, log, dryRun, use) {
-    if (dryRun)
-        return use(dryRunTracker(connection, log));
-    const { createHttpClient } = await Promise.all(/* import() */[__nccwpck_require__.e(371), __nccwpck_require__.e(82)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7082));
-    const http = await createHttpClient({ ...connection, log });
-    try {
-        return await use(createTracker(http, connection));
-    }
-    finally {
-        await http.close();
-    }
 }
 
 ;// CONCATENATED MODULE: external "os"
@@ -2965,7 +2989,6 @@ function readGitHubContext(log) {
 
 
 
-
 async function run(log) {
     const startedAt = Date.now();
     let context;
@@ -2985,18 +3008,6 @@ async function run(log) {
     const results = await execute(plan, settings, log);
     const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt, wording: ACTION_WORDING });
     reportStart(report, settings.failOnError, log);
-}
-async function execute(plan, { connection, dryRun }, log) {
-    switch (plan.kind) {
-        case 'create':
-            return { created: await withTracker(connection, log, dryRun, (tracker) => createAll(tracker, plan.bodies)) };
-        case 'update':
-            return {
-                updated: await withTracker(connection, log, dryRun, (tracker) => setStatusAll(tracker, plan.ids, plan.status)),
-            };
-        default:
-            return {};
-    }
 }
 
 ;// CONCATENATED MODULE: ./action/post.ts

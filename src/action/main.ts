@@ -2,12 +2,10 @@
 // runner sees.
 import { githubDefaults, type GitHubContext } from '../ci/github.js';
 import { ConfigError } from '../core/config-error.js';
-import type { Log } from '../core/log.js';
 import { describeStart } from '../core/outcome.js';
-import { plan as planFor, type Plan } from '../core/plan.js';
-import { createAll, setStatusAll } from '../core/service.js';
-import { readSettingsAndRequest, type CommonSettings } from '../core/settings.js';
-import { withTracker } from '../core/tracker.js';
+import { execute } from '../core/execute.js';
+import { plan as planFor } from '../core/plan.js';
+import { readSettingsAndRequest } from '../core/settings.js';
 import { ACTION_WORDING, inputSettings } from './inputs.js';
 import type { ActionLog } from './log.js';
 import { presetOutputs, reportConfigError, reportStart } from './report.js';
@@ -31,17 +29,4 @@ export async function run(log: ActionLog): Promise<void> {
   const results = await execute(plan, settings, log);
   const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt, wording: ACTION_WORDING });
   reportStart(report, settings.failOnError, log);
-}
-
-async function execute(plan: Plan, { connection, dryRun }: CommonSettings, log: Log) {
-  switch (plan.kind) {
-    case 'create':
-      return { created: await withTracker(connection, log, dryRun, (tracker) => createAll(tracker, plan.bodies)) };
-    case 'update':
-      return {
-        updated: await withTracker(connection, log, dryRun, (tracker) => setStatusAll(tracker, plan.ids, plan.status)),
-      };
-    default:
-      return {};
-  }
 }

@@ -8,7 +8,9 @@ import type { Naming } from './config-error.js';
 import { artifactLabel, type CreateBody } from './deployment.js';
 import type { DeploymentId } from './ids.js';
 import type { Plan } from './plan.js';
-import type { CreateResult, UpdateResult } from './service.js';
+import type { PlanResults } from './execute.js';
+import type { UpdateResult } from './service.js';
+import type { CreateResult } from './service.js';
 import { capitalize } from './text.js';
 
 /** How a face words what it does later, and what it calls its settings. */
@@ -56,7 +58,7 @@ const NOTHING_SENT = 'Dry run: nothing was sent.';
 /** What starting (the main step, `start`, `record`, `run`'s start) did with `plan`. */
 export function describeStart(
   plan: Plan,
-  results: { created?: CreateResult[]; updated?: UpdateResult[] },
+  results: PlanResults,
   options: { dryRun: boolean; startedAt: number; wording: Wording },
 ): Report {
   const { dryRun, startedAt, wording } = options;
