@@ -947,7 +947,29 @@ function formatDuration(ms) {
     return m ? `${m}m ${s}s` : `${s}s`;
 }
 
+;// CONCATENATED MODULE: ./core/log.ts
+const CONTROLS = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const NAMED = { '\n': '\\n', '\r': '\\r' };
+function showControls(line) {
+    return line.replace(CONTROLS, (c) => {
+        if (c === '\t')
+            return c;
+        const code = c.codePointAt(0) ?? 0;
+        return NAMED[c] ?? (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`);
+    });
+}
+function looksLikeCommand(line) {
+    return /^\s*::/.test(line) || line.includes('##[');
+}
+function inertLines(line) {
+    if (!looksLikeCommand(line))
+        return [line];
+    const token = crypto.randomUUID();
+    return [`::stop-commands::${token}`, line, `::${token}::`];
+}
+
 ;// CONCATENATED MODULE: ./core/ids.ts
+
 
 
 const textId = (text) => ({ text, numeric: false });
@@ -970,6 +992,8 @@ function idProblem(text) {
         return 'is not valid Unicode text';
     if (text === '.' || text === '..')
         return `is '${text}', which is no deployment but a path`;
+    if (looksLikeCommand(text))
+        return 'would be read as a workflow command by the GitHub runner';
     return undefined;
 }
 function idsJson(ids) {
@@ -3049,27 +3073,6 @@ async function post_run(log) {
         wording: ACTION_WORDING,
     });
     reportFinish(report, settings.failOnError, log);
-}
-
-;// CONCATENATED MODULE: ./core/log.ts
-const CONTROLS = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-const NAMED = { '\n': '\\n', '\r': '\\r' };
-function showControls(line) {
-    return line.replace(CONTROLS, (c) => {
-        if (c === '\t')
-            return c;
-        const code = c.codePointAt(0) ?? 0;
-        return NAMED[c] ?? (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`);
-    });
-}
-function looksLikeCommand(line) {
-    return /^\s*::/.test(line) || line.includes('##[');
-}
-function inertLines(line) {
-    if (!looksLikeCommand(line))
-        return [line];
-    const token = crypto.randomUUID();
-    return [`::stop-commands::${token}`, line, `::${token}::`];
 }
 
 ;// CONCATENATED MODULE: ./action/log.ts
