@@ -1,32 +1,35 @@
 // Node builtins that a bundled dependency requires at load but a run may never use, each behind a
 // stand-in that loads the builtin on first use. Which builtins, and why, is said by each dependency's
 // reach (src/deps/): this only writes the stand-ins. ncc's `externals` maps the dependency's require
-// to its stand-in, which the build writes next to the bundle (scripts/build.ts, and the benchmark's
-// probes).
+// to its stand-in, which the build writes next to the bundle (scripts/bundle.ts). Pinned by
+// test/deps/lazy-builtins.test.ts.
 import { coreLazyBuiltins } from '../src/deps/actions-core.ts';
 import { undiciLazyBuiltins } from '../src/deps/undici.ts';
 
-interface LazyBuiltin {
+export interface LazyBuiltin {
   file: string;
   /** Constants answered without loading the builtin. */
   constants?: Record<string, string | number>;
 }
 
-const builtins = (forAction: boolean): Record<string, LazyBuiltin> => ({
-  ...(forAction ? coreLazyBuiltins() : {}),
-  ...undiciLazyBuiltins(),
-});
+/** Each required name (as the dependency spells it) to its stand-in. */
+export type LazyBuiltins = Record<string, LazyBuiltin>;
 
-/** The stand-ins, by file name. `forAction`: also @actions/core's (the CLI does not bundle core). */
-export function lazyBuiltinFiles(forAction = true): Record<string, string> {
+/** The action's (@actions/core's and undici's), or the CLI's (undici's: it does not bundle core). */
+export function lazyBuiltins(forAction: boolean): LazyBuiltins {
+  return { ...(forAction ? coreLazyBuiltins() : {}), ...undiciLazyBuiltins() };
+}
+
+/** The stand-ins, by file name. */
+export function lazyBuiltinFiles(builtins: LazyBuiltins): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(builtins(forAction)).map(([name, { file, constants }]) => [file, standIn(name, constants)]),
+    Object.entries(builtins).map(([name, { file, constants }]) => [file, standIn(name, constants)]),
   );
 }
 
 /** What ncc's `externals` takes: each required name to its stand-in. */
-export function lazyBuiltinExternals(forAction = true): Record<string, string> {
-  return Object.fromEntries(Object.entries(builtins(forAction)).map(([name, { file }]) => [name, `./${file}`]));
+export function lazyBuiltinExternals(builtins: LazyBuiltins): Record<string, string> {
+  return Object.fromEntries(Object.entries(builtins).map(([name, { file }]) => [name, `./${file}`]));
 }
 
 function standIn(name: string, constants?: Record<string, string | number>): string {

@@ -14,6 +14,7 @@ export const BUILD_INPUTS = [
   'package-lock.json',
   'tsconfig.json',
   'scripts/build.ts',
+  'scripts/bundle.ts',
   'scripts/lazy-builtins.ts',
   'scripts/licenses.ts',
   'scripts/source-hash.ts',

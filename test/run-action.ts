@@ -107,6 +107,8 @@ export interface JobOptions {
   eventText?: string;
   /** Look into the step's process (a preload that reads it at exit): see StepResult.probe. */
   probe?: boolean;
+  /** The folder whose dist/ is run, for the benchmark's variants (default: this checkout's). */
+  actionRoot?: string;
 }
 
 export const DEFAULT_ENV: Record<string, string> = {
@@ -148,7 +150,7 @@ export async function runStep(
   try {
     const script = stage === 'main' ? ACTION.runs.main : ACTION.runs.post;
     if (!script) throw new Error(`action.yml has no ${stage} step`);
-    const entry = join(ROOT, script);
+    const entry = join(options.actionRoot ?? ROOT, script);
     const started = performance.now();
     // The runner starts a step in the workspace, not in the action's folder: dist/ must not rely on the cwd.
     const ran = await spawnNode(entry, step, options);
@@ -159,6 +161,8 @@ export async function runStep(
 }
 
 export interface StepProbe {
+  /** CPU time (user and system, all threads) until exit, ms. */
+  cpuMs: number;
   /** Peak resident memory, KiB. */
   maxRssKiB: number;
   /** The Node builtins it loaded, e.g. `http2`. */
@@ -311,7 +315,8 @@ export function stepContextValues(
   };
 }
 
-const PROBE_PRELOAD = join(ROOT, 'test', 'step-probe.cjs');
+/** The preload of `probe` runs (the benchmark preloads it into the CLI too). */
+export const PROBE_PRELOAD = join(ROOT, 'test', 'step-probe.cjs');
 
 function spawnNode(
   entry: string,

@@ -1,6 +1,6 @@
-// Preloaded (`node --require`) into a step that a test looks into: at exit, into the file
-// STEP_PROBE_FILE names, the process's peak resident memory (KiB), the Node builtins it loaded and
-// the files it required.
+// Preloaded (`node --require`) into a step that a test (or the benchmark) looks into: at exit, into
+// the file STEP_PROBE_FILE names, the process's CPU time, its peak resident memory (KiB), the Node
+// builtins it loaded and the files it required.
 'use strict';
 const { readFileSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
@@ -19,9 +19,11 @@ function peakKiB() {
 }
 
 process.on('exit', () => {
+  // First, so that what follows is not counted: user and system time of all its threads, in ms.
+  const { user, system } = process.cpuUsage();
   const builtins = process.moduleLoadList
     .filter((name) => name.startsWith('NativeModule '))
     .map((name) => name.slice(13));
-  const probe = { maxRssKiB: peakKiB(), builtins, files: Object.keys(require.cache) };
+  const probe = { cpuMs: (user + system) / 1000, maxRssKiB: peakKiB(), builtins, files: Object.keys(require.cache) };
   writeFileSync(process.env.STEP_PROBE_FILE, JSON.stringify(probe));
 });
