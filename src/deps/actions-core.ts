@@ -1,14 +1,16 @@
-// The reach into @actions/core: stand-ins for what it imports at load and a step never uses.
+// The reaches into @actions/core: stand-ins for what it imports at load and a step never uses. Why,
+// in a line each:
 // - `@actions/http-client` (for core.getIDToken, OIDC) and `@actions/exec` (for
-//   core.platform.getDetails) are mapped to this file by `paths` in src/tsconfig.json, which the
-//   bundler applies inside node_modules too. The real packages have top-level side effects (tunnel,
-//   undici 6), so without this the bundler keeps and evaluates them in every step's entry; this file
-//   has none, so they stay out, and each function here loads the real package on first use.
-// - `crypto`, which core requires at load for the delimiters of its file commands: see
-//   CORE_LAZY_BUILTINS below.
-// Nothing in src/ imports this file by name: the bundler does, for @actions/core. Pinned by
-// test/deps/actions-core.test.ts; its gain is in CONTRIBUTING.md (Performance). Keep this module free
-// of top-level side effects, or the bundler keeps it.
+//   core.platform.getDetails) have top-level side effects (tunnel, undici 6), so the bundler keeps
+//   and evaluates them in every step; `paths` in src/tsconfig.json (which the bundler applies inside
+//   node_modules too) maps them to this file, which has none, so they stay out, and each function
+//   here loads the real package on first use.
+// - `crypto` (coreLazyBuiltins below): core requires it at load for the delimiters of its file
+//   commands, which a step with nothing to write never needs.
+// Nothing in src/ imports this file by name: the bundler does, for @actions/core. Keep it free of
+// top-level side effects, or the bundler keeps it. Pinned by test/deps/actions-core.test.ts; each
+// one's gain is measured by `npm run bench -- --reaches` (docs/performance.md) and listed in
+// CONTRIBUTING.md (Dependency reaches).
 import type * as RealExec from '../../node_modules/@actions/exec/lib/exec.js';
 import type * as Real from '../../node_modules/@actions/http-client/lib/index.js';
 
@@ -96,12 +98,8 @@ export class HttpClient {
 }
 
 let realExec: Promise<typeof RealExec> | undefined;
-/** The real @actions/exec (by file: its package name is mapped to this stand-in). */
+/** The real @actions/exec (by file: its package name is mapped to this stand-in). Core uses only getExecOutput. */
 const loadRealExec = () => (realExec ??= import('../../node_modules/@actions/exec/lib/exec.js'));
-
-export async function exec(...args: Parameters<typeof RealExec.exec>): ReturnType<typeof RealExec.exec> {
-  return (await loadRealExec()).exec(...args);
-}
 
 export async function getExecOutput(
   ...args: Parameters<typeof RealExec.getExecOutput>

@@ -1,4 +1,4 @@
-// Types for the undici files src/undici.ts imports by path (undici types only its index).
+// Types for the undici files src/deps/undici.ts imports by path (undici types only its index).
 declare module 'undici/lib/dispatcher/dispatcher.js' {
   import { Dispatcher } from 'undici';
   export default Dispatcher;
