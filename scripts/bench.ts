@@ -11,10 +11,13 @@
 //    CLI's one-shot `record` (POST), each spawned as the runner or a shell does, against the fake
 //    service on loopback. Each round runs every pair, subject and floor one right after the other,
 //    in alternating order, so that the machine's noise hits both alike; medians of the rounds, the
-//    ratio of the medians and the median of each round's own ratio.
+//    ratio of the medians and the median of each round's own ratio (what the budgets read). Then
+//    the same pairs again with test/step-probe.cjs preloaded into both, for their CPU time, which
+//    other processes on a shared machine stretch far less than wall time.
 // 4. With --reaches: each dependency reach (scripts/bench-reaches.ts) taken out in turn, built apart,
-//    and the steps it touches timed paired against the shipped build: its gain is the median of the
-//    paired differences. Without --reaches the file keeps the last measured reaches, dated.
+//    and the steps it touches run from that build and the shipped one, paired, both probed: its gain
+//    is the median of the paired differences, in CPU time (what the verdict reads) and wall time.
+//    Without --reaches the file keeps the last measured reaches, dated.
 // 5. `npm test`, timed once, last (it would disturb the timings).
 //
 // BENCH_RUNS sets the rounds (default 31, after 2 warm-up): more when the machine is busy.
