@@ -16,19 +16,36 @@ import { ACTION, DEFAULT_CHECK_RUN_ID, inputVariableName, ROOT, stepInputs, type
 const ACTION_YML = readFileSync(join(ROOT, 'action.yml'), 'utf8');
 const BASE = { 'api-key': 'k', 'base-url': 'http://127.0.0.1:1/api', 'artifact-id': '42' };
 
-/** action.yml with the internal `job-status` input's default replaced. */
-/** Where the job-status default's value starts in action.yml, as the parser reports it. */
-const JOB_STATUS_DEFAULT = (() => {
-  const lines = ACTION_YML.split('\n');
-  const line = lines.findIndex((text) => text.includes('default: ${{ job.status }}'));
-  return `Line: ${line + 1}, Col: ${(lines[line] ?? '').indexOf('${{') + 1}`;
-})();
-
-function withJobStatusDefault(expression: string): string {
-  const original = 'default: ${{ job.status }}';
-  expect(ACTION_YML).toContain(original);
-  return ACTION_YML.replace(original, `default: ${expression}`);
+/**
+ * Where the internal `job-status` input's default sits in an action.yml, found as the runner reads
+ * the file (its parser's range for the token), not by its text: `${{job.status}}` and
+ * `${{ job.status }}` are the same default to the runner. Throws unless the default means job.status.
+ */
+function jobStatusDefault(yml: string): { at: string; replacedBy(expression: string): string } {
+  const token = readActionManifest('action.yml', yml).inputs.get('job-status')?.default;
+  const range = token?.range;
+  if (!token || !range || range.start.line !== range.end.line)
+    throw new Error('action.yml: no one-line job-status default');
+  if (evaluateToString(token, INPUT_DEFAULT_CONTEXT, { job: { status: 'probe' } }) !== 'probe') {
+    throw new Error(`action.yml: the job-status default is not job.status: ${token.toString()}`);
+  }
+  const lines = yml.split('\n');
+  const index = range.start.line - 1;
+  const line = lines[index] ?? '';
+  return {
+    at: `Line: ${range.start.line}, Col: ${range.start.column}`,
+    replacedBy: (expression) =>
+      lines
+        .with(index, `${line.slice(0, range.start.column - 1)}${expression}${line.slice(range.end.column - 1)}`)
+        .join('\n'),
+  };
 }
+
+const JOB_STATUS = jobStatusDefault(ACTION_YML);
+/** Where the job-status default's value starts in action.yml, as the parser reports it. */
+const JOB_STATUS_DEFAULT = JOB_STATUS.at;
+/** action.yml with the internal `job-status` input's default replaced. */
+const withJobStatusDefault = (expression: string): string => JOB_STATUS.replacedBy(expression);
 
 describe('the contexts GitHub allows', () => {
   it('in an action input default: github, strategy, matrix, job, runner and hashFiles (the runner action schema)', () => {
@@ -100,6 +117,16 @@ describe('reading action.yml as the runner does', () => {
       expect(readActionManifest('action.yml', withJobStatusDefault(expression)).inputs.has('job-status')).toBe(true);
     },
   );
+
+  it('finds the job-status default by parsing action.yml, however the expression is spaced', () => {
+    const compact = withJobStatusDefault('${{job.status}}');
+    const found = jobStatusDefault(compact);
+    expect(found.at).toBe(JOB_STATUS_DEFAULT);
+    expect(found.replacedBy('${{ env.X }}')).toBe(withJobStatusDefault('${{ env.X }}'));
+    expect(() => jobStatusDefault(withJobStatusDefault('${{ github.sha }}'))).toThrow(
+      'the job-status default is not job.status',
+    );
+  });
 
   it('refuses what is not an action: a runs without main, a sequence of inputs', () => {
     expect(() => readActionManifest('a.yml', 'name: x\ndescription: y\nruns:\n  using: node24\n')).toThrow(
