@@ -604,6 +604,49 @@ class JsonNumber {
 function parseJsonLosslessly(text) {
     return JSON.parse(text, (_key, value, context) => typeof value === 'number' ? new JsonNumber(context?.source ?? String(value)) : value);
 }
+function jsonText(value, limit) {
+    let text = '';
+    const todo = [{ value }];
+    while (todo.length > 0 && text.length < limit) {
+        const next = todo.pop();
+        if (typeof next === 'string') {
+            text += next;
+            continue;
+        }
+        const current = next.value;
+        if (current instanceof JsonNumber)
+            text += current.source;
+        else if (typeof current === 'string')
+            text += JSON.stringify(current);
+        else if (typeof current === 'number')
+            text += Number.isFinite(current) ? String(current) : 'null';
+        else if (typeof current === 'boolean')
+            text += String(current);
+        else if (Array.isArray(current)) {
+            text += '[';
+            todo.push(']');
+            for (let index = current.length - 1; index >= 0; index--) {
+                todo.push({ value: current[index] });
+                if (index > 0)
+                    todo.push(',');
+            }
+        }
+        else if (isObject(current)) {
+            const entries = Object.entries(current);
+            text += '{';
+            todo.push('}');
+            for (let index = entries.length - 1; index >= 0; index--) {
+                const [key, member] = entries[index];
+                todo.push({ value: member }, `${JSON.stringify(key)}:`);
+                if (index > 0)
+                    todo.push(',');
+            }
+        }
+        else
+            text += 'null';
+    }
+    return text;
+}
 function isObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -1184,19 +1227,22 @@ function describeFailure(response, body, scrub = (text) => text) {
         const more = detail.length - shown.length;
         return [`${head}:`, ...shown, ...(more > 0 ? [`  (and ${more} more)`] : [])];
     }
-    return [`${head}: ${cut(JSON.stringify(detail), constants/* Limits */.xu.detailLength)}`];
+    return [`${head}: ${cut(json(detail), constants/* Limits */.xu.detailLength)}`];
+}
+function json(value) {
+    return jsonText(value, 2 * constants/* Limits */.xu.answerBytes);
 }
 function describeValidationEntry(entry) {
     if (!isObject(entry))
-        return JSON.stringify(entry) ?? 'null';
+        return json(entry);
     const location = Array.isArray(entry.loc) ? entry.loc.map(locationPart).join('.') : '';
-    const message = typeof entry.msg === 'string' ? entry.msg : JSON.stringify(entry);
+    const message = typeof entry.msg === 'string' ? entry.msg : json(entry);
     return location ? `${location}: ${message}` : message;
 }
 function locationPart(part) {
     if (typeof part === 'string' || typeof part === 'number')
         return String(part);
-    return JSON.stringify(part) ?? 'null';
+    return json(part);
 }
 function parseAnswer(text) {
     try {

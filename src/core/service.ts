@@ -4,7 +4,7 @@ import { Limits, type DeploymentStatus } from './constants.js';
 import type { CreateBody } from './deployment.js';
 import type { HttpClient, HttpRequest, HttpResponse } from './http.js';
 import { idFromJson, idProblem, type DeploymentId } from './ids.js';
-import { isObject, parseJsonLosslessly } from './json.js';
+import { isObject, jsonText, parseJsonLosslessly } from './json.js';
 import { NetworkError } from './network-error.js';
 import { settleAll } from './pool.js';
 import { holdsSecret, scrubber } from './secret.js';
@@ -158,20 +158,29 @@ export function describeFailure(
     const more = detail.length - shown.length;
     return [`${head}:`, ...shown, ...(more > 0 ? [`  (and ${more} more)`] : [])];
   }
-  return [`${head}: ${cut(JSON.stringify(detail), Limits.detailLength)}`];
+  return [`${head}: ${cut(json(detail), Limits.detailLength)}`];
+}
+
+/**
+ * A value of the answer as JSON text: enough of it that scrubbing the key before the cut sees every
+ * form of the key the cut could reach, and never recursion (a deep answer is the service's, not a
+ * bug of ours).
+ */
+function json(value: unknown): string {
+  return jsonText(value, 2 * Limits.answerBytes);
 }
 
 function describeValidationEntry(entry: unknown): string {
-  if (!isObject(entry)) return JSON.stringify(entry) ?? 'null';
+  if (!isObject(entry)) return json(entry);
   const location = Array.isArray(entry.loc) ? entry.loc.map(locationPart).join('.') : '';
-  const message = typeof entry.msg === 'string' ? entry.msg : JSON.stringify(entry);
+  const message = typeof entry.msg === 'string' ? entry.msg : json(entry);
   return location ? `${location}: ${message}` : message;
 }
 
 /** A part of `loc`: a field name or an index, as text; anything else as JSON (never String(), which runs the answer's own toString). */
 function locationPart(part: unknown): string {
   if (typeof part === 'string' || typeof part === 'number') return String(part);
-  return JSON.stringify(part) ?? 'null';
+  return json(part);
 }
 
 /** The answer as JSON (undefined when it is none). Plain JSON.parse: it takes deep nesting, and a large answer of numbers costs no object per number. */

@@ -177,3 +177,20 @@ describe('broken runner data', () => {
     expect(post.stderr).toBe('');
   });
 });
+
+describe('answers nested deep', () => {
+  it('a detail nested 30000 levels deep (60 kB): a refusal with its status and a shortened detail, never a bug of ours', async () => {
+    const body = `{"detail":${'['.repeat(30_000)}${']'.repeat(30_000)}}`;
+    fake.service.fail('POST', { status: 400, body, headers: { 'content-type': 'application/json' } });
+
+    const { main, post } = await runJob({ inputs: fake.inputs() });
+
+    expect(main.exitCode).toBe(0);
+    expect(main.warnings).toEqual([
+      `Could not record the deployment of artifact 42: HTTP 400:\n  ${'['.repeat(300)}… (truncated)\nThe step goes on (fail-on-error is false).`,
+    ]);
+    expect(main.summary).toContain('<h3>0 of 1 deployments recorded</h3>');
+    expect(post.exitCode).toBe(0);
+    expect(post.logLines).toEqual(['Nothing to finish: the main step could not record a deployment.']);
+  });
+});

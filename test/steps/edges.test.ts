@@ -234,3 +234,58 @@ describe('broken runner data', () => {
     expect(fake.service.deployments.size).toBe(1);
   });
 });
+
+describe('answers nested deep (well under 64 KiB)', () => {
+  const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+  const json = { 'content-type': 'application/json' };
+
+  it.each([
+    ['a detail array of arrays', `{"detail":${deep(30_000)}}`, 400, ['HTTP 400:', `  ${'['.repeat(300)}… (truncated)`]],
+    ['a detail object', `{"detail":{"a":${deep(30_000)}}}`, 500, [`HTTP 500: {"a":${'['.repeat(1995)}… (truncated)`]],
+    [
+      'a validation entry whose msg is deep',
+      `{"detail":[{"loc":["body"],"msg":${deep(30_000)}}]}`,
+      422,
+      ['HTTP 422:', `  body: {"loc":["body"],"msg":${'['.repeat(272)}… (truncated)`],
+    ],
+    [
+      'a validation entry whose loc is deep',
+      `{"detail":[{"loc":["body",${deep(30_000)}],"msg":"bad"}]}`,
+      422,
+      ['HTTP 422:', `  body.${'['.repeat(295)}… (truncated)`],
+    ],
+  ])('%s: a refusal with its status and a shortened detail, never a bug of ours', async (_, body, status, lines) => {
+    expect(body.length).toBeLessThan(64 * 1024);
+    fake.service.fail('POST', { status, body, headers: json });
+
+    const main = await runStepInProcess('main', { inputs: fake.inputs() }, {});
+
+    expect(main.exitCode).toBe(0);
+    expect(main.warnings).toEqual([
+      `Could not record the deployment of artifact 42: ${lines.join('\n')}\nThe step goes on (fail-on-error is false).`,
+    ]);
+  });
+
+  it.each([
+    ['a numeric id', '7', []],
+    ['a text id', '"d-7"', []],
+    [
+      'a numeric id beyond 2^53',
+      '9007199254740993',
+      [
+        'Could not record the deployment of artifact 42: HTTP 200, but the answer nests too deep for its numeric id to be read exactly\nThe step goes on (fail-on-error is false).',
+      ],
+    ],
+  ])('a success nested deep beside %s: recorded, or a refusal that says why', async (_, id, warnings) => {
+    fake.service.fail('POST', {
+      status: 200,
+      body: `{"success":true,"id":${id},"more":${deep(30_000)}}`,
+      headers: json,
+    });
+
+    const { main } = await runJobInProcess({ inputs: fake.inputs() });
+
+    expect(main.warnings).toEqual(warnings);
+    expect(main.outputs['deployment-ids']).toBe(warnings.length ? '[]' : `[${id}]`);
+  });
+});
