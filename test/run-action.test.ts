@@ -26,12 +26,13 @@ function jobStatusDefault(yml: string): { at: string; replacedBy(expression: str
   const range = token?.range;
   if (!token || !range || range.start.line !== range.end.line)
     throw new Error('action.yml: no one-line job-status default');
-  if (evaluateToString(token, INPUT_DEFAULT_CONTEXT, { job: { status: 'probe' } }) !== 'probe') {
-    throw new Error(`action.yml: the job-status default is not job.status: ${token.toString()}`);
-  }
   const lines = yml.split('\n');
   const index = range.start.line - 1;
   const line = lines[index] ?? '';
+  if (evaluateToString(token, INPUT_DEFAULT_CONTEXT, { job: { status: 'probe' } }) !== 'probe') {
+    const text = line.slice(range.start.column - 1, range.end.column - 1);
+    throw new Error(`action.yml: the job-status default is not job.status: ${text}`);
+  }
   return {
     at: `Line: ${range.start.line}, Col: ${range.start.column}`,
     replacedBy: (expression) =>
