@@ -3,22 +3,18 @@ exports.id = 82;
 exports.ids = [82];
 exports.modules = {
 
-/***/ 7082:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+  7082:
+  ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
-// EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  createHttpClient: () => (/* binding */ createHttpClient)
+  createHttpClient: () => (  createHttpClient)
 });
 
-// EXTERNAL MODULE: external "node:timers/promises"
 var promises_ = __webpack_require__(8500);
-// EXTERNAL MODULE: ./core/constants.ts
 var constants = __webpack_require__(2851);
-// EXTERNAL MODULE: ./core/network-error.ts
 var network_error = __webpack_require__(3647);
-;// CONCATENATED MODULE: ./core/retry.ts
+; 
 
 const PATCH_RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 const POST_RETRY_STATUSES = new Set([429, 503]);
@@ -32,7 +28,7 @@ function isRetryable(method, outcome) {
     return outcome.kind === 'network' ? POST_RETRY_CAUSES.has(outcome.cause) : POST_RETRY_STATUSES.has(outcome.status);
 }
 function backoffMs(retry, random = Math.random) {
-    return Math.round(Math.min(constants/* Limits */.xu.backoffCapMs, constants/* Limits */.xu.backoffBaseMs * 2 ** retry) * random());
+    return Math.round(Math.min(constants .xu.backoffCapMs, constants .xu.backoffBaseMs * 2 ** retry) * random());
 }
 function retryAfterMs(header, now = Date.now()) {
     if (!header)
@@ -41,23 +37,18 @@ function retryAfterMs(header, now = Date.now()) {
     const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
     if (Number.isNaN(ms))
         return undefined;
-    return Math.min(constants/* Limits */.xu.retryAfterMs, Math.max(0, ms));
+    return Math.min(constants .xu.retryAfterMs, Math.max(0, ms));
 }
 
-// EXTERNAL MODULE: ./core/text.ts
 var core_text = __webpack_require__(9439);
-// EXTERNAL MODULE: ../node_modules/undici/lib/dispatcher/dispatcher.js
 var dispatcher = __webpack_require__(6089);
-var dispatcher_default = /*#__PURE__*/__webpack_require__.n(dispatcher);
-// EXTERNAL MODULE: ../node_modules/undici/lib/api/index.js
+var dispatcher_default =  __webpack_require__.n(dispatcher);
 var api = __webpack_require__(8833);
-// EXTERNAL MODULE: ../node_modules/undici/lib/dispatcher/agent.js
 var agent = __webpack_require__(3779);
-var agent_default = /*#__PURE__*/__webpack_require__.n(agent);
-// EXTERNAL MODULE: ../node_modules/undici/lib/core/util.js
+var agent_default =  __webpack_require__.n(agent);
 var util = __webpack_require__(586);
-var util_default = /*#__PURE__*/__webpack_require__.n(util);
-;// CONCATENATED MODULE: ./deps/undici.ts
+var util_default =  __webpack_require__.n(util);
+; 
 
 
 
@@ -72,8 +63,8 @@ function createAgent(timeouts) {
 }
 async function createProxyAgent(proxy, timeouts) {
     const [{ default: ProxyAgent }, { default: Pool }] = await Promise.all([
-        __webpack_require__.e(/* import() */ 942).then(__webpack_require__.t.bind(__webpack_require__, 4942, 23)),
-        Promise.resolve(/* import() */).then(__webpack_require__.t.bind(__webpack_require__, 7454, 23)),
+        __webpack_require__.e(  942).then(__webpack_require__.t.bind(__webpack_require__, 4942, 23)),
+        Promise.resolve( ).then(__webpack_require__.t.bind(__webpack_require__, 7454, 23)),
     ]);
     const phases = phaseTimeouts(timeouts);
     return new ProxyAgent({
@@ -111,7 +102,7 @@ function undiciLazyBuiltins() {
     };
 }
 
-;// CONCATENATED MODULE: ./core/http.ts
+; 
 
 
 
@@ -132,7 +123,7 @@ async function createHttpClient(options) {
             dispatcher,
             signal: AbortSignal.timeout(timeoutMs),
         });
-        const { text, truncated } = await readPrefix(response.body, constants/* Limits */.xu.answerBytes);
+        const { text, truncated } = await readPrefix(response.body, constants .xu.answerBytes);
         return {
             status: response.statusCode,
             contentType: headerValue(response.headers['content-type']) ?? '',
@@ -151,7 +142,7 @@ async function createHttpClient(options) {
             let waitMs;
             try {
                 const response = await attempt(req);
-                log.debug(`${label} -> HTTP ${response.status} ${(0,core_text/* shorten */.ml)(log.clean(response.text), constants/* Limits */.xu.detailLength)}`);
+                log.debug(`${label} -> HTTP ${response.status} ${(0,core_text .ml)(log.clean(response.text), constants .xu.detailLength)}`);
                 outcome = { kind: 'response', status: response.status };
                 if (response.status < 300 || retry >= retries || !isRetryable(req.method, outcome))
                     return response;
@@ -159,11 +150,11 @@ async function createHttpClient(options) {
                 waitMs = retryAfterMs(response.retryAfter);
             }
             catch (error) {
-                const failure = (0,network_error/* describeNetworkError */.g)(error, req.url.host, proxy);
+                const failure = (0,network_error .g)(error, req.url.host, proxy);
                 outcome = { kind: 'network', cause: failure.cause };
                 log.debug(`${label} -> ${failure.cause}: ${String(error)}`);
                 if (retry >= retries || !isRetryable(req.method, outcome))
-                    throw new network_error/* NetworkError */.D(failure.text, { cause: error });
+                    throw new network_error .D(failure.text, { cause: error });
                 what = failure.text;
             }
             const delay = waitMs ?? backoffMs(retry, random);
@@ -205,7 +196,7 @@ function headerValue(value) {
 }
 
 
-/***/ })
+  })
 
 };
 ;

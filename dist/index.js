@@ -1,17 +1,16 @@
-/******/ (() => { // webpackBootstrap
-/******/ 	"use strict";
-/******/ 	var __webpack_modules__ = ({
+  (() => {  
+  	"use strict";
+  	var __webpack_modules__ = ({
 
-/***/ 2851:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+  2851:
+  ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   C1: () => (/* binding */ DeploymentType),
-/* harmony export */   t1: () => (/* binding */ DefaultEnvironment),
-/* harmony export */   wB: () => (/* binding */ Settings),
-/* harmony export */   xu: () => (/* binding */ Limits)
-/* harmony export */ });
-/* unused harmony export DeploymentStatuses */
+  __nccwpck_require__.d(__webpack_exports__, {
+    C1: () => (  DeploymentType),
+    t1: () => (  DefaultEnvironment),
+    wB: () => (  Settings),
+    xu: () => (  Limits)
+  });
 const Settings = {
     ApiKey: 'api-key',
     BaseUrl: 'base-url',
@@ -34,7 +33,7 @@ const Settings = {
     AllowInsecureHttp: 'allow-insecure-http',
     DryRun: 'dry-run',
 };
-const DeploymentStatuses = (/* unused pure expression or super */ null && (['STARTED', 'SUCCEEDED', 'FAILED']));
+const DeploymentStatuses = (  null && (['STARTED', 'SUCCEEDED', 'FAILED']));
 const DeploymentType = 'SIMPLE';
 const DefaultEnvironment = 'Production';
 const Limits = {
@@ -57,15 +56,15 @@ const Limits = {
 };
 
 
-/***/ }),
+  }),
 
-/***/ 3647:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+  3647:
+  ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   D: () => (/* binding */ NetworkError),
-/* harmony export */   g: () => (/* binding */ describeNetworkError)
-/* harmony export */ });
+  __nccwpck_require__.d(__webpack_exports__, {
+    D: () => (  NetworkError),
+    g: () => (  describeNetworkError)
+  });
 class NetworkError extends Error {
     name = 'NetworkError';
 }
@@ -142,25 +141,25 @@ function errorChain(error) {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 9439:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+  9439:
+  ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   ZD: () => (/* binding */ escapeHtml),
-/* harmony export */   ZH: () => (/* binding */ capitalize),
-/* harmony export */   g1: () => (/* binding */ bugLines),
-/* harmony export */   hD: () => (/* binding */ quote),
-/* harmony export */   ml: () => (/* binding */ shorten),
-/* harmony export */   vj: () => (/* binding */ TRUNCATED)
-/* harmony export */ });
-/* harmony import */ var _constants_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2851);
+  __nccwpck_require__.d(__webpack_exports__, {
+    ZD: () => (  escapeHtml),
+    ZH: () => (  capitalize),
+    g1: () => (  bugLines),
+    hD: () => (  quote),
+    ml: () => (  shorten),
+    vj: () => (  TRUNCATED)
+  });
+  var _constants_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2851);
 
 function shorten(text, max, mark = '…') {
     return text.length > max ? `${text.slice(0, max)}${mark}` : text;
 }
-function quote(value, max = _constants_js__WEBPACK_IMPORTED_MODULE_0__/* .Limits */ .xu.quotedValueLength) {
+function quote(value, max = _constants_js__WEBPACK_IMPORTED_MODULE_0__  .xu.quotedValueLength) {
     return `'${shorten(value, max)}'`;
 }
 const TRUNCATED = '… (truncated)';
@@ -176,364 +175,334 @@ function escapeHtml(text) {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 8628:
-/***/ ((module) => {
+  8628:
+  ((module) => {
 
 module.exports = require("./node-http2.js");
 
-/***/ }),
+  }),
 
-/***/ 4589:
-/***/ ((module) => {
+  4589:
+  ((module) => {
 
 module.exports = require("node:assert");
 
-/***/ }),
+  }),
 
-/***/ 6698:
-/***/ ((module) => {
+  6698:
+  ((module) => {
 
 module.exports = require("node:async_hooks");
 
-/***/ }),
+  }),
 
-/***/ 4573:
-/***/ ((module) => {
+  4573:
+  ((module) => {
 
 module.exports = require("node:buffer");
 
-/***/ }),
+  }),
 
-/***/ 7598:
-/***/ ((module) => {
+  7598:
+  ((module) => {
 
 module.exports = require("node:crypto");
 
-/***/ }),
+  }),
 
-/***/ 3053:
-/***/ ((module) => {
+  3053:
+  ((module) => {
 
 module.exports = require("node:diagnostics_channel");
 
-/***/ }),
+  }),
 
-/***/ 8474:
-/***/ ((module) => {
+  8474:
+  ((module) => {
 
 module.exports = require("node:events");
 
-/***/ }),
+  }),
 
-/***/ 7067:
-/***/ ((module) => {
+  7067:
+  ((module) => {
 
 module.exports = require("node:http");
 
-/***/ }),
+  }),
 
-/***/ 7030:
-/***/ ((module) => {
+  7030:
+  ((module) => {
 
 module.exports = require("node:net");
 
-/***/ }),
+  }),
 
-/***/ 643:
-/***/ ((module) => {
+  643:
+  ((module) => {
 
 module.exports = require("node:perf_hooks");
 
-/***/ }),
+  }),
 
-/***/ 1792:
-/***/ ((module) => {
+  1792:
+  ((module) => {
 
 module.exports = require("node:querystring");
 
-/***/ }),
+  }),
 
-/***/ 99:
-/***/ ((module) => {
+  99:
+  ((module) => {
 
 module.exports = require("node:sqlite");
 
-/***/ }),
+  }),
 
-/***/ 7075:
-/***/ ((module) => {
+  7075:
+  ((module) => {
 
 module.exports = require("node:stream");
 
-/***/ }),
+  }),
 
-/***/ 7830:
-/***/ ((module) => {
+  7830:
+  ((module) => {
 
 module.exports = require("node:stream/web");
 
-/***/ }),
+  }),
 
-/***/ 8500:
-/***/ ((module) => {
+  8500:
+  ((module) => {
 
 module.exports = require("node:timers/promises");
 
-/***/ }),
+  }),
 
-/***/ 1692:
-/***/ ((module) => {
+  1692:
+  ((module) => {
 
 module.exports = require("node:tls");
 
-/***/ }),
+  }),
 
-/***/ 3136:
-/***/ ((module) => {
+  3136:
+  ((module) => {
 
 module.exports = require("node:url");
 
-/***/ }),
+  }),
 
-/***/ 7975:
-/***/ ((module) => {
+  7975:
+  ((module) => {
 
 module.exports = require("node:util");
 
-/***/ }),
+  }),
 
-/***/ 3429:
-/***/ ((module) => {
+  3429:
+  ((module) => {
 
 module.exports = require("node:util/types");
 
-/***/ }),
+  }),
 
-/***/ 5919:
-/***/ ((module) => {
+  5919:
+  ((module) => {
 
 module.exports = require("node:worker_threads");
 
-/***/ }),
+  }),
 
-/***/ 8522:
-/***/ ((module) => {
+  8522:
+  ((module) => {
 
 module.exports = require("node:zlib");
 
-/***/ })
+  })
 
-/******/ 	});
-/************************************************************************/
-/******/ 	// The module cache
-/******/ 	var __webpack_module_cache__ = {};
-/******/ 	
-/******/ 	// The require function
-/******/ 	function __nccwpck_require__(moduleId) {
-/******/ 		// Check if module is in cache
-/******/ 		var cachedModule = __webpack_module_cache__[moduleId];
-/******/ 		if (cachedModule !== undefined) {
-/******/ 			return cachedModule.exports;
-/******/ 		}
-/******/ 		// Create a new module (and put it into the cache)
-/******/ 		var module = __webpack_module_cache__[moduleId] = {
-/******/ 			id: moduleId,
-/******/ 			loaded: false,
-/******/ 			exports: {}
-/******/ 		};
-/******/ 	
-/******/ 		// Execute the module function
-/******/ 		var threw = true;
-/******/ 		try {
-/******/ 			__webpack_modules__[moduleId](module, module.exports, __nccwpck_require__);
-/******/ 			threw = false;
-/******/ 		} finally {
-/******/ 			if(threw) delete __webpack_module_cache__[moduleId];
-/******/ 		}
-/******/ 	
-/******/ 		// Flag the module as loaded
-/******/ 		module.loaded = true;
-/******/ 	
-/******/ 		// Return the exports of the module
-/******/ 		return module.exports;
-/******/ 	}
-/******/ 	
-/******/ 	// expose the modules object (__webpack_modules__)
-/******/ 	__nccwpck_require__.m = __webpack_modules__;
-/******/ 	
-/************************************************************************/
-/******/ 	/* webpack/runtime/asset-relocator-loader */
-/******/ 	if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = __dirname + "/";
-/******/ 	
-/******/ 	/* webpack/runtime/compat get default export */
-/******/ 	(() => {
-/******/ 		// getDefaultExport function for compatibility with non-harmony modules
-/******/ 		__nccwpck_require__.n = (module) => {
-/******/ 			var getter = module && module.__esModule ?
-/******/ 				() => (module['default']) :
-/******/ 				() => (module);
-/******/ 			__nccwpck_require__.d(getter, { a: getter });
-/******/ 			return getter;
-/******/ 		};
-/******/ 	})();
-/******/ 	
-/******/ 	/* webpack/runtime/create fake namespace object */
-/******/ 	(() => {
-/******/ 		var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
-/******/ 		var leafPrototypes;
-/******/ 		// create a fake namespace object
-/******/ 		// mode & 1: value is a module id, require it
-/******/ 		// mode & 2: merge all properties of value into the ns
-/******/ 		// mode & 4: return value when already ns object
-/******/ 		// mode & 16: return value when it's Promise-like
-/******/ 		// mode & 8|1: behave like require
-/******/ 		__nccwpck_require__.t = function(value, mode) {
-/******/ 			if(mode & 1) value = this(value);
-/******/ 			if(mode & 8) return value;
-/******/ 			if(typeof value === 'object' && value) {
-/******/ 				if((mode & 4) && value.__esModule) return value;
-/******/ 				if((mode & 16) && typeof value.then === 'function') return value;
-/******/ 			}
-/******/ 			var ns = Object.create(null);
-/******/ 			__nccwpck_require__.r(ns);
-/******/ 			var def = {};
-/******/ 			leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
-/******/ 			for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
-/******/ 				Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
-/******/ 			}
-/******/ 			def['default'] = () => (value);
-/******/ 			__nccwpck_require__.d(ns, def);
-/******/ 			return ns;
-/******/ 		};
-/******/ 	})();
-/******/ 	
-/******/ 	/* webpack/runtime/define property getters */
-/******/ 	(() => {
-/******/ 		// define getter functions for harmony exports
-/******/ 		__nccwpck_require__.d = (exports, definition) => {
-/******/ 			for(var key in definition) {
-/******/ 				if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
-/******/ 					Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
-/******/ 				}
-/******/ 			}
-/******/ 		};
-/******/ 	})();
-/******/ 	
-/******/ 	/* webpack/runtime/ensure chunk */
-/******/ 	(() => {
-/******/ 		__nccwpck_require__.f = {};
-/******/ 		// This file contains only the entry chunk.
-/******/ 		// The chunk loading function for additional chunks
-/******/ 		__nccwpck_require__.e = (chunkId) => {
-/******/ 			return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
-/******/ 				__nccwpck_require__.f[key](chunkId, promises);
-/******/ 				return promises;
-/******/ 			}, []));
-/******/ 		};
-/******/ 	})();
-/******/ 	
-/******/ 	/* webpack/runtime/get javascript chunk filename */
-/******/ 	(() => {
-/******/ 		// This function allow to reference async chunks
-/******/ 		__nccwpck_require__.u = (chunkId) => {
-/******/ 			// return url for filenames based on template
-/******/ 			return "" + chunkId + ".index.js";
-/******/ 		};
-/******/ 	})();
-/******/ 	
-/******/ 	/* webpack/runtime/hasOwnProperty shorthand */
-/******/ 	(() => {
-/******/ 		__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
-/******/ 	})();
-/******/ 	
-/******/ 	/* webpack/runtime/make namespace object */
-/******/ 	(() => {
-/******/ 		// define __esModule on exports
-/******/ 		__nccwpck_require__.r = (exports) => {
-/******/ 			if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
-/******/ 				Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
-/******/ 			}
-/******/ 			Object.defineProperty(exports, '__esModule', { value: true });
-/******/ 		};
-/******/ 	})();
-/******/ 	
-/******/ 	/* webpack/runtime/node module decorator */
-/******/ 	(() => {
-/******/ 		__nccwpck_require__.nmd = (module) => {
-/******/ 			module.paths = [];
-/******/ 			if (!module.children) module.children = [];
-/******/ 			return module;
-/******/ 		};
-/******/ 	})();
-/******/ 	
-/******/ 	/* webpack/runtime/require chunk loading */
-/******/ 	(() => {
-/******/ 		// no baseURI
-/******/ 		
-/******/ 		// object to store loaded chunks
-/******/ 		// "1" means "loaded", otherwise not loaded yet
-/******/ 		var installedChunks = {
-/******/ 			792: 1
-/******/ 		};
-/******/ 		
-/******/ 		// no on chunks loaded
-/******/ 		
-/******/ 		var installChunk = (chunk) => {
-/******/ 			var moreModules = chunk.modules, chunkIds = chunk.ids, runtime = chunk.runtime;
-/******/ 			for(var moduleId in moreModules) {
-/******/ 				if(__nccwpck_require__.o(moreModules, moduleId)) {
-/******/ 					__nccwpck_require__.m[moduleId] = moreModules[moduleId];
-/******/ 				}
-/******/ 			}
-/******/ 			if(runtime) runtime(__nccwpck_require__);
-/******/ 			for(var i = 0; i < chunkIds.length; i++)
-/******/ 				installedChunks[chunkIds[i]] = 1;
-/******/ 		
-/******/ 		};
-/******/ 		
-/******/ 		// require() chunk loading for javascript
-/******/ 		__nccwpck_require__.f.require = (chunkId, promises) => {
-/******/ 			// "1" is the signal for "already loaded"
-/******/ 			if(!installedChunks[chunkId]) {
-/******/ 				if(true) { // all chunks have JS
-/******/ 					installChunk(require("./" + __nccwpck_require__.u(chunkId)));
-/******/ 				} else installedChunks[chunkId] = 1;
-/******/ 			}
-/******/ 		};
-/******/ 		
-/******/ 		// no external install chunk
-/******/ 		
-/******/ 		// no HMR
-/******/ 		
-/******/ 		// no HMR manifest
-/******/ 	})();
-/******/ 	
-/************************************************************************/
+  	});
+  	 
+  	var __webpack_module_cache__ = {};
+  	 
+  	function __nccwpck_require__(moduleId) {
+  		 
+  		var cachedModule = __webpack_module_cache__[moduleId];
+  		if (cachedModule !== undefined) {
+  			return cachedModule.exports;
+  		}
+  		 
+  		var module = __webpack_module_cache__[moduleId] = {
+  			id: moduleId,
+  			loaded: false,
+  			exports: {}
+  		};
+  		 
+  		var threw = true;
+  		try {
+  			__webpack_modules__[moduleId](module, module.exports, __nccwpck_require__);
+  			threw = false;
+  		} finally {
+  			if(threw) delete __webpack_module_cache__[moduleId];
+  		}
+  		 
+  		module.loaded = true;
+  		 
+  		return module.exports;
+  	}
+  	 
+  	__nccwpck_require__.m = __webpack_modules__;
+  	 
+  	if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = __dirname + "/";
+  	 
+  	(() => {
+  		 
+  		__nccwpck_require__.n = (module) => {
+  			var getter = module && module.__esModule ?
+  				() => (module['default']) :
+  				() => (module);
+  			__nccwpck_require__.d(getter, { a: getter });
+  			return getter;
+  		};
+  	})();
+  	 
+  	(() => {
+  		var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+  		var leafPrototypes;
+  		 
+  		 
+  		 
+  		 
+  		 
+  		 
+  		__nccwpck_require__.t = function(value, mode) {
+  			if(mode & 1) value = this(value);
+  			if(mode & 8) return value;
+  			if(typeof value === 'object' && value) {
+  				if((mode & 4) && value.__esModule) return value;
+  				if((mode & 16) && typeof value.then === 'function') return value;
+  			}
+  			var ns = Object.create(null);
+  			__nccwpck_require__.r(ns);
+  			var def = {};
+  			leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+  			for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+  				Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+  			}
+  			def['default'] = () => (value);
+  			__nccwpck_require__.d(ns, def);
+  			return ns;
+  		};
+  	})();
+  	 
+  	(() => {
+  		 
+  		__nccwpck_require__.d = (exports, definition) => {
+  			for(var key in definition) {
+  				if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
+  					Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
+  				}
+  			}
+  		};
+  	})();
+  	 
+  	(() => {
+  		__nccwpck_require__.f = {};
+  		 
+  		 
+  		__nccwpck_require__.e = (chunkId) => {
+  			return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+  				__nccwpck_require__.f[key](chunkId, promises);
+  				return promises;
+  			}, []));
+  		};
+  	})();
+  	 
+  	(() => {
+  		 
+  		__nccwpck_require__.u = (chunkId) => {
+  			 
+  			return "" + chunkId + ".index.js";
+  		};
+  	})();
+  	 
+  	(() => {
+  		__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+  	})();
+  	 
+  	(() => {
+  		 
+  		__nccwpck_require__.r = (exports) => {
+  			if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+  				Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+  			}
+  			Object.defineProperty(exports, '__esModule', { value: true });
+  		};
+  	})();
+  	 
+  	(() => {
+  		__nccwpck_require__.nmd = (module) => {
+  			module.paths = [];
+  			if (!module.children) module.children = [];
+  			return module;
+  		};
+  	})();
+  	 
+  	(() => {
+  		 
+  		 
+  		 
+  		var installedChunks = {
+  			792: 1
+  		};
+  		 
+  		var installChunk = (chunk) => {
+  			var moreModules = chunk.modules, chunkIds = chunk.ids, runtime = chunk.runtime;
+  			for(var moduleId in moreModules) {
+  				if(__nccwpck_require__.o(moreModules, moduleId)) {
+  					__nccwpck_require__.m[moduleId] = moreModules[moduleId];
+  				}
+  			}
+  			if(runtime) runtime(__nccwpck_require__);
+  			for(var i = 0; i < chunkIds.length; i++)
+  				installedChunks[chunkIds[i]] = 1;
+  		};
+  		 
+  		__nccwpck_require__.f.require = (chunkId, promises) => {
+  			 
+  			if(!installedChunks[chunkId]) {
+  				if(true) {  
+  					installChunk(require("./" + __nccwpck_require__.u(chunkId)));
+  				} else installedChunks[chunkId] = 1;
+  			}
+  		};
+  		 
+  		 
+  		 
+  	})();
 var __webpack_exports__ = {};
-// ESM COMPAT FLAG
 __nccwpck_require__.r(__webpack_exports__);
 
-// EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  main: () => (/* binding */ main),
-  post: () => (/* binding */ post)
+  main: () => (  main),
+  post: () => (  post)
 });
 
-// EXTERNAL MODULE: ./core/constants.ts
 var constants = __nccwpck_require__(2851);
-;// CONCATENATED MODULE: ./core/deployment.ts
+; 
 
 const FieldSettings = {
-    version: constants/* Settings */.wB.Version,
-    environment: constants/* Settings */.wB.Environment,
-    commitSha: constants/* Settings */.wB.CommitSha,
-    user: constants/* Settings */.wB.User,
-    branch: constants/* Settings */.wB.Branch,
-    changelog: constants/* Settings */.wB.Changelog,
-    description: constants/* Settings */.wB.Description,
-    link: constants/* Settings */.wB.Link,
+    version: constants .wB.Version,
+    environment: constants .wB.Environment,
+    commitSha: constants .wB.CommitSha,
+    user: constants .wB.User,
+    branch: constants .wB.Branch,
+    changelog: constants .wB.Changelog,
+    description: constants .wB.Description,
+    link: constants .wB.Link,
 };
 const FieldNames = Object.keys(FieldSettings);
 function resolveFields(given, defaults, naming, problems) {
@@ -553,7 +522,7 @@ function resolveFields(given, defaults, naming, problems) {
     const commitSha = required('commitSha');
     const resolved = {
         version: pick('version') ?? { value: commitSha.value, source: 'the commit' },
-        environment: pick('environment') ?? { value: constants/* DefaultEnvironment */.t1, source: "the service's default environment" },
+        environment: pick('environment') ?? { value: constants .t1, source: "the service's default environment" },
         commitSha,
         user: required('user'),
         branch: required('branch'),
@@ -579,7 +548,7 @@ function createBody(artifact, fields, status) {
         commitSha: fields.commitSha.value,
         user: fields.user.value,
         branch: fields.branch.value,
-        type: constants/* DeploymentType */.C1,
+        type: constants .C1,
         ...optional,
         status,
     };
@@ -588,7 +557,7 @@ function artifactLabel(artifact) {
     return 'artifactId' in artifact ? `artifact ${artifact.artifactId}` : `artifact '${artifact.artifactName}'`;
 }
 
-;// CONCATENATED MODULE: ./core/json.ts
+; 
 class JsonNumber {
     source;
     constructor(source) {
@@ -654,7 +623,7 @@ function field(value, name) {
     return isObject(value) ? value[name] : undefined;
 }
 
-;// CONCATENATED MODULE: ./ci/github.ts
+; 
 
 
 const TAG_PREFIX = 'refs/tags/';
@@ -783,7 +752,7 @@ function secretsWithheld({ eventName, payload, env, }) {
     return fromFork ? 'GitHub gives a workflow run for a pull request from a fork no secrets' : undefined;
 }
 
-;// CONCATENATED MODULE: ./core/config-error.ts
+; 
 class ConfigError extends Error {
     problems;
     constructor(subjectOrProblems, text = '') {
@@ -821,9 +790,8 @@ class ProblemCollector {
     }
 }
 
-// EXTERNAL MODULE: ./core/text.ts
 var core_text = __nccwpck_require__(9439);
-;// CONCATENATED MODULE: ./core/outcome.ts
+; 
 
 
 
@@ -840,7 +808,7 @@ function describeStart(plan, results, options) {
                 const line = `Dry run: ${wording.finisher} would set ${deploymentsText(ids)} from ${wording.finishFrom}.`;
                 return report({ lines: info(line, NOTHING_SENT), open: { dryRun, ids, count: ids.length } });
             }
-            const line = `${(0,core_text/* capitalize */.ZH)(deploymentsText(ids))} will be set from ${wording.finishFrom} ${wording.finishWhen}.`;
+            const line = `${(0,core_text .ZH)(deploymentsText(ids))} will be set from ${wording.finishFrom} ${wording.finishWhen}.`;
             return report({ lines: info(line), ids, open: { dryRun, ids, startedAt } });
         }
         case 'update': {
@@ -853,7 +821,7 @@ function describeStart(plan, results, options) {
                     open: note(`${wording.starter} already set the deployment status to ${status}.`),
                 });
             }
-            const line = done.length ? `${(0,core_text/* capitalize */.ZH)(deploymentsText(done))} set to ${status}.` : '';
+            const line = done.length ? `${(0,core_text .ZH)(deploymentsText(done))} set to ${status}.` : '';
             return report({
                 lines: info(line),
                 failures,
@@ -920,7 +888,7 @@ function describeNothing(plan, wording) {
         case 'not-final':
             return said(`Nothing recorded: the deployment is '${plan.word}', not a final state. A workflow on \`deployment_status\` records it once its state is success, failure or error (a STARTED record now would stay unfinished beside that one).`, false, 'Deployment not recorded: not finished yet', `the deployment was '${plan.word}', so nothing was recorded.`);
         case 'no-ids': {
-            const subject = wording.setting(constants/* Settings */.wB.DeploymentId);
+            const subject = wording.setting(constants .wB.DeploymentId);
             return said(`${subject} is an empty list: the job that started the deployment recorded none (see its log), so there is nothing to update.`, true, 'No deployment to update', `${subject} was an empty list.`);
         }
         case 'no-key':
@@ -936,7 +904,7 @@ function describeFinish(status, results, options) {
     }
     const { done, failures } = splitUpdates(results, status);
     const after = startedAt > 0 ? ` after ${formatDuration(Date.now() - startedAt)}` : '';
-    const line = done.length ? `${(0,core_text/* capitalize */.ZH)(deploymentsText(done))} set to ${status}${after}.` : '';
+    const line = done.length ? `${(0,core_text .ZH)(deploymentsText(done))} set to ${status}${after}.` : '';
     const heading = failures.length ? 'Deployment status not fully reported' : `Deployment ${status.toLowerCase()}`;
     return report({
         lines: info(line),
@@ -982,7 +950,7 @@ function formatDuration(ms) {
     return m ? `${m}m ${s}s` : `${s}s`;
 }
 
-;// CONCATENATED MODULE: ./core/plan.ts
+; 
 
 function plan_plan(settings, request) {
     const { status, deploymentIds, artifacts, fields } = request;
@@ -1006,7 +974,7 @@ function plan_plan(settings, request) {
     };
 }
 
-;// CONCATENATED MODULE: ./core/ids.ts
+; 
 
 
 const textId = (text) => ({ text, numeric: false });
@@ -1021,8 +989,8 @@ const FORBIDDEN = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 function idProblem(text) {
     if (text.trim() === '')
         return 'is empty';
-    if (text.length > constants/* Limits */.xu.idLength)
-        return `is ${text.length} characters long (at most ${constants/* Limits */.xu.idLength})`;
+    if (text.length > constants .xu.idLength)
+        return `is ${text.length} characters long (at most ${constants .xu.idLength})`;
     if (FORBIDDEN.test(text))
         return 'holds control characters';
     if (!text.isWellFormed())
@@ -1035,9 +1003,8 @@ function idsJson(ids) {
     return `[${ids.map((id) => (id.numeric ? id.text : JSON.stringify(id.text))).join(',')}]`;
 }
 
-// EXTERNAL MODULE: ./core/network-error.ts
 var network_error = __nccwpck_require__(3647);
-;// CONCATENATED MODULE: ./core/pool.ts
+; 
 async function settleAll(items, limit, task) {
     const results = new Array(items.length);
     let next = 0;
@@ -1056,7 +1023,7 @@ async function settleAll(items, limit, task) {
     return results;
 }
 
-;// CONCATENATED MODULE: ./core/secret.ts
+; 
 
 function secretForms(secret) {
     if (!secret)
@@ -1064,7 +1031,7 @@ function secretForms(secret) {
     secret = secret.toWellFormed();
     const json = JSON.stringify(secret).slice(1, -1);
     const asciiJson = json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    const html = (0,core_text/* escapeHtml */.ZD)(secret);
+    const html = (0,core_text .ZD)(secret);
     const lines = secret.split(/[\r\n]+/).filter((line) => line.trim() !== '');
     const forms = new Set([secret, json, asciiJson, encodeURIComponent(secret), html, ...lines]);
     return [...forms].sort((a, b) => b.length - a.length);
@@ -1102,7 +1069,7 @@ function holdsSecret(text, secret) {
     return scrubber(secret)(text) !== text;
 }
 
-;// CONCATENATED MODULE: ./core/service.ts
+; 
 
 
 
@@ -1119,14 +1086,14 @@ class ServiceError extends Error {
     }
 }
 async function createAll(tracker, bodies) {
-    const settled = await settleAll(bodies, constants/* Limits */.xu.requestsInFlight, (body) => tracker.create(body));
+    const settled = await settleAll(bodies, constants .xu.requestsInFlight, (body) => tracker.create(body));
     return settled.map((result, index) => {
         const body = bodies[index];
         return result.status === 'fulfilled' ? { body, id: result.value } : { body, failure: failureLines(result.reason) };
     });
 }
 async function setStatusAll(tracker, ids, status) {
-    const settled = await settleAll(ids, constants/* Limits */.xu.requestsInFlight, (id) => tracker.update(id, status));
+    const settled = await settleAll(ids, constants .xu.requestsInFlight, (id) => tracker.update(id, status));
     return settled.map((result, index) => {
         const id = ids[index];
         return result.status === 'fulfilled' ? { id } : { id, failure: failureLines(result.reason) };
@@ -1135,9 +1102,9 @@ async function setStatusAll(tracker, ids, status) {
 function failureLines(error) {
     if (error instanceof ServiceError)
         return error.lines;
-    if (error instanceof network_error/* NetworkError */.D)
+    if (error instanceof network_error .D)
         return [error.message];
-    return (0,core_text/* bugLines */.g1)('unexpected error', error);
+    return (0,core_text .g1)('unexpected error', error);
 }
 function createTracker(http, connection) {
     const { baseUrl, apiKey } = connection;
@@ -1189,7 +1156,7 @@ function successAnswer(response, scrub) {
     const body = parseAnswer(response.text);
     if (status >= 300 && status < 400) {
         const where = response.location
-            ? `it points to '${(0,core_text/* shorten */.ml)(scrub(response.location), constants/* Limits */.xu.detailEntryLength, core_text/* TRUNCATED */.vj)}'`
+            ? `it points to '${(0,core_text .ml)(scrub(response.location), constants .xu.detailEntryLength, core_text .vj)}'`
             : 'it names no address';
         throw new ServiceError([
             `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set \`base-url\` to the service's own address.`,
@@ -1199,7 +1166,7 @@ function successAnswer(response, scrub) {
         throw new ServiceError(describeFailure(response, body, scrub));
     if (!isObject(body)) {
         const why = response.truncated
-            ? `is over ${constants/* Limits */.xu.answerBytes / 1024} KiB (only that much is read)`
+            ? `is over ${constants .xu.answerBytes / 1024} KiB (only that much is read)`
             : 'is not a JSON object';
         throw new ServiceError([`HTTP ${status}, but the answer ${why}, so it is not taken as a success`]);
     }
@@ -1209,28 +1176,28 @@ function successAnswer(response, scrub) {
 }
 function describeFailure(response, body, scrub = (text) => text) {
     const head = `HTTP ${response.status}`;
-    const cut = (text, max) => (0,core_text/* shorten */.ml)(scrub(text), max, core_text/* TRUNCATED */.vj);
+    const cut = (text, max) => (0,core_text .ml)(scrub(text), max, core_text .vj);
     if (body === undefined) {
         if (response.truncated)
-            return [`${head} (the answer is over ${constants/* Limits */.xu.answerBytes / 1024} KiB; it was not read whole)`];
+            return [`${head} (the answer is over ${constants .xu.answerBytes / 1024} KiB; it was not read whole)`];
         const type = response.contentType.split(';')[0]?.trim();
-        return [`${head} (the answer is not JSON${type ? `: ${cut(type, constants/* Limits */.xu.quotedValueLength)}` : ''})`];
+        return [`${head} (the answer is not JSON${type ? `: ${cut(type, constants .xu.quotedValueLength)}` : ''})`];
     }
     const detail = isObject(body) ? body.detail : undefined;
     if (detail === undefined || detail === null)
         return [`${head} (no \`detail\` in the answer)`];
     if (typeof detail === 'string')
-        return [`${head}: ${cut(detail, constants/* Limits */.xu.detailLength)}`];
+        return [`${head}: ${cut(detail, constants .xu.detailLength)}`];
     if (Array.isArray(detail)) {
-        const entries = detail.slice(0, constants/* Limits */.xu.detailEntries);
-        const shown = entries.map((entry) => `  ${cut(describeValidationEntry(entry), constants/* Limits */.xu.detailEntryLength)}`);
+        const entries = detail.slice(0, constants .xu.detailEntries);
+        const shown = entries.map((entry) => `  ${cut(describeValidationEntry(entry), constants .xu.detailEntryLength)}`);
         const more = detail.length - shown.length;
         return [`${head}:`, ...shown, ...(more > 0 ? [`  (and ${more} more)`] : [])];
     }
-    return [`${head}: ${cut(json(detail), constants/* Limits */.xu.detailLength)}`];
+    return [`${head}: ${cut(json(detail), constants .xu.detailLength)}`];
 }
 function json(value) {
-    return jsonText(value, 2 * constants/* Limits */.xu.answerBytes);
+    return jsonText(value, 2 * constants .xu.answerBytes);
 }
 function describeValidationEntry(entry) {
     if (!isObject(entry))
@@ -1265,7 +1232,7 @@ function answerId(text, value, head) {
     }
 }
 
-;// CONCATENATED MODULE: ./core/proxy.ts
+; 
 
 const DEFAULT_PORTS = { 'http:': 80, 'https:': 443 };
 function proxyFor(target, env) {
@@ -1345,7 +1312,7 @@ function withoutCredentials(text) {
     return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/is, '$1***@');
 }
 
-;// CONCATENATED MODULE: ./core/settings.ts
+; 
 
 
 
@@ -1369,13 +1336,13 @@ function readSettingsAndRequest(source, env, defaults) {
 }
 function readCommon(source, env, problems) {
     const keyOrWarning = problems.read(() => readApiKey(source), { apiKey: '' });
-    const allowInsecureHttp = problems.read(() => readBoolean(source, constants/* Settings */.wB.AllowInsecureHttp), false);
+    const allowInsecureHttp = problems.read(() => readBoolean(source, constants .wB.AllowInsecureHttp), false);
     const baseUrl = problems.read(() => readBaseUrl(source, allowInsecureHttp), undefined);
     const proxy = baseUrl && problems.read(() => proxyFor(baseUrl, env), undefined);
-    const timeoutSeconds = problems.read(() => readNumber(source, constants/* Settings */.wB.TimeoutSeconds, /^\d+(\.\d+)?$/, 0.001, constants/* Limits */.xu.timeoutSeconds, 'a number of seconds above 0 and at most'), 0);
-    const retries = problems.read(() => readNumber(source, constants/* Settings */.wB.Retries, /^\d+$/, 0, constants/* Limits */.xu.retries, 'a whole number from 0 to'), 0);
-    const failOnError = problems.read(() => readBoolean(source, constants/* Settings */.wB.FailOnError), false);
-    const dryRun = problems.read(() => readBoolean(source, constants/* Settings */.wB.DryRun), false);
+    const timeoutSeconds = problems.read(() => readNumber(source, constants .wB.TimeoutSeconds, /^\d+(\.\d+)?$/, 0.001, constants .xu.timeoutSeconds, 'a number of seconds above 0 and at most'), 0);
+    const retries = problems.read(() => readNumber(source, constants .wB.Retries, /^\d+$/, 0, constants .xu.retries, 'a whole number from 0 to'), 0);
+    const failOnError = problems.read(() => readBoolean(source, constants .wB.FailOnError), false);
+    const dryRun = problems.read(() => readBoolean(source, constants .wB.DryRun), false);
     const { apiKey, noKey } = keyOrWarning;
     return {
         connection: { apiKey, baseUrl: baseUrl, timeoutMs: timeoutSeconds * 1000, retries, proxy },
@@ -1386,19 +1353,19 @@ function readCommon(source, env, problems) {
 }
 function readRequest(source, apiKey, defaults, problems) {
     const status = problems.read(() => readStatus(source), undefined);
-    const rawDeploymentIds = source.get(constants/* Settings */.wB.DeploymentId);
+    const rawDeploymentIds = source.get(constants .wB.DeploymentId);
     const deploymentIds = problems.read(() => readDeploymentIds(source, rawDeploymentIds, apiKey), undefined);
     const artifacts = rawDeploymentIds === '' ? problems.read(() => readArtifacts(source), []) : [];
     const creates = rawDeploymentIds === '' && !(status && typeof status === 'object');
-    problems.read(() => readType(source), constants/* DeploymentType */.C1);
+    problems.read(() => readType(source), constants .C1);
     const given = Object.fromEntries(FieldNames.map((field) => [field, source.get(FieldSettings[field])]));
     const fields = creates ? resolveFields(given, defaults(), source, problems) : undefined;
     return { status, deploymentIds, artifacts, fields };
 }
 const HEADER_SAFE = /^[\t\x20-\x7e\x80-\xff]*$/;
 function readApiKey(source) {
-    const apiKey = source.get(constants/* Settings */.wB.ApiKey);
-    const subject = source.setting(constants/* Settings */.wB.ApiKey);
+    const apiKey = source.get(constants .wB.ApiKey);
+    const subject = source.setting(constants .wB.ApiKey);
     if (!apiKey) {
         const empty = source.emptyKey();
         if ('problem' in empty)
@@ -1411,10 +1378,10 @@ function readApiKey(source) {
     return { apiKey };
 }
 function readBaseUrl(source, allowInsecureHttp) {
-    const raw = source.get(constants/* Settings */.wB.BaseUrl);
-    const shown = (0,core_text/* quote */.hD)(withoutCredentials(raw));
+    const raw = source.get(constants .wB.BaseUrl);
+    const shown = (0,core_text .hD)(withoutCredentials(raw));
     const example = 'e.g. `https://tracker.example.com/api`';
-    const problem = (text) => new ConfigError(source.setting(constants/* Settings */.wB.BaseUrl), text);
+    const problem = (text) => new ConfigError(source.setting(constants .wB.BaseUrl), text);
     if (!raw)
         throw problem(`is empty. Set it to the service's address, ${example}.`);
     let url;
@@ -1428,10 +1395,10 @@ function readBaseUrl(source, allowInsecureHttp) {
         throw problem(`must be an http(s) URL, got ${shown}. Use ${example}.`);
     }
     if (url.username || url.password) {
-        throw problem(`must not carry credentials; the key goes in ${source.assignment(constants/* Settings */.wB.ApiKey)}.`);
+        throw problem(`must not carry credentials; the key goes in ${source.assignment(constants .wB.ApiKey)}.`);
     }
     if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allowInsecureHttp) {
-        throw problem(`uses plain http to '${url.hostname}', which would send the API key in clear. Use https, or set ${source.assignment(constants/* Settings */.wB.AllowInsecureHttp, 'true')} if the network path is trusted.`);
+        throw problem(`uses plain http to '${url.hostname}', which would send the API key in clear. Use https, or set ${source.assignment(constants .wB.AllowInsecureHttp, 'true')} if the network path is trusted.`);
     }
     url.search = '';
     url.hash = '';
@@ -1446,13 +1413,13 @@ function readBoolean(source, name) {
         return true;
     if (value === 'false' || value === '')
         return false;
-    throw new ConfigError(source.setting(name), `must be \`true\` or \`false\`, got ${(0,core_text/* quote */.hD)(raw)}.`);
+    throw new ConfigError(source.setting(name), `must be \`true\` or \`false\`, got ${(0,core_text .hD)(raw)}.`);
 }
 function readNumber(source, name, accepts, min, max, expected) {
     const raw = source.get(name);
     const value = accepts.test(raw) ? Number(raw) : NaN;
     if (!(value >= min && value <= max)) {
-        throw new ConfigError(source.setting(name), `must be ${expected} ${max}, got ${(0,core_text/* quote */.hD)(raw)}.`);
+        throw new ConfigError(source.setting(name), `must be ${expected} ${max}, got ${(0,core_text .hD)(raw)}.`);
     }
     return value;
 }
@@ -1480,20 +1447,20 @@ function finalStatus(word) {
     return status === 'SUCCEEDED' || status === 'FAILED' ? status : undefined;
 }
 function readStatus(source) {
-    const raw = source.get(constants/* Settings */.wB.Status);
+    const raw = source.get(constants .wB.Status);
     if (raw === '')
         return undefined;
     const status = statusFromWord(raw);
     if (!status) {
-        throw new ConfigError(source.setting(constants/* Settings */.wB.Status), `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got ${(0,core_text/* quote */.hD)(raw)}. Leave it empty to start the deployment here and finish it when the job ends.`);
+        throw new ConfigError(source.setting(constants .wB.Status), `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got ${(0,core_text .hD)(raw)}. Leave it empty to start the deployment here and finish it when the job ends.`);
     }
     return status;
 }
 function readType(source) {
-    const raw = source.get(constants/* Settings */.wB.Type);
-    if (raw === '' || raw.toUpperCase() === constants/* DeploymentType */.C1)
-        return constants/* DeploymentType */.C1;
-    throw new ConfigError(source.setting(constants/* Settings */.wB.Type), `must be ${constants/* DeploymentType */.C1} (the only type the service accepts), got ${(0,core_text/* quote */.hD)(raw)}.`);
+    const raw = source.get(constants .wB.Type);
+    if (raw === '' || raw.toUpperCase() === constants .C1)
+        return constants .C1;
+    throw new ConfigError(source.setting(constants .wB.Type), `must be ${constants .C1} (the only type the service accepts), got ${(0,core_text .hD)(raw)}.`);
 }
 function splitList(raw) {
     return raw
@@ -1505,37 +1472,37 @@ function artifactIdValue(raw) {
     return /^(0|[1-9]\d*)$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : raw;
 }
 function readArtifacts(source) {
-    const byId = splitList(source.get(constants/* Settings */.wB.ArtifactId)).map((id) => ({ artifactId: artifactIdValue(id) }));
-    const byName = splitList(source.get(constants/* Settings */.wB.ArtifactName)).map((name) => ({ artifactName: name }));
+    const byId = splitList(source.get(constants .wB.ArtifactId)).map((id) => ({ artifactId: artifactIdValue(id) }));
+    const byName = splitList(source.get(constants .wB.ArtifactName)).map((name) => ({ artifactName: name }));
     const artifacts = [...byId, ...byName];
-    const subject = source.setting(constants/* Settings */.wB.ArtifactId, constants/* Settings */.wB.ArtifactName);
+    const subject = source.setting(constants .wB.ArtifactId, constants .wB.ArtifactName);
     if (artifacts.length === 0) {
-        throw new ConfigError(subject, `must be set: name the deployed artifact by its id or its name in the tracking service (a comma- or newline-separated list for several), or set ${source.assignment(constants/* Settings */.wB.DeploymentId)} to update an existing deployment.`);
+        throw new ConfigError(subject, `must be set: name the deployed artifact by its id or its name in the tracking service (a comma- or newline-separated list for several), or set ${source.assignment(constants .wB.DeploymentId)} to update an existing deployment.`);
     }
-    if (artifacts.length > constants/* Limits */.xu.idsPerStep) {
-        throw new ConfigError(subject, `name ${artifacts.length} artifacts; one step records at most ${constants/* Limits */.xu.idsPerStep}. Split them over several steps.`);
+    if (artifacts.length > constants .xu.idsPerStep) {
+        throw new ConfigError(subject, `name ${artifacts.length} artifacts; one step records at most ${constants .xu.idsPerStep}. Split them over several steps.`);
     }
     return artifacts;
 }
 function readDeploymentIds(source, raw, apiKey) {
     if (raw === '')
         return undefined;
-    const problem = (text) => new ConfigError(source.setting(constants/* Settings */.wB.DeploymentId), text);
+    const problem = (text) => new ConfigError(source.setting(constants .wB.DeploymentId), text);
     const ids = raw.startsWith('[') ? parseIdArray(raw) : splitList(raw).map(textId);
     if (!ids)
-        throw problem(`looks like a JSON array but is not one: ${(0,core_text/* quote */.hD)(raw)}.`);
+        throw problem(`looks like a JSON array but is not one: ${(0,core_text .hD)(raw)}.`);
     if (ids.some((id) => id === undefined)) {
-        throw problem(`must be an id, a list of ids or a JSON array of ids, got ${(0,core_text/* quote */.hD)(raw)}.`);
+        throw problem(`must be an id, a list of ids or a JSON array of ids, got ${(0,core_text .hD)(raw)}.`);
     }
-    if (ids.length > constants/* Limits */.xu.idsPerStep) {
-        throw problem(`holds ${ids.length} ids; one step updates at most ${constants/* Limits */.xu.idsPerStep}. Split them over several steps.`);
+    if (ids.length > constants .xu.idsPerStep) {
+        throw problem(`holds ${ids.length} ids; one step updates at most ${constants .xu.idsPerStep}. Split them over several steps.`);
     }
     for (const id of ids) {
         if (holdsSecret(id.text, apiKey))
             throw problem('holds the API key as an id (are two secrets swapped?).');
         const why = idProblem(id.text);
         if (why)
-            throw problem(`holds an id that ${why}: ${(0,core_text/* quote */.hD)(id.text)}.`);
+            throw problem(`holds an id that ${why}: ${(0,core_text .hD)(id.text)}.`);
     }
     return ids;
 }
@@ -1555,7 +1522,7 @@ function parseIdArray(raw) {
     });
 }
 
-;// CONCATENATED MODULE: ./core/dry-run.ts
+; 
 
 const PLACEHOLDER_ID = Object.freeze({ text: '{id}', numeric: false });
 function dryRunTracker({ baseUrl, apiKey }, log) {
@@ -1578,13 +1545,13 @@ function requestLines(request, url = request.url.href) {
     return ['Dry run: would send', `${request.method} ${url}`, ...headers, ...body];
 }
 
-;// CONCATENATED MODULE: ./core/tracker.ts
+; 
 
 
 async function withTracker(connection, log, dryRun, use) {
     if (dryRun)
         return use(dryRunTracker(connection, log));
-    const { createHttpClient } = await Promise.all(/* import() */[__nccwpck_require__.e(371), __nccwpck_require__.e(82)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7082));
+    const { createHttpClient } = await Promise.all( [__nccwpck_require__.e(371), __nccwpck_require__.e(82)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7082));
     const http = await createHttpClient({ ...connection, log });
     try {
         return await use(createTracker(http, connection));
@@ -1594,15 +1561,9 @@ async function withTracker(connection, log, dryRun, use) {
     }
 }
 
-;// CONCATENATED MODULE: external "os"
+; 
 const external_os_namespaceObject = require("os");
-;// CONCATENATED MODULE: ../node_modules/@actions/core/lib/utils.js
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-/**
- * Sanitizes an input into a string so it can be passed into issueCommand safely
- * @param input input to sanitize into a string
- */
+; 
 function utils_toCommandValue(input) {
     if (input === null || input === undefined) {
         return '';
@@ -1612,12 +1573,6 @@ function utils_toCommandValue(input) {
     }
     return JSON.stringify(input);
 }
-/**
- *
- * @param annotationProperties
- * @returns The command properties to send with the actual annotation command
- * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
- */
 function utils_toCommandProperties(annotationProperties) {
     if (!Object.keys(annotationProperties).length) {
         return {};
@@ -1631,43 +1586,9 @@ function utils_toCommandProperties(annotationProperties) {
         endColumn: annotationProperties.endColumn
     };
 }
-//# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ../node_modules/@actions/core/lib/command.js
+; 
 
 
-/**
- * Issues a command to the GitHub Actions runner
- *
- * @param command - The command name to issue
- * @param properties - Additional properties for the command (key-value pairs)
- * @param message - The message to include with the command
- * @remarks
- * This function outputs a specially formatted string to stdout that the Actions
- * runner interprets as a command. These commands can control workflow behavior,
- * set outputs, create annotations, mask values, and more.
- *
- * Command Format:
- *   ::name key=value,key=value::message
- *
- * @example
- * ```typescript
- * // Issue a warning annotation
- * issueCommand('warning', {}, 'This is a warning message');
- * // Output: ::warning::This is a warning message
- *
- * // Set an environment variable
- * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
- * // Output: ::set-env name=MY_VAR::some value
- *
- * // Add a secret mask
- * issueCommand('add-mask', {}, 'secretValue123');
- * // Output: ::add-mask::secretValue123
- * ```
- *
- * @internal
- * This is an internal utility function that powers the public API functions
- * such as setSecret, warning, error, and exportVariable.
- */
 function command_issueCommand(command, properties, message) {
     const cmd = new Command(command, properties, message);
     process.stdout.write(cmd.toString() + external_os_namespaceObject.EOL);
@@ -1723,15 +1644,11 @@ function escapeProperty(s) {
         .replace(/:/g, '%3A')
         .replace(/,/g, '%2C');
 }
-//# sourceMappingURL=command.js.map
-;// CONCATENATED MODULE: external "./node-crypto.js"
+; 
 const external_node_crypto_js_namespaceObject = require("./node-crypto.js");
-;// CONCATENATED MODULE: external "fs"
+; 
 const external_fs_namespaceObject = require("fs");
-;// CONCATENATED MODULE: ../node_modules/@actions/core/lib/file-command.js
-// For internal use, subject to change.
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
+; 
 
 
 
@@ -1751,9 +1668,6 @@ function file_command_issueFileCommand(command, message) {
 function file_command_prepareKeyValueMessage(key, value) {
     const delimiter = `ghadelimiter_${external_node_crypto_js_namespaceObject.randomUUID()}`;
     const convertedValue = utils_toCommandValue(value);
-    // These should realistically never happen, but just in case someone finds a
-    // way to exploit uuid generation let's not allow keys or values that contain
-    // the delimiter.
     if (key.includes(delimiter)) {
         throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
     }
@@ -1762,10 +1676,9 @@ function file_command_prepareKeyValueMessage(key, value) {
     }
     return `${key}<<${delimiter}${external_os_namespaceObject.EOL}${convertedValue}${external_os_namespaceObject.EOL}${delimiter}`;
 }
-//# sourceMappingURL=file-command.js.map
-;// CONCATENATED MODULE: external "path"
+; 
 const external_path_namespaceObject = require("path");
-;// CONCATENATED MODULE: ../node_modules/@actions/http-client/lib/auth.js
+; 
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -1786,7 +1699,6 @@ class BasicCredentialHandler {
         }
         options.headers['Authorization'] = `Basic ${Buffer.from(`${this.username}:${this.password}`).toString('base64')}`;
     }
-    // This handler cannot handle 401
     canHandleAuthentication() {
         return false;
     }
@@ -1800,15 +1712,12 @@ class auth_BearerCredentialHandler {
     constructor(token) {
         this.token = token;
     }
-    // currently implements pre-authorization
-    // TODO: support preAuth = false where it hooks on 401
     prepareRequest(options) {
         if (!options.headers) {
             throw Error('The request has no headers');
         }
         options.headers['Authorization'] = `Bearer ${this.token}`;
     }
-    // This handler cannot handle 401
     canHandleAuthentication() {
         return false;
     }
@@ -1822,15 +1731,12 @@ class PersonalAccessTokenCredentialHandler {
     constructor(token) {
         this.token = token;
     }
-    // currently implements pre-authorization
-    // TODO: support preAuth = false where it hooks on 401
     prepareRequest(options) {
         if (!options.headers) {
             throw Error('The request has no headers');
         }
         options.headers['Authorization'] = `Basic ${Buffer.from(`PAT:${this.token}`).toString('base64')}`;
     }
-    // This handler cannot handle 401
     canHandleAuthentication() {
         return false;
     }
@@ -1840,8 +1746,7 @@ class PersonalAccessTokenCredentialHandler {
         });
     }
 }
-//# sourceMappingURL=auth.js.map
-;// CONCATENATED MODULE: ../node_modules/@actions/core/lib/oidc-utils.js
+; 
 var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -1897,7 +1802,6 @@ class oidc_utils_OidcClient {
     static getIDToken(audience) {
         return oidc_utils_awaiter(this, void 0, void 0, function* () {
             try {
-                // New ID Token is requested from action service
                 let id_token_url = oidc_utils_OidcClient.getIDTokenUrl();
                 if (audience) {
                     const encodedAudience = encodeURIComponent(audience);
@@ -1914,8 +1818,7 @@ class oidc_utils_OidcClient {
         });
     }
 }
-//# sourceMappingURL=oidc-utils.js.map
-;// CONCATENATED MODULE: ../node_modules/@actions/core/lib/summary.js
+; 
 var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -1934,12 +1837,6 @@ class Summary {
     constructor() {
         this._buffer = '';
     }
-    /**
-     * Finds the summary file path from the environment, rejects if env var is not found or file does not exist
-     * Also checks r/w permissions.
-     *
-     * @returns step summary file path
-     */
     filePath() {
         return summary_awaiter(this, void 0, void 0, function* () {
             if (this._filePath) {
@@ -1959,15 +1856,6 @@ class Summary {
             return this._filePath;
         });
     }
-    /**
-     * Wraps content in an HTML tag, adding any HTML attributes
-     *
-     * @param {string} tag HTML tag to wrap
-     * @param {string | null} content content within the tag
-     * @param {[attribute: string]: string} attrs key-value list of HTML attributes to add
-     *
-     * @returns {string} content wrapped in HTML element
-     */
     wrap(tag, content, attrs = {}) {
         const htmlAttrs = Object.entries(attrs)
             .map(([key, value]) => ` ${key}="${value}"`)
@@ -1977,13 +1865,6 @@ class Summary {
         }
         return `<${tag}${htmlAttrs}>${content}</${tag}>`;
     }
-    /**
-     * Writes text in the buffer to the summary buffer file and empties buffer. Will append by default.
-     *
-     * @param {SummaryWriteOptions} [options] (optional) options for write operation
-     *
-     * @returns {Promise<Summary>} summary instance
-     */
     write(options) {
         return summary_awaiter(this, void 0, void 0, function* () {
             const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
@@ -1993,95 +1874,39 @@ class Summary {
             return this.emptyBuffer();
         });
     }
-    /**
-     * Clears the summary buffer and wipes the summary file
-     *
-     * @returns {Summary} summary instance
-     */
     clear() {
         return summary_awaiter(this, void 0, void 0, function* () {
             return this.emptyBuffer().write({ overwrite: true });
         });
     }
-    /**
-     * Returns the current summary buffer as a string
-     *
-     * @returns {string} string of summary buffer
-     */
     stringify() {
         return this._buffer;
     }
-    /**
-     * If the summary buffer is empty
-     *
-     * @returns {boolen} true if the buffer is empty
-     */
     isEmptyBuffer() {
         return this._buffer.length === 0;
     }
-    /**
-     * Resets the summary buffer without writing to summary file
-     *
-     * @returns {Summary} summary instance
-     */
     emptyBuffer() {
         this._buffer = '';
         return this;
     }
-    /**
-     * Adds raw text to the summary buffer
-     *
-     * @param {string} text content to add
-     * @param {boolean} [addEOL=false] (optional) append an EOL to the raw text (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
     addRaw(text, addEOL = false) {
         this._buffer += text;
         return addEOL ? this.addEOL() : this;
     }
-    /**
-     * Adds the operating system-specific end-of-line marker to the buffer
-     *
-     * @returns {Summary} summary instance
-     */
     addEOL() {
         return this.addRaw(external_os_namespaceObject.EOL);
     }
-    /**
-     * Adds an HTML codeblock to the summary buffer
-     *
-     * @param {string} code content to render within fenced code block
-     * @param {string} lang (optional) language to syntax highlight code
-     *
-     * @returns {Summary} summary instance
-     */
     addCodeBlock(code, lang) {
         const attrs = Object.assign({}, (lang && { lang }));
         const element = this.wrap('pre', this.wrap('code', code), attrs);
         return this.addRaw(element).addEOL();
     }
-    /**
-     * Adds an HTML list to the summary buffer
-     *
-     * @param {string[]} items list of items to render
-     * @param {boolean} [ordered=false] (optional) if the rendered list should be ordered or not (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
     addList(items, ordered = false) {
         const tag = ordered ? 'ol' : 'ul';
         const listItems = items.map(item => this.wrap('li', item)).join('');
         const element = this.wrap(tag, listItems);
         return this.addRaw(element).addEOL();
     }
-    /**
-     * Adds an HTML table to the summary buffer
-     *
-     * @param {SummaryTableCell[]} rows table rows
-     *
-     * @returns {Summary} summary instance
-     */
     addTable(rows) {
         const tableBody = rows
             .map(row => {
@@ -2102,41 +1927,16 @@ class Summary {
         const element = this.wrap('table', tableBody);
         return this.addRaw(element).addEOL();
     }
-    /**
-     * Adds a collapsable HTML details element to the summary buffer
-     *
-     * @param {string} label text for the closed state
-     * @param {string} content collapsable content
-     *
-     * @returns {Summary} summary instance
-     */
     addDetails(label, content) {
         const element = this.wrap('details', this.wrap('summary', label) + content);
         return this.addRaw(element).addEOL();
     }
-    /**
-     * Adds an HTML image tag to the summary buffer
-     *
-     * @param {string} src path to the image you to embed
-     * @param {string} alt text description of the image
-     * @param {SummaryImageOptions} options (optional) addition image attributes
-     *
-     * @returns {Summary} summary instance
-     */
     addImage(src, alt, options) {
         const { width, height } = options || {};
         const attrs = Object.assign(Object.assign({}, (width && { width })), (height && { height }));
         const element = this.wrap('img', null, Object.assign({ src, alt }, attrs));
         return this.addRaw(element).addEOL();
     }
-    /**
-     * Adds an HTML section heading element
-     *
-     * @param {string} text heading text
-     * @param {number | string} [level=1] (optional) the heading level, default: 1
-     *
-     * @returns {Summary} summary instance
-     */
     addHeading(text, level) {
         const tag = `h${level}`;
         const allowedTag = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].includes(tag)
@@ -2145,92 +1945,39 @@ class Summary {
         const element = this.wrap(allowedTag, text);
         return this.addRaw(element).addEOL();
     }
-    /**
-     * Adds an HTML thematic break (<hr>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
     addSeparator() {
         const element = this.wrap('hr', null);
         return this.addRaw(element).addEOL();
     }
-    /**
-     * Adds an HTML line break (<br>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
     addBreak() {
         const element = this.wrap('br', null);
         return this.addRaw(element).addEOL();
     }
-    /**
-     * Adds an HTML blockquote to the summary buffer
-     *
-     * @param {string} text quote text
-     * @param {string} cite (optional) citation url
-     *
-     * @returns {Summary} summary instance
-     */
     addQuote(text, cite) {
         const attrs = Object.assign({}, (cite && { cite }));
         const element = this.wrap('blockquote', text, attrs);
         return this.addRaw(element).addEOL();
     }
-    /**
-     * Adds an HTML anchor tag to the summary buffer
-     *
-     * @param {string} text link text/content
-     * @param {string} href hyperlink
-     *
-     * @returns {Summary} summary instance
-     */
     addLink(text, href) {
         const element = this.wrap('a', text, { href });
         return this.addRaw(element).addEOL();
     }
 }
 const _summary = new Summary();
-/**
- * @deprecated use `core.summary`
- */
-const markdownSummary = (/* unused pure expression or super */ null && (_summary));
-const summary = (/* unused pure expression or super */ null && (_summary));
-//# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ../node_modules/@actions/core/lib/path-utils.js
+const markdownSummary = (  null && (_summary));
+const summary = (  null && (_summary));
+; 
 
-/**
- * toPosixPath converts the given path to the posix form. On Windows, \\ will be
- * replaced with /.
- *
- * @param pth. Path to transform.
- * @return string Posix path.
- */
 function toPosixPath(pth) {
     return pth.replace(/[\\]/g, '/');
 }
-/**
- * toWin32Path converts the given path to the win32 form. On Linux, / will be
- * replaced with \\.
- *
- * @param pth. Path to transform.
- * @return string Win32 path.
- */
 function toWin32Path(pth) {
     return pth.replace(/[/]/g, '\\');
 }
-/**
- * toPlatformPath converts the given path to a platform-specific path. It does
- * this by replacing instances of / and \ with the platform-specific path
- * separator.
- *
- * @param pth The path to platformize.
- * @return string The platform-specific path.
- */
 function toPlatformPath(pth) {
     return pth.replace(/[/\\]/g, path.sep);
 }
-//# sourceMappingURL=path-utils.js.map
-;// CONCATENATED MODULE: ../node_modules/@actions/core/lib/platform.js
+; 
 var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -2294,8 +2041,7 @@ function getDetails() {
             isLinux });
     });
 }
-//# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ../node_modules/@actions/core/lib/core.js
+; 
 var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -2311,29 +2057,11 @@ var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arg
 
 
 
-/**
- * The code to exit an action
- */
 var ExitCode;
 (function (ExitCode) {
-    /**
-     * A code indicating that the action was successful
-     */
     ExitCode[ExitCode["Success"] = 0] = "Success";
-    /**
-     * A code indicating that the action was a failure
-     */
     ExitCode[ExitCode["Failure"] = 1] = "Failure";
 })(ExitCode || (ExitCode = {}));
-//-----------------------------------------------------------------------
-// Variables
-//-----------------------------------------------------------------------
-/**
- * Sets env variable for this action and future actions in the job
- * @param name the name of the variable to set
- * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function exportVariable(name, val) {
     const convertedVal = toCommandValue(val);
     process.env[name] = convertedVal;
@@ -2343,42 +2071,9 @@ function exportVariable(name, val) {
     }
     issueCommand('set-env', { name }, convertedVal);
 }
-/**
- * Registers a secret which will get masked from logs
- *
- * @param secret - Value of the secret to be masked
- * @remarks
- * This function instructs the Actions runner to mask the specified value in any
- * logs produced during the workflow run. Once registered, the secret value will
- * be replaced with asterisks (***) whenever it appears in console output, logs,
- * or error messages.
- *
- * This is useful for protecting sensitive information such as:
- * - API keys
- * - Access tokens
- * - Authentication credentials
- * - URL parameters containing signatures (SAS tokens)
- *
- * Note that masking only affects future logs; any previous appearances of the
- * secret in logs before calling this function will remain unmasked.
- *
- * @example
- * ```typescript
- * // Register an API token as a secret
- * const apiToken = "abc123xyz456";
- * setSecret(apiToken);
- *
- * // Now any logs containing this value will show *** instead
- * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
- * ```
- */
 function core_setSecret(secret) {
     command_issueCommand('add-mask', {}, secret);
 }
-/**
- * Prepends inputPath to the PATH (for this action and future actions)
- * @param inputPath
- */
 function addPath(inputPath) {
     const filePath = process.env['GITHUB_PATH'] || '';
     if (filePath) {
@@ -2389,15 +2084,6 @@ function addPath(inputPath) {
     }
     process.env['PATH'] = `${inputPath}${path.delimiter}${process.env['PATH']}`;
 }
-/**
- * Gets the value of an input.
- * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
- * Returns an empty string if the value is not defined.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string
- */
 function getInput(name, options) {
     const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
     if (options && options.required && !val) {
@@ -2408,14 +2094,6 @@ function getInput(name, options) {
     }
     return val.trim();
 }
-/**
- * Gets the values of an multiline input.  Each value is also trimmed.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string[]
- *
- */
 function getMultilineInput(name, options) {
     const inputs = getInput(name, options)
         .split('\n')
@@ -2425,16 +2103,6 @@ function getMultilineInput(name, options) {
     }
     return inputs.map(input => input.trim());
 }
-/**
- * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
- * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
- * The return value is also in boolean type.
- * ref: https://yaml.org/spec/1.2/spec.html#id2804923
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   boolean
- */
 function getBooleanInput(name, options) {
     const trueValue = ['true', 'True', 'TRUE'];
     const falseValue = ['false', 'False', 'FALSE'];
@@ -2446,13 +2114,6 @@ function getBooleanInput(name, options) {
     throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
         `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
 }
-/**
- * Sets the value of an output.
- *
- * @param     name     name of the output to set
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function setOutput(name, value) {
     const filePath = process.env['GITHUB_OUTPUT'] || '';
     if (filePath) {
@@ -2461,97 +2122,37 @@ function setOutput(name, value) {
     process.stdout.write(external_os_namespaceObject.EOL);
     command_issueCommand('set-output', { name }, utils_toCommandValue(value));
 }
-/**
- * Enables or disables the echoing of commands into stdout for the rest of the step.
- * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
- *
- */
 function setCommandEcho(enabled) {
     issue('echo', enabled ? 'on' : 'off');
 }
-//-----------------------------------------------------------------------
-// Results
-//-----------------------------------------------------------------------
-/**
- * Sets the action status to failed.
- * When the action exits it will be with an exit code of 1
- * @param message add error issue message
- */
 function setFailed(message) {
     process.exitCode = ExitCode.Failure;
     error(message);
 }
-//-----------------------------------------------------------------------
-// Logging Commands
-//-----------------------------------------------------------------------
-/**
- * Gets whether Actions Step Debug is on or not
- */
 function isDebug() {
     return process.env['RUNNER_DEBUG'] === '1';
 }
-/**
- * Writes debug message to user log
- * @param message debug message
- */
 function core_debug(message) {
     command_issueCommand('debug', {}, message);
 }
-/**
- * Adds an error issue
- * @param message error issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
 function error(message, properties = {}) {
     command_issueCommand('error', utils_toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
-/**
- * Adds a warning issue
- * @param message warning issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
 function warning(message, properties = {}) {
     command_issueCommand('warning', utils_toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
-/**
- * Adds a notice issue
- * @param message notice issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
 function notice(message, properties = {}) {
     issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
-/**
- * Writes info to log with console.log.
- * @param message info message
- */
 function core_info(message) {
     process.stdout.write(message + external_os_namespaceObject.EOL);
 }
-/**
- * Begin an output group.
- *
- * Output until the next `groupEnd` will be foldable in this group
- *
- * @param name The name of the output group
- */
 function startGroup(name) {
     issue('group', name);
 }
-/**
- * End an output group.
- */
 function endGroup() {
     issue('endgroup');
 }
-/**
- * Wrap an asynchronous function call in a group.
- *
- * Returns the same type as the function itself.
- *
- * @param name The name of the group
- * @param fn The function to wrap in the group
- */
 function group(name, fn) {
     return core_awaiter(this, void 0, void 0, function* () {
         startGroup(name);
@@ -2565,16 +2166,6 @@ function group(name, fn) {
         return result;
     });
 }
-//-----------------------------------------------------------------------
-// Wrapper action state
-//-----------------------------------------------------------------------
-/**
- * Saves state for current action, the state can only be retrieved by this action's post job execution.
- *
- * @param     name     name of the state to store
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function saveState(name, value) {
     const filePath = process.env['GITHUB_STATE'] || '';
     if (filePath) {
@@ -2582,12 +2173,6 @@ function saveState(name, value) {
     }
     command_issueCommand('save-state', { name }, utils_toCommandValue(value));
 }
-/**
- * Gets the value of an state set by this action's main execution.
- *
- * @param     name     name of the state to get
- * @returns   string
- */
 function getState(name) {
     return process.env[`STATE_${name}`] || '';
 }
@@ -2596,24 +2181,11 @@ function getIDToken(aud) {
         return yield OidcClient.getIDToken(aud);
     });
 }
-/**
- * Summary exports
- */
 
-/**
- * @deprecated use core.summary
- */
 
-/**
- * Path exports
- */
 
-/**
- * Platform utilities exports
- */
 
-//# sourceMappingURL=core.js.map
-;// CONCATENATED MODULE: ./action/inputs.ts
+; 
 
 
 const readInput = (name) => getInput(name);
@@ -2643,7 +2215,7 @@ const ACTION_WORDING = {
     finishWhen: 'when the job ends',
 };
 
-;// CONCATENATED MODULE: ./action/names.ts
+; 
 const Internal = {
     JobStatus: 'job-status',
     JobCheckRunId: 'job-check-run-id',
@@ -2657,7 +2229,7 @@ const State = {
     Handoff: 'handoff',
 };
 
-;// CONCATENATED MODULE: ./action/handoff.ts
+; 
 
 
 
@@ -2700,7 +2272,7 @@ function decodeHandoff(text) {
         }
         case 'finish-dry-run': {
             const count = jsonNumber(value.count);
-            if (!(Number.isInteger(count) && count > 0 && count <= constants/* Limits */.xu.idsPerStep)) {
+            if (!(Number.isInteger(count) && count > 0 && count <= constants .xu.idsPerStep)) {
                 return { unreadable: 'its count is no number of deployments' };
             }
             if (value.ids === undefined)
@@ -2717,7 +2289,7 @@ function decodeHandoff(text) {
     }
 }
 function decodeIds(raw) {
-    if (!Array.isArray(raw) || raw.length === 0 || raw.length > constants/* Limits */.xu.idsPerStep) {
+    if (!Array.isArray(raw) || raw.length === 0 || raw.length > constants .xu.idsPerStep) {
         return 'its ids are no list of deployment ids';
     }
     const ids = raw.map((value) => idFromJson(value));
@@ -2729,9 +2301,9 @@ function jsonNumber(value) {
     return value instanceof JsonNumber ? Number(value.source) : NaN;
 }
 
-;// CONCATENATED MODULE: external "node:fs"
+; 
 const external_node_fs_namespaceObject = require("node:fs");
-;// CONCATENATED MODULE: ./action/summary.ts
+; 
 
 
 
@@ -2760,11 +2332,11 @@ function writeSummary(content, log) {
     }
 }
 function renderSummary(content, clean) {
-    const text = (value, max = Infinity) => (0,core_text/* escapeHtml */.ZD)((0,core_text/* shorten */.ml)(clean(value), max));
-    const budget = new Budget(constants/* Limits */.xu.summaryBytes);
-    const parts = [`<h3>${text(content.heading, constants/* Limits */.xu.summaryCellLength)}</h3>`];
+    const text = (value, max = Infinity) => (0,core_text .ZD)((0,core_text .ml)(clean(value), max));
+    const budget = new Budget(constants .xu.summaryBytes);
+    const parts = [`<h3>${text(content.heading, constants .xu.summaryCellLength)}</h3>`];
     for (const line of content.lines ?? [])
-        parts.push(`<p>${text(line, constants/* Limits */.xu.detailLength)}</p>`);
+        parts.push(`<p>${text(line, constants .xu.detailLength)}</p>`);
     budget.spend(parts.join('\n'));
     const rows = content.rows ?? [];
     if (rows.length) {
@@ -2778,7 +2350,7 @@ function renderSummary(content, clean) {
     }
     const failures = content.failures ?? [];
     if (failures.length) {
-        const items = failures.map((lines) => `<li>${lines.map((line) => text(line, constants/* Limits */.xu.detailLength)).join('<br>')}</li>`);
+        const items = failures.map((lines) => `<li>${lines.map((line) => text(line, constants .xu.detailLength)).join('<br>')}</li>`);
         const shown = budget.take(items);
         parts.push(`<ul>${shown.join('')}</ul>`);
         if (shown.length < items.length)
@@ -2787,13 +2359,13 @@ function renderSummary(content, clean) {
     return `${parts.join('\n')}\n`;
 }
 function tableRow(row, clean) {
-    const cell = (value) => (0,core_text/* escapeHtml */.ZD)((0,core_text/* shorten */.ml)(clean(value), constants/* Limits */.xu.summaryCellLength));
+    const cell = (value) => (0,core_text .ZD)((0,core_text .ml)(clean(value), constants .xu.summaryCellLength));
     const link = /^https?:\/\//i.test(row.link) ? `<a href="${cell(row.link)}">job</a>` : cell(row.link);
     return [
         cell(row.artifact),
         cell(row.environment),
         cell(row.version),
-        `<code>${(0,core_text/* escapeHtml */.ZD)(clean(row.commitSha).slice(0, 7))}</code>`,
+        `<code>${(0,core_text .ZD)(clean(row.commitSha).slice(0, 7))}</code>`,
         cell(row.branch),
         cell(row.status),
         cell(row.id),
@@ -2821,7 +2393,7 @@ class Budget {
     }
 }
 
-;// CONCATENATED MODULE: ./action/report.ts
+; 
 
 
 
@@ -2866,7 +2438,7 @@ function reportUnknownJobStatus(jobStatus, open, log) {
     const left = open.dryRun
         ? 'the deployments of this dry run would be left as they are'
         : `${deploymentsText(open.ids)} ${open.ids.length === 1 ? 'is left as it is' : 'are left as they are'}`;
-    const message = `The job status is unknown (${(0,core_text/* quote */.hD)(jobStatus)}), so ${left}. The \`job-status\` input must keep its default, \`\${{ job.status }}\`.`;
+    const message = `The job status is unknown (${(0,core_text .hD)(jobStatus)}), so ${left}. The \`job-status\` input must keep its default, \`\${{ job.status }}\`.`;
     log.warning(message);
     writeSummary({ heading: 'Deployment left unfinished', lines: [message] }, log);
 }
@@ -2904,7 +2476,7 @@ function setOutputs(ids, status) {
     setOutput(Outputs.Status, status);
 }
 
-;// CONCATENATED MODULE: ./ci/event-file.ts
+; 
 
 
 
@@ -2938,8 +2510,8 @@ function readEventFile(path, log) {
 function fileProblem(stats) {
     if (!stats.isFile())
         return 'is not a file';
-    if (stats.size > constants/* Limits */.xu.eventFileBytes)
-        return `is over ${constants/* Limits */.xu.eventFileBytes / 1024 / 1024} MiB`;
+    if (stats.size > constants .xu.eventFileBytes)
+        return `is over ${constants .xu.eventFileBytes / 1024 / 1024} MiB`;
     return undefined;
 }
 function readBounded(path) {
@@ -2957,8 +2529,8 @@ function readBounded(path) {
                 break;
             chunks.push(chunk.subarray(0, read));
             size += read;
-            if (size > constants/* Limits */.xu.eventFileBytes)
-                throw new EventFileError(`is over ${constants/* Limits */.xu.eventFileBytes / 1024 / 1024} MiB`);
+            if (size > constants .xu.eventFileBytes)
+                throw new EventFileError(`is over ${constants .xu.eventFileBytes / 1024 / 1024} MiB`);
         }
         return Buffer.concat(chunks, size).toString('utf8');
     }
@@ -2987,7 +2559,7 @@ function describeReadError(error) {
     return `could not be read (${typeof code === 'string' ? code : String(error)})`;
 }
 
-;// CONCATENATED MODULE: ./action/run-context.ts
+; 
 
 
 
@@ -3001,7 +2573,7 @@ function readGitHubContext(log) {
     };
 }
 
-;// CONCATENATED MODULE: ./action/main.ts
+; 
 
 
 
@@ -3045,7 +2617,7 @@ async function execute(plan, { connection, dryRun }, log) {
     }
 }
 
-;// CONCATENATED MODULE: ./action/post.ts
+; 
 
 
 
@@ -3086,7 +2658,7 @@ async function post_run(log) {
     reportFinish(report, settings.failOnError, log);
 }
 
-;// CONCATENATED MODULE: ./core/log.ts
+; 
 const CONTROLS = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 const NAMED = { '\n': '\\n', '\r': '\\r' };
 function showControls(line) {
@@ -3107,7 +2679,7 @@ function inertLines(line) {
     return [`::stop-commands::${token}`, line, `::${token}::`];
 }
 
-;// CONCATENATED MODULE: ./action/log.ts
+; 
 
 
 
@@ -3131,7 +2703,7 @@ function openLog(apiKey) {
     };
 }
 
-;// CONCATENATED MODULE: ./action/step.ts
+; 
 
 
 
@@ -3139,24 +2711,24 @@ function openLog(apiKey) {
 
 
 async function runStep(step) {
-    const log = openLog(readInput(constants/* Settings */.wB.ApiKey));
+    const log = openLog(readInput(constants .wB.ApiKey));
     try {
         await step(log);
     }
     catch (error) {
-        applyFailurePolicy([(0,core_text/* bugLines */.g1)('report-deployment stopped unexpectedly', error)], failOnError(), log);
+        applyFailurePolicy([(0,core_text .g1)('report-deployment stopped unexpectedly', error)], failOnError(), log);
     }
 }
 function failOnError() {
     try {
-        return readBoolean({ get: readInput, ...inputNaming }, constants/* Settings */.wB.FailOnError);
+        return readBoolean({ get: readInput, ...inputNaming }, constants .wB.FailOnError);
     }
     catch {
         return false;
     }
 }
 
-;// CONCATENATED MODULE: ./action/index.ts
+; 
 
 
 
@@ -3164,5 +2736,5 @@ const main = () => runStep(run);
 const post = () => runStep(post_run);
 
 module.exports = __webpack_exports__;
-/******/ })()
+  })()
 ;
