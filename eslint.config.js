@@ -21,7 +21,7 @@ export default tseslint.config(
   },
   {
     files: ['**/*.cjs'],
-    languageOptions: { globals: { require: 'readonly' } },
+    languageOptions: { globals: { require: 'readonly', module: 'writable' } },
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],

@@ -322,6 +322,977 @@ module.exports = require("node:worker_threads");
 
 module.exports = require("node:zlib");
 
+  }),
+
+  1253:
+  ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+let decodeHTML;
+
+function decodeHtml(text) {
+  decodeHTML ??= (__nccwpck_require__(4183)  .Gz);
+  return decodeHTML(text);
+}
+
+module.exports = { decodeHtml };
+
+
+  }),
+
+  4183:
+  ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+__nccwpck_require__.d(__webpack_exports__, {
+  Gz: () => (  decodeHTML)
+});
+
+
+; 
+const c1 = [
+    8364, 0, 8218, 402, 8222, 8230, 8224, 8225, 710, 8240, 352, 8249, 338, 0,
+    381, 0, 0, 8216, 8217, 8220, 8221, 8226, 8211, 8212, 732, 8482, 353, 8250,
+    339, 0, 382, 376,
+];
+function isInvalidCodePoint(codePoint) {
+    return (codePoint === 0 ||
+        (codePoint >= 0xd8_00 && codePoint <= 0xdf_ff) ||
+        codePoint > 0x10_ff_ff);
+}
+function decode_codepoint_replaceCodePoint(codePoint) {
+    if (isInvalidCodePoint(codePoint)) {
+        return 0xff_fd;
+    }
+    if (codePoint >= 128 && codePoint <= 159) {
+        return c1[codePoint - 128] || codePoint;
+    }
+    return codePoint;
+}
+function decode_codepoint_replaceCodePointXML(codePoint) {
+    return isInvalidCodePoint(codePoint) ? 0xff_fd : codePoint;
+}
+function codePointToString(codePoint) {
+    return (codePoint - 1) >>> 0 < 0x7f || (codePoint - 0xa0) >>> 0 < 0xd7_60
+        ? String.fromCharCode(codePoint)
+        : String.fromCodePoint(decode_codepoint_replaceCodePoint(codePoint));
+}
+; 
+const htmlDecodeData = ["Q=¨`p0AEligMPacutebrevecircyfrgravelphamacrndogonpfpplyFunctionringscrsigntildeumlBackslashrvwedcyecausernoullistafropfrevescrumpeqCHcyOPYacutepitalDifferentialDyleyscaronedilirconintdotedillanterDotfrhiircleDotMinusPlusTimeslockwiseContourIntegralseCurlyDoubleQuoteQuoteolonengruentinttourIntegralpfroductunterClockwiseContourIntegralrossscrupCapDDotrahdJcyScyZcyaggerrrshvcaronyeltafriacriticalAcuteDotubleAcuteGraveTildemondfferentialDopftDotEqualubleContourIntegralDotwnArrowLeftArrowRightArrowTeeongLeftArrowRightArrowRightArrowRightArrowTeeUpArrowDownArrowVerticalBarwnArrowBarUpArrowBreveLeftRightVectorTeeVectorVectorBarRightTeeVectorVectorBarTeeArrowarrowscrtrokENGTHacutecaronircydotfrgravelementmacrptySmallSquareVerySmallSquareogonpfpsilonqualTildeilibriumscrimtaumlxistsponentialEFcyfrilledSmallSquareVerySmallSquareopfrAlluriertrfscrGJcyTammadbrevecedilircydotfrgopfreaterEqualLessFullEqualGreaterLessSlantEqualTildescrtHARDcyacektcircfrilbertSpaceopfrizontalLinescrtrokumpDownHumpEqualIEcyJligOcyacutecircydotfrgravemacrginaryIpliesntegralrsectionvisibleCommaTimesogonpftascrtildeukcymlJcircyfropfscrercyukcyKHcyJcyappacedilyfropfscrLJcyTacutembdangplacetrfrrcaronedilyeftAngleBracketrrowBarRightArrowCeilingDoubleBracketwnTeeVectorVectorBarFloorRightArrowVectorTeeArrowVectorriangleBarEqualUpDownVectorTeeVectorVectorBarVectorBararrowrightarrowssEqualGreaterFullEqualGreaterLessSlantEqualTildefrleftarrowmidotongLeftArrowRightArrowRightArrowleftarrowrightarrowrightarrowpfwerLeftArrowRightArrowscrhtroktMapcyediumSpacellintrffrinusPlusopfscruNJcyacutecaronedilyegativeMediumSpaceThickSpacenSpaceVeryThinSpacestedGreaterGreaterLessLesswLinefroBreaknBreakingSpacepftCongruentupCapDoubleVerticalBarElementqualTildexistsGreaterEqualFullEqualGreaterLessSlantEqualTildeHumpDownHumpEqualLeftTriangleBarEqualssEqualGreaterLessSlantEqualTildeNestedGreaterGreaterLessLessPrecedesEqualSlantEqualReverseElementightTriangleBarEqualSquareSubsetEqualpersetEqualubsetEqualcceedsEqualSlantEqualTildepersetEqualTildeEqualFullEqualTildeVerticalBarscrtildeuOEligacutecircydblacfrgravemacregaicronopfpenCurlyDoubleQuoteQuoterscrlashtildemesumlverBarraceketParenthesisPartialDcyfrhiilusMinusoincareplanepfrecedesEqualSlantEqualTildeimeoductportionalscriQUOTfropfscrRBarrEGacutengrrtlcaronedilyeverseElementquilibriumUpEquilibriumfrhoightAngleBracketrrowBarLeftArrowCeilingDoubleBracketwnTeeVectorVectorBarFloorTeeArrowVectorriangleBarEqualUpDownVectorTeeVectorVectorBarVectorBararrowopfundImpliesrightarrowscrhuleDelayedSHCHcycyOFTcyacutecaronedilircyfrhortDownArrowLeftArrowRightArrowUpArrowigmamallCircleopfqrtuareIntersectionSubsetEqualpersetEqualUnionscrtarubsetEqualcceedsEqualSlantEqualTildehThatmpersetEqualsetTHORNRADESHcycyabucaronedilyfrhereforetaickSpacenSpaceildeEqualFullEqualTildeopfripleDotscrtrokUacuterrocirbrcyevecircydblacfrgravemacrnderBarraceketParenthesisionPlusogonpfpArrowBarDownArrowDownArrowEquilibriumTeeArrowarrowdownarrowperLeftArrowRightArrowsilonringscrtildeumlVDashbarcydashleerbarticalBarLineSeparatorTildeyThinSpacefropfscrvdashWcircedgefropfscrXfriopfscrYAcyIcyUcyacutecircyfropfscrumlZHcyacutecaronydoteroWidthSpacetafropfscraacutebrevecEdircuteyeligfrgravelefsymphphamacrlgpndanddslopevgelemsdaabcdefghrtvbdsphtzarrogonpfpEacireidosproxeqringscrtympeqtildeumlwconintintbNotackcongepsilonprimesimeqrveewedgebrktbrkcongydquoecausemptyvpsirnoutahweenfrigcapircupodotplustimessqcuptartriangledownupuplusveewedgekarowlacklozengesquaretriangledownleftrightnkk12434ocknequivotopfttomwtiexDLRlrHDUduULRlrVHLRhlrboxdLRlrhDUduminusplustimesuLRlrvHLRhlrprimerevevbarscremiimeolbhsubulletmpEeqcacutepandbrcupcapupdotsretoncapsronedilircupssmdotedilmptyvnterdotfrhcyeckmarkiirEceqlearrowleftrightdRSastcircdashefnintmidscirlubsuitoloneqmmatpfnlementxesngdotintpfrodysrrarrossscrubepetdotudarrlreprsclarrppbrcapcapupdotorsrarrmlyeqprecsuccveewedgerenvearrowleftrightveewedwconintintylctydArrHaraggerlethrrshvbkarowlaccaronydaggerrrotseqegltamptyvfishtrharlriamondsuitsegammasinvideontimesonxjcylcornropollarpfteqdotminusplussquareublebarwedgewnarrowdownarrowsharpoonleftrightrbkarowcornropscryoltroktdotrifuarrharwanglezcyigrarreDDototacutestercaronircolonydotefDotrgravesdotlinterslsdotmacrptysetvsp134ngspogonpfparsllussilonvqcircolonsimlantgtrlessualsestivDDvparslrDotarrscrdotimtahumlroxclistpectationonentialefallingdotseqcyemalefiligligligriligjliglatligtnsnofopfrallkvpartintrac123456823534584556878slownscrgElacutemmadpbrevecircydotelqqslantsccdotollesfrggimeljcylEajnEapproxeqqsimopfravescrimeltccirdotlParquestrapproxrrdoteqlessqlesslesssimvertneqqnEhArrairsplfmiltrdcyrcirwbarcirceartsuitlliprconfrksearowwarowoarrmthtokleftarrowrightarrowpfrbarscrlashtrokybullpheniacutecircyecyxclffrgraveiiintntnfinotajligmacrgelinepartthofpedncarefintieodottcalegersrcallarhkprodocygonpftaprodquestscrinEdotsvvtildeukcymljcircyfrmathopfscrercyukcykappavcedilyfrgreenhcyjcyopfscrlAarrrrtailBarrEgHaracuteemptyvgranmbdangdlepquorrbfsfshklpplsimtltailesbarrbrkracekkeslducaronedililubydcaquorrdharusharsheftarrowtailharpoondownupleftarrowsrightarrowsharpoonssquigarrowthreetimesgqqslantsccdotorgessapproxdoteqgtrqgtrgtrsimfishtloorrgEhardulblkjcylarrcornerhardtrimidotoustachenEapproxeqqsimoangrrbrkngleftarrowrightarrowmapstorightarrowoparrowleftrightparflustimeswastbarzengefparltrarrcornerhardmtrisaquocrhimegqbuortroktccirdothreeimeslarrquestrPariefurdsharuharvertneqqnEmDDotacrletesepstodownleftuprkercommaydasheasuredanglefrhoicrodastcirdotnusbdulcpdrnplusodelspfpscrtposultimapmapnGgtvLeftarrowrightarrowltvRightarrowVDashdashablacutengpEidosproxturalsbspumpecapronedilongdotupydasheArrarhkrowdotquivsearimxistsfrgEeqqslantssimtrhArrarrparisdvjcylArrEarrdreftarrowrightarrowqqslantsssimtriemidopftinEdotvabcnivabcparallelsltolintrcueeceqrArrarrcwightarrowtriesccueerhortmidparallelimeqmidparqsubepeubEeseteqqcceqpEeseteqqtglildelgrianglelefteqrightequmerospvDashHarrapdashgetinfinlArretrierArrtriesimwArrarhkrownearoSacutestcircydashblacivotsoldeligfcirrgonravethbarmintlarrcirrossinetmacregaicrondnusopfparerplusrarrderoffmigoforslopevscrlasholtildemesasumlvbarparallelsimltcyercntiodmilptenkfrhivmmatoneitchforkvlanckhkvusacirbcirdouemnsimtwomointintpfundrEapcueecapproxcurlyeqeqnapproxeqqsimsimimesnEapsimodfalarlinesurfptosimurelscriuncspqfrintopfprimescruaternionsintesteqotrAarrrrtailBarrHaraceutedicemptyvngdelequorrapbfscfshklpplsimtlwtailionalsbarrbrkracekkeslducaronedililubydcaldharquorshealinepartsctgfishtloorrhardulovightarrowtailharpoondownupleftarrowsharpoonsrightarrowssquigarrowthreetimesngsingdotseqlarrharmmoustachenmidoangrrbrkparflustimespargtpolintrarrsaquocrhqbuorthreeimesriefltriuluharxsacutebquocEaproncueedilircnEapsimpolintsimydotbeeArrarhkrowctmiswartminusnxtfrownharpchcyyortmidparallelyigmafvmdoteqgElEneplusrarrlarrmallsetminusshpeparslidletesoftcylbarpfpadesuitrqcapsupssubeseteqpesetequareffrarrscretmnmiletarftarfraightepsilonphinsubEdotedotmultnEeplusrarrseteqqneqqimubpccapproxcurlyeqeqnapproxeqqsimsimmngp123EdotsubedothsolublarrmultnEeplusseteqqneqqimubpwArrarhkrownwarzligtargetubrkcaronedilydotelrecfrhere4foretasymvickapproxsimnspkapsimornildemesbardntoeapbotcirforksaprimeradeiangledownlefteqqrighteqdoteminusplussbtimepeziumscryhcytrokwixtoheadleftarrowrightarrowuArrHaracuterrbrcyevecircydarrblacharfishtrgraveharlrblklcornerroptrimacrlogonpfparrowdownarrowharpoonleftrightlussihlonuparrowsrcornerropingtriscrtdotilderifuarrmlwanglevArrBarvDashangrtrepsilonkappanothingphiiroptorhosigmaubsetneqqpsetneqqthetariangleleftrightcydasheebareqlliprbartfrltrinsubpopfproprtriscrubnEepnEezigzagwcircedbargeqierpfropfpreathscrxcapircupdtrifrhArrarrilArrarrmapnisodotpflustimerArrarrscrqcupuplustriveewedgeyacuteycircyenfricyopfscrucymlzacutecaronydoteetrftafrhcyigrarropfscrwjnjC(D%D($(D'%$$ED($'$'$%$'%E$/D'$F%'D(D&#,%%&&$%$)%+%%$E$F$'$&$(#'D&$(%$&4%($(E'%&%($&$)%*$%$%$+)()')($:&5-($'($%*&&&/%%&)%@$'$F$%&&#%%)$&$&$&$(%%%&$(%$$%&%$E$2.&0,.(.(&'%.$F%$&&&(%6)&+*),---&*/1---)-.&)*+,).%*,&,*'('2+,+)1&'1,)2&'&*('($F%'#&D%D($(E&%$$&$ED($)$'%1(2$'%E$)$'((&+$&%%$%D&$(%-#&$E$3)2$F%'%+$&#'D$$'($$($(%&%$$&$E$$$F$./'*,***'*-*($F$$#)$'%$$'$%$.$&%/$&%'$.'(#'$'$&D(D'%$$&$%D($$%&&*%($%&('+%/,($'%E%%$&$($'E%#(%$$E$F$F%'$'#'$&$'$(%$$E$F$F#'D$$(%'%%%+%%$(%'%$$2(',&,-'*'0).+)1&'('-,)'&*(*)(*/&/('/),))/&')-&'('-%1','*'''-'($E$$%+$($/+-'-',+-'-%E%/(-$&%$%'$$#&$%$-%*$E$+$F$&$$#'$($(%'%$$5+-.)+0%5)+%($E$)%1%%%$&,'(&4&*''+H'(&*-(-L-J-'-M-(&O*H&/2F2((%*(***G*M*(&W,K&+.H.-&1'/3F3(&O2(.I4('H,(().H.-.H(I.(&(+(+,+(&.$FD($$#(D(D'%$$($ED($'%&%($F$6,($$$FE'D(&&D&$)('+&'.#+$%$E$%$$$+$/%%$$%)+(+-+(%&%(&*-%$F%$C'$E$&$F#(D%$(%%%%'%$(%'%$$$%/+-*0$%$%$3)'-&-,(*(0*.,)2&(((&+(+))*0&0((/*,*)0&().&(($&%-$-$&%$$-#)%%$($($$%'%'%&%$$E$0(,(-(*$'$-$F$&%')/))/(+)1()($F$&$%&&)(%)+(+-+(&(%$%$&(+(&&C($'$'%%$%%$$(%'%$$E$+&%%K&)$'(((,(($F$+$F%'C)%%''$'&&D'%$$($ED($'$*)',&(.%&('$'%E$)*&*,%,%.%&((%(%,%/(-%%'&$'$F$(D&#($&$%$'($$%%'&$'*+'+,+(&-$E$F$F$(#($'$E$F$F#F$$$F$F#'$&$&D($'%$$E$F$F$&#'$($(%$$&$0%%$%$&$FC)$($$%D%$E&E&%$D'$$%DD($)&%%&$'&%E$$%&&&$&(&$%$&$&%&&)%*$*$*$*$*$*$*$&%(%*$&&'$&'$'%E$$%$%'%$%%%%%')%D'$F%$%&(%D(D&$*%&#'$*'*'('&*%%'&&)%$&''$'%$$'$()$%(%&%'%%&$&'$E$('&'%&''''(&('&&/.%&(&&&($($.()(+0'0'0(&%%&'$&%%&$E&G%%$F%$&&%'%&'$'$'$&$'$'$'$'$&%'$'$'$&$'$'$'$'$'$'$&&&%'$'$'$&$'$'$'$'$&(&'&(&%'$'$'$&$'$'$'$'$'$'$$($'E'$F%&%%'$%%'$''$&'%%%'$'$($#)%$&&&(&&'%&&&D%&&%$'&&E'%&%&(%$&D'%(E%'($E$&%&('%$$%&$&$'%'..()%*$*&*'*'&$&(&&&'$'(&$'($)$%&($&$'%'))&%%'&&&%E&&F$'%$'%&$F%%'$&$'$$'$))$%&&%%')$%$&(&&'%&&&%&D%')$&+*'(&((F&&.-(%&%&$*%&$(#'$&$(%'%%%%'$$)%&$(%$$$%(&%%(D%%&%($(%D$''$$&'&*''$%$%(%&%$F&)*&&$&$(&&$(%E%$&%(&&(&'&)%/%*'-'..($*%'&&$F&$%%%'$'%%'$$'%&$)$&%)#(%%D(%'$(%%G$%'%$$&$$$'%D$$E'%$&&$$%)%$%$&&$'%&(&($%%'%($$%%%$'%E$&'%%&%%'&'$$(&'%&&**'%'&&&%(%%)$'%&$&%&%%$%E$D&%%$&%&%,&,#0$%$($(%&&&%D$'$G$&%&%&$&$F%'&$'$$*D(($H$($($($'%($G%($($'%'%($'%&%%&$F#%%$$(%&($%$$($'%$$&$$%$%$&$&(%$&%&&)$*$&D'%$E$$%$$'$&$$%$%$%$$%%%''%$&$'$%&$F$'$&%%'$'$D$%%&%%&%'%(%*'%&&&)((&'&&$K%E#'$(%%%'%'&$'&'$$&$'$()&%'%'$E$*&($'%'%.'-%E%'$F%'%'$(%'C)$$E&%$$&E&$%%DD($$%'&%%'%&$'$'&%''''&%%%%&$$%'%&(&%'%$&&&(''&(&'$&%&%E%%$'D($F%%'$'&'$($'$$$%'$'E%#(%$$E$'$F$F%'$'#(($$(%$$E$($&$&$F$F#(%%%'$'$$%$$&$(%)%'%'%%'$'%%$E&%%'$(%'%'%'%'%'&'%%$&&&$'D$'%&%'($&%'&)$$(%'&%%%%$$&%&($%(&(%%$$%*,''..%'-'-1$,+,-'-%$%$&$&(%$&%&&)$*$&D'%&*'&'()''&'&$(%'%D$$%$$''$($%&$&$$%&%)%'%&$(%')'$%%%''%$&$'$%&$'&%%&%.+-')'-%.,(%&&D&&%(%'&&%$&'&$$&'%$'%)%&($%$%&$(%E%$%%'$'$%%&%($%'D$%%&%%&%'%'%'%(%'&$'$'$$*&'$K%E#(D&%%&$'&%$&&)')')%%'$(%$$'$/$E$%D'%$&&&&F&%&($($)$$&%%$($(%E$$$F%'$$%)%&#F%D&D$,(-%D%D&D$-$(%'$'%'%E%$&D&E&%&'%&(%*$D&%F(D$&&&%'%&(F%%%$$'$$%&%''$(%%F%'%'&E%')$$E$E%$&$'D'H&D%&%$&$$'%&%&$$%$&$%$$&$'%D%&%%%$&*(-&$'D'H&D'$%&%$&%($$&$FE$&%(D(F(%)$)$&%(%)$)$$&'('E'D%(%$&&&D'$(E$'%&(D(D%,%&($$%&&&D&D%*)+%%'$($%&%&%((%%%'D'$'F*%,D&%(E&$'D'$'F*%,D$&E'%%%.0%,(1%$$%$&&&%$(%'%E%'%E&D%(%'&D&D'F%'&G%F$'%''$(%%'#%D(%%$&G$%$$'%'%%%%%'$'$'%D$&E'%$$'%$$&$'%&&'%&%$$'%&%(&$&&$F$&%&%&$$%&%$&%(%F$F$%'%%%(%$$&E'%%D(&&)%D&$'#&F$''&&'$&$$%$(&&&&&$&'$E$%&$%'%&$$%*%$$()$'%%%'''$'&'%($'$G%'&'&$$$*%EE&$$%$%%%&%$&$')'*'%'*(&(&'&%&($%%&%&&%%&(''''&$'%%&%'$F%$$(#F$&$F$($F$-'&%&(%E%#(%%%'$'$&$F&&%&%)%%'$'$'%E&%%'%'$(%'$'%'%'%'%'&'%'$%'&%('$'%&%'($&%'&)$$(%'&%%%%$$&%(%&($%%$&'&'''$%%E$$(%'%D$''$($%$&$$,-'(./%(-,+(.(-(-%%%-$'%&%$$()'$'$'&%%&%&&D&&%($&'%%)$'$(%E%$%%&%($$(%'%%'$'$''$)$$#)$'$$%$%%&&%&%$&&%&%%&%&&%)%&%$$&'$'$$'%''$(%E%%%%'%)'$%%$E&&$'%'&$%)(+E$$'($($%$&&&$'$&$'$&$'$&%&'&'$'$/&&%)%%&%%$&$'D$(%$&$'%%E$()&&$$'(D&%(D%&($(&+%'$($(&+%%$&&($&$$'$F%'%'%'$&'$%0+&&%$%&$&&&$'&&'&%'$&'&'&&)%+$)&,$'%'%($%%')'*'%'*(&(&'&%$%%%$F$F$F$&$&&'&&$'&&'(%&'&'&%'$&'&&)%+$)&,$'%'%($$'%''$(%%'D'#)%$$&$(%'%$$&$($E$(('&%(&($%,(&&&%&&&E&$'E&($)%($%%$&%$&&&&&D'&%%$($'%)+'+'/%+$+(0%&&&$&(&'&%&'%)$F&$%&%'$'%1*-#'$&D(%%$'&&D'%$$'%'%&$(%DD($''$%&$()%&&%&$'E$$'%E$)%,%.,(%&%%'$'&%+$()%&&%&%&$F$'%'%%'$$'E%$)#'$&'$$'$(%+&(&*&&'$'(&$'%&('K/D(J/D&('..($%$'$%&&&%%'%'&$$E$'$G'D$F$'$'$F%G(D&F(D$)#($(&%($%'$E$F$$$$%'$F#'%&%%$'$E$'%&$$$'%&$&$&$'%E&&%'$'%&$F%'$(%&$&$(C)&$$'%$D%$E$&$F$F$&E%#)$(%$$&$(%%$E$&$)$F$F$%%%0@0000H8H40H000047P00P@001000@0B0HP@:H9T8P000LB8d@800@I0<110000QQ8400P10030005940@410020000Q02000@0200000@P0101@8000440400000000808000000000@00000000P`0000000040400@0004<000000000008000030000000000P020T400020@0@00000000000000000000000000P0000000400400000400220080000100000000000000000P000000000000P000000@00402000000000@00000000000000000000040000000000000", "Æ&Á\u0102Â\u0410\uD835\uDD04À\u0391\u0100\u2A53\u0104\uD835\uDD38\u2061Å\uD835\uDC9C\u2254ÃÄ\u2216\u2AE7\u2306\u0411\u2235\u212C\u0392\uD835\uDD05\uD835\uDD39\u02D8\u212C\u224E\u0427©\u0106\u22D2\u2145\u212D\u010CÇ\u0108\u2230\u010A¸·\u212D\u03A7\u2299\u2296\u2295\u2297\u2232\u201D\u2019\u2237\u2A74\u2261\u222F\u222E\u2102\u2210\u2233\u2A2F\uD835\uDC9E\u22D3\u224D\u2145\u2911\u0402\u0405\u040F\u2021\u21A1\u2AE4\u010E\u0414\u2207\u0394\uD835\uDD07´\u02D9\u02DD`\u02DC\u22C4\u2146\uD835\uDD3B¨\u20DC\u2250\u222F¨\u21D3\u21D0\u21D4\u2AE4\u27F8\u27FA\u27F9\u21D2\u22A8\u21D1\u21D5\u2225\u2193\u2913\u21F5\u0311\u2950\u295E\u21BD\u2956\u295F\u21C1\u2957\u22A4\u21A7\u21D3\uD835\uDC9F\u0110\u014AÐÉ\u011AÊ\u042D\u0116\uD835\uDD08È\u2208\u0112\u25FB\u25AB\u0118\uD835\uDD3C\u0395\u2A75\u2242\u21CC\u2130\u2A73\u0397Ë\u2203\u2147\u0424\uD835\uDD09\u25FC\u25AA\uD835\uDD3D\u2200\u2131\u2131\u0403>\u0393\u03DC\u011E\u0122\u011C\u0413\u0120\uD835\uDD0A\u22D9\uD835\uDD3E\u2265\u22DB\u2267\u2AA2\u2277\u2A7E\u2273\uD835\uDCA2\u226B\u042A\u02C7^\u0124\u210C\u210B\u210D\u2500\u210B\u0126\u224E\u224F\u0415\u0132\u0401ÍÎ\u0418\u0130\u2111Ì\u2111\u012A\u2148\u21D2\u222C\u222B\u22C2\u2063\u2062\u012E\uD835\uDD40\u0399\u2110\u0128\u0406Ï\u0134\u0419\uD835\uDD0D\uD835\uDD41\uD835\uDCA5\u0408\u0404\u0425\u040C\u039A\u0136\u041A\uD835\uDD0E\uD835\uDD42\uD835\uDCA6\u0409<\u0139\u039B\u27EA\u2112\u219E\u013D\u013B\u041B\u27E8\u2190\u21E4\u21C6\u2308\u27E6\u2961\u21C3\u2959\u230A\u2194\u294E\u22A3\u21A4\u295A\u22B2\u29CF\u22B4\u2951\u2960\u21BF\u2958\u21BC\u2952\u21D0\u21D4\u22DA\u2266\u2276\u2AA1\u2A7D\u2272\uD835\uDD0F\u22D8\u21DA\u013F\u27F5\u27F7\u27F6\u27F8\u27FA\u27F9\uD835\uDD43\u2199\u2198\u2112\u21B0\u0141\u226A\u2905\u041C\u205F\u2133\uD835\uDD10\u2213\uD835\uDD44\u2133\u039C\u040A\u0143\u0147\u0145\u041D\u200B\u200B\u200B\u200B\u226B\u226A\n\uD835\uDD11\u2060 \u2115\u2AEC\u2262\u226D\u2226\u2209\u2260\u2242\u0338\u2204\u226F\u2271\u2267\u0338\u226B\u0338\u2279\u2A7E\u0338\u2275\u224E\u0338\u224F\u0338\u22EA\u29CF\u0338\u22EC\u226E\u2270\u2278\u226A\u0338\u2A7D\u0338\u2274\u2AA2\u0338\u2AA1\u0338\u2280\u2AAF\u0338\u22E0\u220C\u22EB\u29D0\u0338\u22ED\u228F\u0338\u22E2\u2290\u0338\u22E3\u2282\u20D2\u2288\u2281\u2AB0\u0338\u22E1\u227F\u0338\u2283\u20D2\u2289\u2241\u2244\u2247\u2249\u2224\uD835\uDCA9Ñ\u039D\u0152ÓÔ\u041E\u0150\uD835\uDD12Ò\u014C\u03A9\u039F\uD835\uDD46\u201C\u2018\u2A54\uD835\uDCAAØÕ\u2A37Ö\u203E\u23DE\u23B4\u23DC\u2202\u041F\uD835\uDD13\u03A6\u03A0±\u210C\u2119\u2ABB\u227A\u2AAF\u227C\u227E\u2033\u220F\u2237\u221D\uD835\uDCAB\u03A8\"\uD835\uDD14\u211A\uD835\uDCAC\u2910®\u0154\u27EB\u21A0\u2916\u0158\u0156\u0420\u211C\u220B\u21CB\u296F\u211C\u03A1\u27E9\u2192\u21E5\u21C4\u2309\u27E7\u295D\u21C2\u2955\u230B\u22A2\u21A6\u295B\u22B3\u29D0\u22B5\u294F\u295C\u21BE\u2954\u21C0\u2953\u21D2\u211D\u2970\u21DB\u211B\u21B1\u29F4\u0429\u0428\u042C\u015A\u2ABC\u0160\u015E\u015C\u0421\uD835\uDD16\u2193\u2190\u2192\u2191\u03A3\u2218\uD835\uDD4A\u221A\u25A1\u2293\u228F\u2291\u2290\u2292\u2294\uD835\uDCAE\u22C6\u22D0\u22D0\u2286\u227B\u2AB0\u227D\u227F\u220B\u2211\u22D1\u2283\u2287\u22D1Þ\u2122\u040B\u0426\t\u03A4\u0164\u0162\u0422\uD835\uDD17\u2234\u0398\u205F\u200A\u2009\u223C\u2243\u2245\u2248\uD835\uDD4B\u20DB\uD835\uDCAF\u0166Ú\u219F\u2949\u040E\u016CÛ\u0423\u0170\uD835\uDD18Ù\u016A_\u23DF\u23B5\u23DD\u22C3\u228E\u0172\uD835\uDD4C\u2191\u2912\u21C5\u2195\u296E\u22A5\u21A5\u21D1\u21D5\u2196\u2197\u03D2\u03A5\u016E\uD835\uDCB0\u0168Ü\u22AB\u2AEB\u0412\u22A9\u2AE6\u22C1\u2016\u2016\u2223|\u2758\u2240\u200A\uD835\uDD19\uD835\uDD4D\uD835\uDCB1\u22AA\u0174\u22C0\uD835\uDD1A\uD835\uDD4E\uD835\uDCB2\uD835\uDD1B\u039E\uD835\uDD4F\uD835\uDCB3\u042F\u0407\u042EÝ\u0176\u042B\uD835\uDD1C\uD835\uDD50\uD835\uDCB4\u0178\u0416\u0179\u017D\u0417\u017B\u200B\u0396\u2128\u2124\uD835\uDCB5á\u0103\u223E\u223E\u0333\u223Fâ´\u0430æ\u2061\uD835\uDD1Eà\u2135\u2135\u03B1\u0101\u2A3F&\u2227\u2A55\u2A5C\u2A58\u2A5A\u2220\u29A4\u2220\u2221\u29A8\u29A9\u29AA\u29AB\u29AC\u29AD\u29AE\u29AF\u221F\u22BE\u299D\u2222Å\u237C\u0105\uD835\uDD52\u2248\u2A70\u2A6F\u224A\u224B'\u2248\u224Aå\uD835\uDCB6*\u2248\u224Dãä\u2233\u2A11\u2AED\u224C\u03F6\u2035\u223D\u22CD\u22BD\u2305\u2305\u23B5\u23B6\u224C\u0431\u201E\u2235\u2235\u29B0\u03F6\u212C\u03B2\u2136\u226C\uD835\uDD1F\u22C2\u25EF\u22C3\u2A00\u2A01\u2A02\u2A06\u2605\u25BD\u25B3\u2A04\u22C1\u22C0\u290D\u29EB\u25AA\u25B4\u25BE\u25C2\u25B8\u2423\u2592\u2591\u2593\u2588=\u20E5\u2261\u20E5\u2310\uD835\uDD53\u22A5\u22A5\u22C8\u2557\u2554\u2556\u2553\u2550\u2566\u2569\u2564\u2567\u255D\u255A\u255C\u2559\u2551\u256C\u2563\u2560\u256B\u2562\u255F\u29C9\u2555\u2552\u2510\u250C\u2500\u2565\u2568\u252C\u2534\u229F\u229E\u22A0\u255B\u2558\u2518\u2514\u2502\u256A\u2561\u255E\u253C\u2524\u251C\u2035\u02D8¦\uD835\uDCB7\u204F\u223D\u22CD\\\u29C5\u27C8\u2022\u2022\u224E\u2AAE\u224F\u224F\u0107\u2229\u2A44\u2A49\u2A4B\u2A47\u2A40\u2229\uFE00\u2041\u02C7\u2A4D\u010Dç\u0109\u2A4C\u2A50\u010B¸\u29B2¢·\uD835\uDD20\u0447\u2713\u2713\u03C7\u25CB\u29C3\u02C6\u2257\u21BA\u21BB®\u24C8\u229B\u229A\u229D\u2257\u2A10\u2AEF\u29C2\u2663\u2663:\u2254\u2254,@\u2201\u2218\u2201\u2102\u2245\u2A6D\u222E\uD835\uDD54\u2210©\u2117\u21B5\u2717\uD835\uDCB8\u2ACF\u2AD1\u2AD0\u2AD2\u22EF\u2938\u2935\u22DE\u22DF\u21B6\u293D\u222A\u2A48\u2A46\u2A4A\u228D\u2A45\u222A\uFE00\u21B7\u293C\u22DE\u22DF\u22CE\u22CF¤\u21B6\u21B7\u22CE\u22CF\u2232\u2231\u232D\u21D3\u2965\u2020\u2138\u2193\u2010\u22A3\u290F\u02DD\u010F\u0434\u2146\u2021\u21CA\u2A77°\u03B4\u29B1\u297F\uD835\uDD21\u21C3\u21C2\u22C4\u22C4\u2666\u2666¨\u03DD\u22F2÷÷\u22C7\u22C7\u0452\u231E\u230D$\uD835\uDD55\u02D9\u2250\u2251\u2238\u2214\u22A1\u2306\u2193\u21CA\u21C3\u21C2\u2910\u231F\u230C\uD835\uDCB9\u0455\u29F6\u0111\u22F1\u25BF\u25BE\u21F5\u296F\u29A6\u045F\u27FF\u2A77\u2251é\u2A6E\u011B\u2256ê\u2255\u044D\u0117\u2147\u2252\uD835\uDD22\u2A9Aè\u2A96\u2A98\u2A99\u23E7\u2113\u2A95\u2A97\u0113\u2205\u2205\u2205\u2003\u2004\u2005\u014B\u2002\u0119\uD835\uDD56\u22D5\u29E3\u2A71\u03B5\u03B5\u03F5\u2256\u2255\u2242\u2A96\u2A95=\u225F\u2261\u2A78\u29E5\u2253\u2971\u212F\u2250\u2242\u03B7ðë\u20AC!\u2203\u2130\u2147\u2252\u0444\u2640\uFB03\uFB00\uFB04\uD835\uDD23\uFB01fj\u266D\uFB02\u25B1\u0192\uD835\uDD57\u2200\u22D4\u2AD9\u2A0D½\u2153¼\u2155\u2159\u215B\u2154\u2156¾\u2157\u215C\u2158\u215A\u215D\u215E\u2044\u2322\uD835\uDCBB\u2267\u2A8C\u01F5\u03B3\u03DD\u2A86\u011F\u011D\u0433\u0121\u2265\u22DB\u2265\u2267\u2A7E\u2A7E\u2AA9\u2A80\u2A82\u2A84\u22DB\uFE00\u2A94\uD835\uDD24\u226B\u22D9\u2137\u0453\u2277\u2A92\u2AA5\u2AA4\u2269\u2A8A\u2A8A\u2A88\u2A88\u2269\u22E7\uD835\uDD58`\u210A\u2273\u2A8E\u2A90>\u2AA7\u2A7A\u22D7\u2995\u2A7C\u2A86\u2978\u22D7\u22DB\u2A8C\u2277\u2273\u2269\uFE00\u2269\uFE00\u21D4\u200A½\u210B\u044A\u2194\u2948\u21AD\u210F\u0125\u2665\u2665\u2026\u22B9\uD835\uDD25\u2925\u2926\u21FF\u223B\u21A9\u21AA\uD835\uDD59\u2015\uD835\uDCBD\u210F\u0127\u2043\u2010í\u2063î\u0438\u0435¡\u21D4\uD835\uDD26ì\u2148\u2A0C\u222D\u29DC\u2129\u0133\u012B\u2111\u2110\u2111\u0131\u22B7\u01B5\u2208\u2105\u221E\u29DD\u0131\u222B\u22BA\u2124\u22BA\u2A17\u2A3C\u0451\u012F\uD835\uDD5A\u03B9\u2A3C¿\uD835\uDCBE\u2208\u22F9\u22F5\u22F4\u22F3\u2208\u2062\u0129\u0456ï\u0135\u0439\uD835\uDD27\u0237\uD835\uDD5B\uD835\uDCBF\u0458\u0454\u03BA\u03F0\u0137\u043A\uD835\uDD28\u0138\u0445\u045C\uD835\uDD5C\uD835\uDCC0\u21DA\u21D0\u291B\u290E\u2266\u2A8B\u2962\u013A\u29B4\u2112\u03BB\u27E8\u2991\u27E8\u2A85«\u2190\u21E4\u291F\u291D\u21A9\u21AB\u2939\u2973\u21A2\u2AAB\u2919\u2AAD\u2AAD\uFE00\u290C\u2772{[\u298B\u298F\u298D\u013E\u013C\u2308{\u043B\u2936\u201C\u201E\u2967\u294B\u21B2\u2264\u2190\u21A2\u21BD\u21BC\u21C7\u2194\u21C6\u21CB\u21AD\u22CB\u22DA\u2264\u2266\u2A7D\u2A7D\u2AA8\u2A7F\u2A81\u2A83\u22DA\uFE00\u2A93\u2A85\u22D6\u22DA\u2A8B\u2276\u2272\u297C\u230A\uD835\uDD29\u2276\u2A91\u21BD\u21BC\u296A\u2584\u0459\u226A\u21C7\u231E\u296B\u25FA\u0140\u23B0\u23B0\u2268\u2A89\u2A89\u2A87\u2A87\u2268\u22E6\u27EC\u21FD\u27E6\u27F5\u27F7\u27FC\u27F6\u21AB\u21AC\u2985\uD835\uDD5D\u2A2D\u2A34\u2217_\u25CA\u25CA\u29EB(\u2993\u21C6\u231F\u21CB\u296D\u200E\u22BF\u2039\uD835\uDCC1\u21B0\u2272\u2A8D\u2A8F[\u2018\u201A\u0142<\u2AA6\u2A79\u22D6\u22CB\u22C9\u2976\u2A7B\u2996\u25C3\u22B4\u25C2\u294A\u2966\u2268\uFE00\u2268\uFE00\u223A¯\u2642\u2720\u2720\u21A6\u21A6\u21A7\u21A4\u21A5\u25AE\u2A29\u043C\u2014\u2221\uD835\uDD2A\u2127µ\u2223*\u2AF0·\u2212\u229F\u2238\u2A2A\u2ADB\u2026\u2213\u22A7\uD835\uDD5E\u2213\uD835\uDCC2\u223E\u03BC\u22B8\u22B8\u22D9\u0338\u226B\u20D2\u226B\u0338\u21CD\u21CE\u22D8\u0338\u226A\u20D2\u226A\u0338\u21CF\u22AF\u22AE\u2207\u0144\u2220\u20D2\u2249\u2A70\u0338\u224B\u0338\u0149\u2249\u266E\u266E\u2115 \u224E\u0338\u224F\u0338\u2A43\u0148\u0146\u2247\u2A6D\u0338\u2A42\u043D\u2013\u2260\u21D7\u2924\u2197\u2197\u2250\u0338\u2262\u2928\u2242\u0338\u2204\u2204\uD835\uDD2B\u2267\u0338\u2271\u2271\u2267\u0338\u2A7E\u0338\u2A7E\u0338\u2275\u226F\u226F\u21CE\u21AE\u2AF2\u220B\u22FC\u22FA\u220B\u045A\u21CD\u2266\u0338\u219A\u2025\u2270\u219A\u21AE\u2270\u2266\u0338\u2A7D\u0338\u2A7D\u0338\u226E\u2274\u226E\u22EA\u22EC\u2224\uD835\uDD5F¬\u2209\u22F9\u0338\u22F5\u0338\u2209\u22F7\u22F6\u220C\u220C\u22FE\u22FD\u2226\u2226\u2AFD\u20E5\u2202\u0338\u2A14\u2280\u22E0\u2AAF\u0338\u2280\u2AAF\u0338\u21CF\u219B\u2933\u0338\u219D\u0338\u219B\u22EB\u22ED\u2281\u22E1\u2AB0\u0338\uD835\uDCC3\u2224\u2226\u2241\u2244\u2244\u2224\u2226\u22E2\u22E3\u2284\u2AC5\u0338\u2288\u2282\u20D2\u2288\u2AC5\u0338\u2281\u2AB0\u0338\u2285\u2AC6\u0338\u2289\u2283\u20D2\u2289\u2AC6\u0338\u2279ñ\u2278\u22EA\u22EC\u22EB\u22ED\u03BD#\u2116\u2007\u22AD\u2904\u224D\u20D2\u22AC\u2265\u20D2>\u20D2\u29DE\u2902\u2264\u20D2<\u20D2\u22B4\u20D2\u2903\u22B5\u20D2\u223C\u20D2\u21D6\u2923\u2196\u2196\u2927\u24C8ó\u229B\u229Aô\u043E\u229D\u0151\u2A38\u2299\u29BC\u0153\u29BF\uD835\uDD2C\u02DBò\u29C1\u29B5\u03A9\u222E\u21BA\u29BE\u29BB\u203E\u29C0\u014D\u03C9\u03BF\u29B6\u2296\uD835\uDD60\u29B7\u29B9\u2295\u2228\u21BB\u2A5D\u2134\u2134ªº\u22B6\u2A56\u2A57\u2A5B\u2134ø\u2298õ\u2297\u2A36ö\u233D\u2225¶\u2225\u2AF3\u2AFD\u2202\u043F%.\u2030\u22A5\u2031\uD835\uDD2D\u03C6\u03D5\u2133\u260E\u03C0\u22D4\u03D6\u210F\u210E\u210F+\u2A23\u229E\u2A22\u2214\u2A25\u2A72±\u2A26\u2A27±\u2A15\uD835\uDD61£\u227A\u2AB3\u2AB7\u227C\u2AAF\u227A\u2AB7\u227C\u2AAF\u2AB9\u2AB5\u22E8\u227E\u2032\u2119\u2AB5\u2AB9\u22E8\u220F\u232E\u2312\u2313\u221D\u221D\u227E\u22B0\uD835\uDCC5\u03C8\u2008\uD835\uDD2E\u2A0C\uD835\uDD62\u2057\uD835\uDCC6\u210D\u2A16?\u225F\"\u21DB\u21D2\u291C\u290F\u2964\u223D\u0331\u0155\u221A\u29B3\u27E9\u2992\u29A5\u27E9»\u2192\u2975\u21E5\u2920\u2933\u291E\u21AA\u21AC\u2945\u2974\u21A3\u219D\u291A\u2236\u211A\u290D\u2773}]\u298C\u298E\u2990\u0159\u0157\u2309}\u0440\u2937\u2969\u201D\u201D\u21B3\u211C\u211B\u211C\u211D\u25AD®\u297D\u230B\uD835\uDD2F\u21C1\u21C0\u296C\u03C1\u03F1\u2192\u21A3\u21C1\u21C0\u21C4\u21CC\u21C9\u219D\u22CC\u02DA\u2253\u21C4\u21CC\u200F\u23B1\u23B1\u2AEE\u27ED\u21FE\u27E7\u2986\uD835\uDD63\u2A2E\u2A35)\u2994\u2A12\u21C9\u203A\uD835\uDCC7\u21B1]\u2019\u2019\u22CC\u22CA\u25B9\u22B5\u25B8\u29CE\u2968\u211E\u015B\u201A\u227B\u2AB4\u2AB8\u0161\u227D\u2AB0\u015F\u015D\u2AB6\u2ABA\u22E9\u2A13\u227F\u0441\u22C5\u22A1\u2A66\u21D8\u2925\u2198\u2198§;\u2929\u2216\u2216\u2736\uD835\uDD30\u2322\u266F\u0449\u0448\u2223\u2225­\u03C3\u03C2\u03C2\u223C\u2A6A\u2243\u2243\u2A9E\u2AA0\u2A9D\u2A9F\u2246\u2A24\u2972\u2190\u2216\u2A33\u29E4\u2223\u2323\u2AAA\u2AAC\u2AAC\uFE00\u044C/\u29C4\u233F\uD835\uDD64\u2660\u2660\u2225\u2293\u2293\uFE00\u2294\u2294\uFE00\u228F\u2291\u228F\u2291\u2290\u2292\u2290\u2292\u25A1\u25A1\u25AA\u25AA\u2192\uD835\uDCC8\u2216\u2323\u22C6\u2606\u2605\u03F5\u03D5¯\u2282\u2AC5\u2ABD\u2286\u2AC3\u2AC1\u2ACB\u228A\u2ABF\u2979\u2282\u2286\u2AC5\u228A\u2ACB\u2AC7\u2AD5\u2AD3\u227B\u2AB8\u227D\u2AB0\u2ABA\u2AB6\u22E9\u227F\u2211\u266A\u2283¹²³\u2AC6\u2ABE\u2AD8\u2287\u2AC4\u27C9\u2AD7\u297B\u2AC2\u2ACC\u228B\u2AC0\u2283\u2287\u2AC6\u228B\u2ACC\u2AC8\u2AD4\u2AD6\u21D9\u2926\u2199\u2199\u292Aß\u2316\u03C4\u23B4\u0165\u0163\u0442\u20DB\u2315\uD835\uDD31\u2234\u2234\u03B8\u03D1\u03D1\u2248\u223C\u2009\u2248\u223Cþ\u02DC×\u22A0\u2A31\u2A30\u222D\u2928\u22A4\u2336\u2AF1\uD835\uDD65\u2ADA\u2929\u2034\u2122\u25B5\u25BF\u25C3\u22B4\u225C\u25B9\u22B5\u25EC\u225C\u2A3A\u2A39\u29CD\u2A3B\u23E2\uD835\uDCC9\u0446\u045B\u0167\u226C\u219E\u21A0\u21D1\u2963ú\u2191\u045E\u016Dû\u0443\u21C5\u0171\u296E\u297E\uD835\uDD32ù\u21BF\u21BE\u2580\u231C\u231C\u230F\u25F8\u016B¨\u0173\uD835\uDD66\u2191\u2195\u21BF\u21BE\u228E\u03C5\u03D2\u03C5\u21C8\u231D\u231D\u230E\u016F\u25F9\uD835\uDCCA\u22F0\u0169\u25B5\u25B4\u21C8ü\u29A7\u21D5\u2AE8\u2AE9\u22A8\u299C\u03F5\u03F0\u2205\u03D5\u03D6\u221D\u2195\u03F1\u03C2\u228A\uFE00\u2ACB\uFE00\u228B\uFE00\u2ACC\uFE00\u03D1\u22B2\u22B3\u0432\u22A2\u2228\u22BB\u225A\u22EE||\uD835\uDD33\u22B2\u2282\u20D2\u2283\u20D2\uD835\uDD67\u221D\u22B3\uD835\uDCCB\u2ACB\uFE00\u228A\uFE00\u2ACC\uFE00\u228B\uFE00\u299A\u0175\u2A5F\u2227\u2259\u2118\uD835\uDD34\uD835\uDD68\u2118\u2240\u2240\uD835\uDCCC\u22C2\u25EF\u22C3\u25BD\uD835\uDD35\u27FA\u27F7\u03BE\u27F8\u27F5\u27FC\u22FB\u2A00\uD835\uDD69\u2A01\u2A02\u27F9\u27F6\uD835\uDCCD\u2A06\u2A04\u25B3\u22C1\u22C0ý\u044F\u0177\u044B¥\uD835\uDD36\u0457\uD835\uDD6A\uD835\uDCCE\u044Eÿ\u017A\u017E\u0437\u017C\u2128\u03B6\uD835\uDD37\u0436\u21DD\uD835\uDD6B\uD835\uDCCF\u200D\u200C"];
+; 
+const META_BIAS = 0x23;
+const HEADER_BIAS = 0x30;
+const HEADER_LENGTH = 6;
+const CHOICE_BITS_PER_CHAR = 6;
+const decode_data_format_BUCKET_HASH_1 = 0x9e_37_79_b1;
+const decode_data_format_BUCKET_HASH_2 = 0x85_eb_ca_6b;
+const PAIR_TABLE_SIZE = 1024;
+const decode_data_format_CHAR_REMAP = (() => {
+    const remap = new Uint8Array(128);
+    for (let code = 0x30; code <= 0x39; code++)
+        remap[code] = code - 0x2f;
+    for (let code = 0x41; code <= 0x5a; code++)
+        remap[code] = code - 0x36;
+    for (let code = 0x61; code <= 0x7a; code++)
+        remap[code] = code - 0x3c;
+    return remap;
+})();
+function exactKey(text, nameStart, length) {
+    return ((text.charCodeAt(nameStart) << 25) |
+        (text.charCodeAt(nameStart + 1) << 18) |
+        (text.charCodeAt(nameStart + length - 2) << 11) |
+        (decode_data_format_CHAR_REMAP[text.charCodeAt(nameStart + length - 1)] << 5) |
+        length);
+}
+function decode_data_format_pairIndex(c0, c1) {
+    return (((c0 * 3) << 3) ^ c1) & (PAIR_TABLE_SIZE - 1);
+}
+function bucketOne(key, buckets) {
+    return ((Math.imul(key, decode_data_format_BUCKET_HASH_1) >>> 16) * buckets) >>> 16;
+}
+function bucketTwo(key, buckets) {
+    return ((Math.imul(key, decode_data_format_BUCKET_HASH_2) >>> 16) * buckets) >>> 16;
+}
+function initDecodeData(packed) {
+    const [data, values] = packed;
+    const nameCount = ((data.charCodeAt(0) - HEADER_BIAS) << 6) |
+        (data.charCodeAt(1) - HEADER_BIAS);
+    const suffixesLength = ((data.charCodeAt(2) - HEADER_BIAS) << 6) |
+        (data.charCodeAt(3) - HEADER_BIAS);
+    const buckets = ((data.charCodeAt(4) - HEADER_BIAS) << 6) |
+        (data.charCodeAt(5) - HEADER_BIAS);
+    const metaStart = HEADER_LENGTH + suffixesLength;
+    const choicesStart = metaStart + 2 * nameCount;
+    const slotCount = 2 * buckets;
+    const keys = new Int32Array(slotCount);
+    const slotMidOff = new Uint16Array(slotCount);
+    const slotValue = new Uint16Array(slotCount);
+    const lengthBits = new Uint32Array(PAIR_TABLE_SIZE);
+    const middleOffsets = new Map();
+    const middles = [];
+    let name = "";
+    let suffixOffset = HEADER_LENGTH;
+    let valueOffset = 0;
+    for (let index = 0; index < nameCount; index++) {
+        const meta0 = data.charCodeAt(metaStart + 2 * index) - META_BIAS;
+        const meta1 = data.charCodeAt(metaStart + 2 * index + 1) - META_BIAS;
+        const prefixLength = meta0 & 31;
+        const length = prefixLength + (meta1 & 31);
+        const valueLength = (meta1 >> 5) + 1;
+        name =
+            name.slice(0, prefixLength) +
+                data.slice(suffixOffset, suffixOffset + length - prefixLength);
+        suffixOffset += length - prefixLength;
+        const key = exactKey(name, 0, length);
+        const choice = (data.charCodeAt(choicesStart + Math.floor(index / CHOICE_BITS_PER_CHAR)) -
+            HEADER_BIAS) &
+            (1 << (index % CHOICE_BITS_PER_CHAR));
+        let slot = 2 * (choice === 0 ? bucketOne : bucketTwo)(key, buckets);
+        if (keys[slot] !== 0)
+            slot += 1;
+        keys[slot] = key;
+        if (length > 4) {
+            const middle = name.slice(2, length - 2);
+            const existing = middleOffsets.get(middle);
+            if (existing === undefined) {
+                middleOffsets.set(middle, middles.length);
+                slotMidOff[slot] = middles.length;
+                for (let middleIndex = 0; middleIndex < middle.length; middleIndex += 2) {
+                    middles.push(middle.charCodeAt(middleIndex) |
+                        (middle.charCodeAt(middleIndex + 1) << 16));
+                }
+            }
+            else {
+                slotMidOff[slot] = existing;
+            }
+        }
+        const pair = decode_data_format_pairIndex(name.charCodeAt(0), name.charCodeAt(1));
+        lengthBits[pair] |= length <= 16 ? 1 << (length - 2) : 0x80_00;
+        if ((meta0 & 0x20) !== 0) {
+            lengthBits[pair] |= 1 << (length - 2 + 16);
+        }
+        slotValue[slot] =
+            (valueOffset << 2) | (valueLength - 1) | ((meta0 & 0x20) >> 4);
+        valueOffset += valueLength;
+    }
+    return {
+        keys,
+        buckets,
+        slotMidOff,
+        slotValue,
+        values,
+        lengthBits,
+        middles: new Uint32Array(middles),
+    };
+}
+; 
+
+
+
+const CHAR_AMP = 38;  
+const CHAR_NUM = 35;  
+const CHAR_SEMI = 59;  
+const CHAR_EQUALS = 61;  
+const CHAR_ZERO = 48;  
+const CHAR_LOWER_A = 97;  
+const CHAR_LOWER_G = 103;  
+const CHAR_LOWER_L = 108;  
+const CHAR_LOWER_M = 109;  
+const CHAR_LOWER_O = 111;  
+const CHAR_LOWER_P = 112;  
+const CHAR_LOWER_Q = 113;  
+const CHAR_LOWER_S = 115;  
+const CHAR_LOWER_T = 116;  
+const CHAR_LOWER_U = 117;  
+const CHAR_LOWER_X = 120;  
+const CHAR_UPPER_A = 65;  
+const TO_LOWER_BIT = 0b10_0000;
+function isNumber(code) {
+    return (code - CHAR_ZERO) >>> 0 <= 9;
+}
+function isAlphaNumeric(code) {
+    return (isNumber(code) || ((code | TO_LOWER_BIT) - CHAR_LOWER_A) >>> 0 <= 25  
+    );
+}
+function isEntityInAttributeInvalidEnd(code) {
+    return code === CHAR_EQUALS || isAlphaNumeric(code);
+}
+var DecodingMode;
+(function (DecodingMode) {
+    DecodingMode[DecodingMode["Legacy"] = 0] = "Legacy";
+    DecodingMode[DecodingMode["Strict"] = 1] = "Strict";
+    DecodingMode[DecodingMode["Attribute"] = 2] = "Attribute";
+})(DecodingMode || (DecodingMode = {}));
+const htmlDecode =   initDecodeData(htmlDecodeData);
+const htmlKeys =   (() => htmlDecode.keys)();
+const htmlBuckets =   (() => htmlDecode.buckets)();
+const htmlSlotMidOff =   (() => htmlDecode.slotMidOff)();
+const htmlLengthBits =   (() => htmlDecode.lengthBits)();
+const htmlMiddles =   (() => htmlDecode.middles)();
+const htmlSlotValue =   (() => htmlDecode.slotValue)();
+const htmlValues =   (() => htmlDecode.values)();
+function emitHtmlValue(packed) {
+    const off = packed >> 2;
+    return (packed & 1) === 0
+        ? htmlValues.charAt(off)
+        : htmlValues.slice(off, off + (packed & 1) + 1);
+}
+function findSlotHtml(text, start, length) {
+    const c0 = text.charCodeAt(start);
+    const c1 = text.charCodeAt(start + 1);
+    const c2 = text.charCodeAt(start + length - 2);
+    const c3 = text.charCodeAt(start + length - 1);
+    if ((c0 | c1 | c2 | c3) > 127)
+        return -1;
+    const key = (c0 << 25) | (c1 << 18) | (c2 << 11) | (decode_data_format_CHAR_REMAP[c3] << 5) | length;
+    let slot = 2 * (((Math.imul(key, decode_data_format_BUCKET_HASH_1) >>> 16) * htmlBuckets) >>> 16);
+    for (let attempt = 0;; attempt++) {
+        if (htmlKeys[slot] === key &&
+            (length <= 4 || isMidMatchHtml(slot, text, start, length))) {
+            return slot;
+        }
+        if (htmlKeys[slot + 1] === key &&
+            (length <= 4 || isMidMatchHtml(slot + 1, text, start, length))) {
+            return slot + 1;
+        }
+        if (attempt === 1)
+            return -1;
+        slot =
+            2 * (((Math.imul(key, decode_data_format_BUCKET_HASH_2) >>> 16) * htmlBuckets) >>> 16);
+    }
+}
+function isMidMatchHtml(slot, text, start, length) {
+    let wordIndex = htmlSlotMidOff[slot];
+    let index = start + 2;
+    const end = start + length - 2;
+    while (index + 1 < end) {
+        if ((text.charCodeAt(index) | (text.charCodeAt(index + 1) << 16)) !==
+            htmlMiddles[wordIndex++])
+            return false;
+        index += 2;
+    }
+    return (index === end ||
+        text.charCodeAt(index) === (htmlMiddles[wordIndex] & 0xff_ff));
+}
+const NUMERIC_CONSUMED_SHIFT = 21;
+const NUMERIC_CODE_POINT_MASK = 0x1f_ff_ff;
+const NUMERIC_CONSUMED_OVERFLOW = 0x7_ff;
+let longNumericConsumed = 0;
+function unpackConsumed(packed) {
+    const consumed = packed >>> NUMERIC_CONSUMED_SHIFT;
+    return consumed === NUMERIC_CONSUMED_OVERFLOW
+        ? longNumericConsumed
+        : consumed;
+}
+const numericDigits =   (() => {
+    const digits = new Uint8Array(128).fill(0xff);
+    for (let digit = 0; digit < 10; digit++) {
+        digits[CHAR_ZERO + digit] = digit;
+    }
+    for (let digit = 0; digit < 6; digit++) {
+        digits[CHAR_UPPER_A + digit] = digit + 10;
+        digits[CHAR_LOWER_A + digit] = digit + 10;
+    }
+    return digits;
+})();
+function parseNumericEntity(input, offset, isStrict) {
+    const inputLength = input.length;
+    let index = offset;
+    let codePoint = 0;
+    let digitsStart;
+    if ((input.charCodeAt(index) | TO_LOWER_BIT) === CHAR_LOWER_X) {
+        index += 1;
+        digitsStart = index;
+        while (index < inputLength) {
+            const char = input.charCodeAt(index);
+            if (char >= 128)
+                break;
+            const digit = numericDigits[char];
+            if (digit <= 15) {
+                codePoint = codePoint * 16 + digit;
+                index++;
+            }
+            else {
+                break;
+            }
+        }
+    }
+    else {
+        digitsStart = index;
+        while (index < inputLength) {
+            const char = input.charCodeAt(index);
+            if (char >= 128)
+                break;
+            const digit = numericDigits[char];
+            if (digit <= 9) {
+                codePoint = codePoint * 10 + digit;
+                index++;
+            }
+            else {
+                break;
+            }
+        }
+    }
+    if (index === digitsStart)
+        return 0;
+    if (codePoint > 0x10_ff_ff)
+        codePoint = 0x11_00_00;
+    let consumed = index - offset + 2;  
+    if (index < inputLength && input.charCodeAt(index) === CHAR_SEMI) {
+        consumed += 1;
+    }
+    else if (isStrict) {
+        return 0;
+    }
+    if (consumed >= NUMERIC_CONSUMED_OVERFLOW) {
+        longNumericConsumed = consumed;
+        consumed = NUMERIC_CONSUMED_OVERFLOW;
+    }
+    return (consumed << NUMERIC_CONSUMED_SHIFT) | codePoint;
+}
+function findLegacySlot(input, start, maxLength) {
+    let legacy = (htmlLengthBits[decode_data_format_pairIndex(input.charCodeAt(start), input.charCodeAt(start + 1))] >>>
+        16) &
+        31;
+    while (legacy !== 0) {
+        const top = 31 - Math.clz32(legacy);
+        legacy ^= 1 << top;
+        if (top + 2 > maxLength)
+            continue;
+        const slot = findSlotHtml(input, start, top + 2);
+        if (slot >= 0 && (htmlSlotValue[slot] & 2) !== 0) {
+            return (slot << 3) | (top + 2);
+        }
+    }
+    return -1;
+}
+function findLongClassMatch(input, start, mode) {
+    const length = input.slice(start, start + 32).indexOf(";");
+    if ((length - 2) >>> 0 <= 29) {
+        const slot = findSlotHtml(input, start, length);
+        if (slot >= 0)
+            return (slot << 6) | (length + 1);
+    }
+    if (mode !== DecodingMode.Strict) {
+        const packed = findLegacySlot(input, start, Math.min(31, input.length - start));
+        if (packed >= 0) {
+            const length = packed & 7;
+            if (mode !== DecodingMode.Attribute ||
+                start + length >= input.length ||
+                !isEntityInAttributeInvalidEnd(input.charCodeAt(start + length)))
+                return ((packed >> 3) << 6) | length;
+        }
+    }
+    return -1;
+}
+function matchXmlEntity(input, start) {
+    switch (input.charCodeAt(start)) {
+        case CHAR_LOWER_L: {
+            return input.charCodeAt(start + 1) === CHAR_LOWER_T &&
+                input.charCodeAt(start + 2) === CHAR_SEMI
+                ? (3 << 7) | 0x3c
+                : -1;
+        }
+        case CHAR_LOWER_G: {
+            return input.charCodeAt(start + 1) === CHAR_LOWER_T &&
+                input.charCodeAt(start + 2) === CHAR_SEMI
+                ? (3 << 7) | 0x3e
+                : -1;
+        }
+        case CHAR_LOWER_A: {
+            const c1 = input.charCodeAt(start + 1);
+            const c2 = input.charCodeAt(start + 2);
+            if (c1 === CHAR_LOWER_M &&
+                c2 === CHAR_LOWER_P &&
+                input.charCodeAt(start + 3) === CHAR_SEMI) {
+                return (4 << 7) | 0x26;
+            }
+            return c1 === CHAR_LOWER_P &&
+                c2 === CHAR_LOWER_O &&
+                input.charCodeAt(start + 3) === CHAR_LOWER_S &&
+                input.charCodeAt(start + 4) === CHAR_SEMI
+                ? (5 << 7) | 0x27
+                : -1;
+        }
+        case CHAR_LOWER_Q: {
+            return input.charCodeAt(start + 1) === CHAR_LOWER_U &&
+                input.charCodeAt(start + 2) === CHAR_LOWER_O &&
+                input.charCodeAt(start + 3) === CHAR_LOWER_T &&
+                input.charCodeAt(start + 4) === CHAR_SEMI
+                ? (5 << 7) | 0x22
+                : -1;
+        }
+        default: {
+            return -1;
+        }
+    }
+}
+function nextOffset(input, last) {
+    if (last >= input.length)
+        return -1;
+    return input.charCodeAt(last) === CHAR_AMP
+        ? last
+        : input.indexOf("&", last);
+}
+function decodeHtmlText(input, mode) {
+    const isLegacyAllowed = mode !== DecodingMode.Strict;
+    let offset = input.indexOf("&");
+    if (offset < 0)
+        return input;
+    const inputLength = input.length;
+    let result = "";
+    let last = 0;
+    do {
+        const start = offset + 1;
+        if (start + 1 >= inputLength)
+            break;
+        const c0 = input.charCodeAt(start);
+        if (c0 === CHAR_AMP) {
+            offset = start;
+            continue;
+        }
+        if (c0 === CHAR_NUM) {
+            const packed = parseNumericEntity(input, start + 1, !isLegacyAllowed);
+            const consumed = unpackConsumed(packed);
+            if (consumed === 0) {
+                offset = input.indexOf("&", start);
+            }
+            else {
+                if (last !== offset) {
+                    result += input.slice(last, offset);
+                }
+                result += codePointToString(packed & NUMERIC_CODE_POINT_MASK);
+                last = offset + consumed;
+                offset = nextOffset(input, last);
+            }
+            continue;
+        }
+        const bits = htmlLengthBits[decode_data_format_pairIndex(c0, input.charCodeAt(start + 1))];
+        if ((bits & 0x80_00) !== 0) {
+            const packed = findLongClassMatch(input, start, mode);
+            if (packed >= 0) {
+                if (last !== offset)
+                    result += input.slice(last, offset);
+                result += emitHtmlValue(htmlSlotValue[packed >> 6]);
+                last = start + (packed & 63);
+                offset = nextOffset(input, last);
+            }
+            else {
+                offset = input.indexOf("&", start);
+            }
+            continue;
+        }
+        let probed = bits & 0x7f_ff;
+        let matched = -1;
+        while (probed !== 0) {
+            const low = probed & -probed;
+            probed ^= low;
+            const length = 33 - Math.clz32(low);
+            const end = start + length;
+            if (end > inputLength)
+                break;
+            const isTerminated = end < inputLength && input.charCodeAt(end) === CHAR_SEMI;
+            if (!(isTerminated ||
+                (isLegacyAllowed && ((bits >>> (length + 14)) & 1) !== 0)))
+                continue;
+            const slot = findSlotHtml(input, start, length);
+            if (slot < 0)
+                continue;
+            if (isTerminated) {
+                matched = (slot << 6) | 32 | (length + 1);
+                break;
+            }
+            if ((htmlSlotValue[slot] & 2) !== 0) {
+                matched = (slot << 6) | length;
+            }
+        }
+        if (matched >= 0) {
+            const length = matched & 31;
+            if ((matched & 32) !== 0 ||
+                mode !== DecodingMode.Attribute ||
+                start + length >= inputLength ||
+                !isEntityInAttributeInvalidEnd(input.charCodeAt(start + length))) {
+                if (last !== offset)
+                    result += input.slice(last, offset);
+                result += emitHtmlValue(htmlSlotValue[matched >> 6]);
+                last = start + length;
+                offset = nextOffset(input, last);
+                continue;
+            }
+        }
+        offset = input.indexOf("&", start + 1);
+    } while (offset >= 0);
+    return result + input.slice(last);
+}
+function decodeHTML(htmlString, mode = DecodingMode.Legacy) {
+    return decodeHtmlText(htmlString, mode);
+}
+function decodeHTMLAttribute(htmlAttribute) {
+    return decodeHtmlText(htmlAttribute, DecodingMode.Attribute);
+}
+function decodeHTMLStrict(htmlString) {
+    return decodeHtmlText(htmlString, DecodingMode.Strict);
+}
+function decodeXML(xmlString) {
+    let offset = xmlString.indexOf("&");
+    if (offset < 0)
+        return xmlString;
+    let lastIndex = 0;
+    let result = "";
+    do {
+        const start = offset + 1;
+        if (start + 1 >= xmlString.length)
+            break;
+        let consumed = 0;
+        let value = "";
+        const c1 = xmlString.charCodeAt(start);
+        if (c1 === CHAR_NUM) {
+            const packed = parseNumericEntity(xmlString, start + 1, true);
+            consumed = unpackConsumed(packed);
+            if (consumed !== 0) {
+                const codePoint = packed & NUMERIC_CODE_POINT_MASK;
+                value =
+                    (codePoint - 1) >>> 0 < 0xd7_ff
+                        ? String.fromCharCode(codePoint)
+                        : String.fromCodePoint(replaceCodePointXML(codePoint));
+            }
+        }
+        else {
+            switch (c1) {
+                case 0x6c:
+                case 0x67: {
+                    if (start + 2 < xmlString.length &&
+                        xmlString.charCodeAt(start + 1) === 0x74 &&
+                        xmlString.charCodeAt(start + 2) === CHAR_SEMI) {
+                        consumed = 4;
+                        value = c1 === 0x6c ? "<" : ">";
+                    }
+                    break;
+                }
+                case 0x61: {
+                    const c2 = xmlString.charCodeAt(start + 1);
+                    if (start + 3 < xmlString.length &&
+                        c2 === 0x6d &&
+                        xmlString.charCodeAt(start + 2) === 0x70 &&
+                        xmlString.charCodeAt(start + 3) === CHAR_SEMI) {
+                        consumed = 5;
+                        value = "&";
+                    }
+                    else if (start + 4 < xmlString.length &&
+                        c2 === 0x70 &&
+                        xmlString.charCodeAt(start + 2) === 0x6f &&
+                        xmlString.charCodeAt(start + 3) === 0x73 &&
+                        xmlString.charCodeAt(start + 4) === CHAR_SEMI) {
+                        consumed = 6;
+                        value = "'";
+                    }
+                    break;
+                }
+                case 0x71: {
+                    if (start + 4 < xmlString.length &&
+                        xmlString.charCodeAt(start + 1) === 0x75 &&
+                        xmlString.charCodeAt(start + 2) === 0x6f &&
+                        xmlString.charCodeAt(start + 3) === 0x74 &&
+                        xmlString.charCodeAt(start + 4) === CHAR_SEMI) {
+                        consumed = 6;
+                        value = '"';
+                    }
+                    break;
+                }
+            }
+        }
+        if (consumed > 0) {
+            if (lastIndex < offset)
+                result += xmlString.slice(lastIndex, offset);
+            result += value;
+            offset = lastIndex = offset + consumed;
+        }
+        else {
+            offset = start;
+        }
+        offset =
+            offset < xmlString.length &&
+                xmlString.charCodeAt(offset) === CHAR_AMP
+                ? offset
+                : xmlString.indexOf("&", offset);
+    } while (offset >= 0);
+    return result + xmlString.slice(lastIndex);
+}
+const STATE_ENTITY_START = 0;
+const STATE_NUMERIC_START = 1;
+const STATE_NUMERIC_DECIMAL = 2;
+const STATE_NUMERIC_HEX = 3;
+const STATE_NAMED_ENTITY = 4;
+class EntityDecoderBase {
+    emitCodePoint;
+    errors;
+    state = STATE_ENTITY_START;
+    consumed = 1;
+    result = 0;
+    decodeMode = DecodingMode.Strict;
+    replaceNumericCodePoint = replaceCodePoint;
+    constructor(
+    emitCodePoint, 
+    errors) {
+        this.emitCodePoint = emitCodePoint;
+        this.errors = errors;
+    }
+    stateNumericStart(input, offset) {
+        if (offset >= input.length) {
+            return -1;
+        }
+        if ((input.charCodeAt(offset) | TO_LOWER_BIT) === CHAR_LOWER_X) {
+            this.state = STATE_NUMERIC_HEX;
+            this.consumed += 1;
+            return this.stateNumericHex(input, offset + 1);
+        }
+        this.state = STATE_NUMERIC_DECIMAL;
+        return this.stateNumericDecimal(input, offset);
+    }
+    stateNumericHex(input, offset) {
+        const inputLength = input.length;
+        let { result, consumed } = this;
+        let index = offset;
+        while (index < inputLength) {
+            const char = input.charCodeAt(index);
+            const digit = numericDigits[char];
+            if (digit <= 15) {
+                result = result * 16 + digit;
+            }
+            else {
+                this.result = result;
+                this.consumed = consumed;
+                return this.emitNumericEntity(char, 3);
+            }
+            consumed += 1;
+            index += 1;
+        }
+        this.result = result;
+        this.consumed = consumed;
+        return -1;  
+    }
+    stateNumericDecimal(input, offset) {
+        const inputLength = input.length;
+        let { result, consumed } = this;
+        let index = offset;
+        while (index < inputLength) {
+            const digit = input.charCodeAt(index) - CHAR_ZERO;
+            if (digit >>> 0 > 9) {
+                this.result = result;
+                this.consumed = consumed;
+                return this.emitNumericEntity(digit + CHAR_ZERO, 2);
+            }
+            result = result * 10 + digit;
+            consumed += 1;
+            index += 1;
+        }
+        this.result = result;
+        this.consumed = consumed;
+        return -1;  
+    }
+    emitNumericEntity(lastCp, expectedLength) {
+        if (this.consumed <= expectedLength) {
+            this.errors?.absenceOfDigitsInNumericCharacterReference(this.consumed);
+            return 0;
+        }
+        if (lastCp === CHAR_SEMI) {
+            this.consumed += 1;
+        }
+        else if (this.decodeMode === DecodingMode.Strict) {
+            return 0;
+        }
+        this.emitCodePoint(this.replaceNumericCodePoint(this.result), this.consumed);
+        if (this.errors) {
+            if (lastCp !== CHAR_SEMI) {
+                this.errors.missingSemicolonAfterCharacterReference();
+            }
+            this.errors.validateNumericCharacterReference(this.result);
+        }
+        return this.consumed;
+    }
+    startEntity(decodeMode) {
+        this.decodeMode = decodeMode;
+        this.state = STATE_ENTITY_START;
+        this.result = 0;
+        this.consumed = 1;
+    }
+    write(input, offset) {
+        switch (this.state) {
+            case STATE_ENTITY_START: {
+                if (input.charCodeAt(offset) === CHAR_NUM) {
+                    this.state = STATE_NUMERIC_START;
+                    this.consumed += 1;
+                    return this.stateNumericStart(input, offset + 1);
+                }
+                this.state = STATE_NAMED_ENTITY;
+                return this.stateNamedEntity(input, offset);
+            }
+            case STATE_NUMERIC_START: {
+                return this.stateNumericStart(input, offset);
+            }
+            case STATE_NUMERIC_DECIMAL: {
+                return this.stateNumericDecimal(input, offset);
+            }
+            case STATE_NUMERIC_HEX: {
+                return this.stateNumericHex(input, offset);
+            }
+            default: {
+                return this.stateNamedEntity(input, offset);
+            }
+        }
+    }
+    end() {
+        switch (this.state) {
+            case STATE_NAMED_ENTITY: {
+                return this.endNamedEntity();
+            }
+            case STATE_NUMERIC_DECIMAL: {
+                return this.emitNumericEntity(0, 2);
+            }
+            case STATE_NUMERIC_HEX: {
+                return this.emitNumericEntity(0, 3);
+            }
+            case STATE_NUMERIC_START: {
+                this.errors?.absenceOfDigitsInNumericCharacterReference(this.consumed);
+                return 0;
+            }
+            default: {
+                return 0;
+            }
+        }
+    }
+}
+class HtmlEntityDecoder extends (  null && (EntityDecoderBase)) {
+    runLength = 0;
+    nameBuffer = new Uint8Array(32);
+    emitSlot(slot) {
+        const packed = htmlSlotValue[slot];
+        const off = packed >> 2;
+        this.emitCodePoint(htmlValues.charCodeAt(off), this.consumed);
+        if ((packed & 1) !== 0) {
+            this.emitCodePoint(htmlValues.charCodeAt(off + 1), this.consumed);
+        }
+    }
+    startEntity(decodeMode) {
+        super.startEntity(decodeMode);
+        this.runLength = 0;
+    }
+    stateNamedEntity(input, offset) {
+        const inputLength = input.length;
+        if (this.runLength === 0 && offset + 17 <= inputLength) {
+            const c0 = input.charCodeAt(offset);
+            const pair = pairIndex(c0, input.charCodeAt(offset + 1));
+            const bits = htmlLengthBits[pair];
+            if ((bits & 0x80_00) !== 0 && offset + 32 <= inputLength) {
+                const packed = findLongClassMatch(input, offset, this.decodeMode);
+                if (packed >= 0) {
+                    const length = packed & 63;
+                    this.consumed = length + 1;
+                    this.emitSlot(packed >> 6);
+                    if (input.charCodeAt(offset + length - 1) !== CHAR_SEMI) {
+                        this.errors?.missingSemicolonAfterCharacterReference();
+                    }
+                    return this.consumed;
+                }
+                return 0;
+            }
+            let probed = bits & 0x7f_ff;
+            while (probed !== 0) {
+                const low = probed & -probed;
+                probed ^= low;
+                const length = 33 - Math.clz32(low);
+                if (input.charCodeAt(offset + length) === CHAR_SEMI) {
+                    const slot = findSlotHtml(input, offset, length);
+                    if (slot >= 0) {
+                        this.consumed = length + 2;
+                        this.emitSlot(slot);
+                        return this.consumed;
+                    }
+                }
+            }
+            if ((bits & 0x80_00) === 0) {
+                if (this.decodeMode !== DecodingMode.Strict) {
+                    const packed = findLegacySlot(input, offset, 31);
+                    if (packed >= 0) {
+                        const matchLength = packed & 7;
+                        const next = input.charCodeAt(offset + matchLength);
+                        if (this.decodeMode === DecodingMode.Attribute &&
+                            isEntityInAttributeInvalidEnd(next)) {
+                            return 0;
+                        }
+                        this.consumed = matchLength + 1;
+                        this.emitSlot(packed >> 3);
+                        this.errors?.missingSemicolonAfterCharacterReference();
+                        return this.consumed;
+                    }
+                }
+                return 0;
+            }
+        }
+        let index = offset;
+        let { runLength } = this;
+        let terminator = -1;
+        const scanEnd = Math.min(inputLength, offset + 32 - runLength);
+        while (index < scanEnd) {
+            const char = input.charCodeAt(index);
+            if (!isAlphaNumeric(char)) {
+                terminator = char;
+                break;
+            }
+            this.nameBuffer[runLength++] = char;
+            index++;
+        }
+        if (terminator < 0 && runLength < 32) {
+            this.runLength = runLength;
+            return -1;
+        }
+        if (terminator === CHAR_SEMI && (runLength - 2) >>> 0 <= 29) {
+            const slot = findBufferedHtmlSlot(this.nameBuffer, runLength);
+            if (slot >= 0) {
+                this.consumed = runLength + 2;
+                this.emitSlot(slot);
+                return this.consumed;
+            }
+        }
+        if (this.decodeMode !== DecodingMode.Strict && runLength >= 2) {
+            const packed = findBufferedLegacySlot(this.nameBuffer, runLength);
+            if (packed >= 0) {
+                const length = packed & 7;
+                const next = length < runLength ? this.nameBuffer[length] : terminator;
+                if (this.decodeMode === DecodingMode.Attribute &&
+                    isEntityInAttributeInvalidEnd(next))
+                    return 0;
+                this.consumed = length + 1;
+                this.emitSlot(packed >> 3);
+                this.errors?.missingSemicolonAfterCharacterReference();
+                return this.consumed;
+            }
+        }
+        return 0;
+    }
+    endNamedEntity() {
+        if (this.decodeMode === DecodingMode.Strict || this.runLength < 2) {
+            return 0;
+        }
+        const packed = findBufferedLegacySlot(this.nameBuffer, this.runLength);
+        if (packed < 0)
+            return 0;
+        if (this.decodeMode === DecodingMode.Attribute &&
+            (packed & 7) < this.runLength) {
+            return 0;
+        }
+        this.consumed = (packed & 7) + 1;
+        this.emitSlot(packed >> 3);
+        this.errors?.missingSemicolonAfterCharacterReference();
+        return this.consumed;
+    }
+}
+function findBufferedHtmlSlot(buffer, length) {
+    const key = (buffer[0] << 25) |
+        (buffer[1] << 18) |
+        (buffer[length - 2] << 11) |
+        (CHAR_REMAP[buffer[length - 1]] << 5) |
+        length;
+    let slot = 2 * (((Math.imul(key, BUCKET_HASH_1) >>> 16) * htmlBuckets) >>> 16);
+    for (let attempt = 0;; attempt++) {
+        if (htmlKeys[slot] === key &&
+            (length <= 4 || isBufferedMiddle(slot, buffer, length)))
+            return slot;
+        if (htmlKeys[slot + 1] === key &&
+            (length <= 4 || isBufferedMiddle(slot + 1, buffer, length)))
+            return slot + 1;
+        if (attempt === 1)
+            return -1;
+        slot =
+            2 * (((Math.imul(key, BUCKET_HASH_2) >>> 16) * htmlBuckets) >>> 16);
+    }
+}
+function isBufferedMiddle(slot, buffer, length) {
+    let wordIndex = htmlSlotMidOff[slot];
+    let index = 2;
+    const end = length - 2;
+    while (index + 1 < end) {
+        if ((buffer[index] | (buffer[index + 1] << 16)) !==
+            htmlMiddles[wordIndex++])
+            return false;
+        index += 2;
+    }
+    return (index === end || buffer[index] === (htmlMiddles[wordIndex] & 0xff_ff));
+}
+function findBufferedLegacySlot(buffer, length) {
+    let legacy = (htmlLengthBits[pairIndex(buffer[0], buffer[1])] >>> 16) & 31;
+    while (legacy !== 0) {
+        const top = 31 - Math.clz32(legacy);
+        legacy ^= 1 << top;
+        if (top + 2 > length)
+            continue;
+        const slot = findBufferedHtmlSlot(buffer, top + 2);
+        if (slot >= 0 && (htmlSlotValue[slot] & 2) !== 0)
+            return (slot << 3) | (top + 2);
+    }
+    return -1;
+}
+function xmlCodePoint(name) {
+    switch (name) {
+        case 0x18_76_f0: {
+            return 0x26;
+        }
+        case 0xc_3c_37_f3: {
+            return 0x27;
+        }
+        case 0x33_f4: {
+            return 0x3e;
+        }
+        case 0x36_74: {
+            return 0x3c;
+        }
+        case 0xe_3d_77_f4: {
+            return 0x22;
+        }
+        default: {
+            return -1;
+        }
+    }
+}
+class XmlEntityDecoder extends (  null && (EntityDecoderBase)) {
+    replaceNumericCodePoint = replaceCodePointXML;
+    stateNamedEntity(input, offset) {
+        const inputLength = input.length;
+        if (this.consumed === 1 && offset + 5 <= inputLength) {
+            const packed = matchXmlEntity(input, offset);
+            if (packed < 0)
+                return 0;
+            const consumed = (this.consumed = (packed >> 7) + 1);
+            this.emitCodePoint(packed & 127, consumed);
+            return consumed;
+        }
+        let { result, consumed } = this;
+        for (let index = offset; index < inputLength; index++) {
+            const char = input.charCodeAt(index);
+            if (char === CHAR_SEMI) {
+                const codePoint = xmlCodePoint(result);
+                if (codePoint < 0)
+                    return 0;
+                this.consumed = consumed + 1;
+                this.emitCodePoint(codePoint, this.consumed);
+                return this.consumed;
+            }
+            if (consumed >= 5 || (char - CHAR_LOWER_A) >>> 0 > 25)
+                return 0;
+            result = (result << 7) | char;
+            consumed++;
+        }
+        this.result = result;
+        this.consumed = consumed;
+        return -1;
+    }
+    endNamedEntity() {
+        return 0;
+    }
+}
+
+
   })
 
   	});
@@ -1023,7 +1994,31 @@ async function settleAll(items, limit, task) {
     return results;
 }
 
+var entities = __nccwpck_require__(1253);
 ; 
+const CONTROLS = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const NAMED = { '\n': '\\n', '\r': '\\r' };
+function showControls(line) {
+    return line.replace(CONTROLS, (c) => {
+        if (c === '\t')
+            return c;
+        const code = c.codePointAt(0) ?? 0;
+        return NAMED[c] ?? (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`);
+    });
+}
+function looksLikeCommand(line) {
+    return /^\s*::/.test(line) || line.includes('##[');
+}
+function inertLines(line) {
+    if (!looksLikeCommand(line))
+        return [line];
+    const token = crypto.randomUUID();
+    return [`::stop-commands::${token}`, line, `::${token}::`];
+}
+
+; 
+
+
 
 function secretForms(secret) {
     if (!secret)
@@ -1033,40 +2028,95 @@ function secretForms(secret) {
     const asciiJson = json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     const html = (0,core_text .ZD)(secret);
     const lines = secret.split(/[\r\n]+/).filter((line) => line.trim() !== '');
-    const forms = new Set([secret, json, asciiJson, encodeURIComponent(secret), html, ...lines]);
+    const shown = showControls(secret);
+    const forms = new Set([secret, json, asciiJson, html, shown, ...percentForms(secret), ...lines]);
     return [...forms].sort((a, b) => b.length - a.length);
+}
+const URI_KEEPS = /[A-Za-z0-9\-_.!~*'()]/;
+const FORM_KEEPS = /[A-Za-z0-9\-_.*]/;
+function percentForms(secret) {
+    const encode = (keeps, bytes, space) => [...secret]
+        .map((c) => keeps.test(c)
+        ? c
+        : c === ' ' && space === '+'
+            ? '+'
+            : [...bytes(c)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''))
+        .join('');
+    const utf8 = (c) => Buffer.from(c, 'utf8');
+    const forms = [encode(URI_KEEPS, utf8, '%20'), encode(FORM_KEEPS, utf8, '+')];
+    if (/[\x80-\xff]/.test(secret) && !/[\u0100-\uffff]/.test(secret)) {
+        const latin1 = (c) => Buffer.from(c, 'latin1');
+        forms.push(encode(URI_KEEPS, latin1, '%20'), encode(FORM_KEEPS, latin1, '+'));
+    }
+    return forms;
 }
 function scrubber(secret) {
     const forms = secretForms(secret);
+    const percents = percentDecodings(secret);
     return (text) => {
         const scrubbed = forms.reduce((result, form) => result.replaceAll(form, '***'), text);
-        return secret && unescapings(scrubbed).some((form) => form.includes(secret)) ? HIDDEN : scrubbed;
+        return secret && revealsKey(scrubbed, secret, percents) ? HIDDEN : scrubbed;
     };
 }
-const HIDDEN = '*** (not shown: it held the API key in an escaped form)';
-function unescapings(text) {
-    const once = unescapeText(text);
-    return [once, unescapeText(once)];
+function cleaner(secret) {
+    const scrub = scrubber(secret);
+    return (text) => scrub(showControls(text));
 }
-const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-function unescapeText(text) {
-    return text
-        .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)))
-        .replace(/\\([\\/"'])/g, '$1')
-        .replace(/&(?:#(\d{1,7})|#x([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos));/g, (entity, dec, hex, name) => {
-        if (name)
-            return ENTITIES[name] ?? entity;
-        const code = dec ? Number(dec) : parseInt(hex ?? '', 16);
-        return code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-    })
-        .replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replaceAll('%', ''), 'hex').toString('utf8'));
+const HIDDEN = '*** (not shown: it held the API key in an escaped form)';
+function percentDecodings(secret) {
+    const charsets = /[\x80-\xff]/.test(secret) ? ['utf8', 'latin1'] : ['utf8'];
+    const pluses = secret.includes(' ') ? [false, true] : [false];
+    return charsets.flatMap((charset) => pluses.map((plus) => ({ charset, plus })));
+}
+const READINGS = 64;
+function revealsKey(text, secret, percents) {
+    const unescapings = [
+        { applies: (value) => showControls(value) !== value, undo: showControls },
+        { applies: (value) => value.includes('\\'), undo: unescapeJson },
+        { applies: (value) => value.includes('&'), undo: unescapeHtml },
+        ...percents.map((decoding) => ({
+            applies: (value) => /%[0-9a-fA-F]{2}/.test(value) || (decoding.plus && value.includes('+')),
+            undo: (value) => unescapePercent(value, decoding),
+        })),
+    ];
+    const seen = new Set([text]);
+    let readings = [text];
+    for (let depth = 0; depth < 4 && readings.length > 0; depth++) {
+        const next = [];
+        for (const reading of readings) {
+            for (const unescaping of unescapings) {
+                if (!unescaping.applies(reading))
+                    continue;
+                const undone = unescaping.undo(reading);
+                if (seen.has(undone))
+                    continue;
+                if (undone.includes(secret) || seen.size >= READINGS)
+                    return true;
+                seen.add(undone);
+                next.push(undone);
+            }
+        }
+        readings = next;
+    }
+    return false;
+}
+const JSON_ESCAPES = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+function unescapeJson(text) {
+    return text.replace(/\\(?:u([0-9a-fA-F]{4})|(["\\/'bfnrt]))/g, (_, hex, char) => hex ? String.fromCharCode(parseInt(hex, 16)) : (JSON_ESCAPES[char] ?? char));
+}
+function unescapeHtml(text) {
+    return text.includes('&') ? (0,entities.decodeHtml)(text) : text;
+}
+function unescapePercent(text, { charset, plus }) {
+    const spaced = plus ? text.replaceAll('+', ' ') : text;
+    return spaced.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replaceAll('%', ''), 'hex').toString(charset));
 }
 function holdsSecret(text, secret) {
     if (!secret)
         return false;
     if (secret.length < 6)
         return text === secret;
-    return scrubber(secret)(text) !== text;
+    return cleaner(secret)(text) !== showControls(text);
 }
 
 ; 
@@ -1108,7 +2158,7 @@ function failureLines(error) {
 }
 function createTracker(http, connection) {
     const { baseUrl, apiKey } = connection;
-    const scrub = scrubber(apiKey);
+    const scrub = cleaner(apiKey);
     return {
         async create(body) {
             const response = await http.send(createRequest(baseUrl, apiKey, body));
@@ -2332,7 +3382,7 @@ function writeSummary(content, log) {
     }
 }
 function renderSummary(content, clean) {
-    const text = (value, max = Infinity) => (0,core_text .ZD)((0,core_text .ml)(clean(value), max));
+    const text = (value, max = Infinity) => clean((0,core_text .ZD)((0,core_text .ml)(clean(value), max)));
     const budget = new Budget(constants .xu.summaryBytes);
     const parts = [`<h3>${text(content.heading, constants .xu.summaryCellLength)}</h3>`];
     for (const line of content.lines ?? [])
@@ -2359,13 +3409,13 @@ function renderSummary(content, clean) {
     return `${parts.join('\n')}\n`;
 }
 function tableRow(row, clean) {
-    const cell = (value) => (0,core_text .ZD)((0,core_text .ml)(clean(value), constants .xu.summaryCellLength));
+    const cell = (value) => clean((0,core_text .ZD)((0,core_text .ml)(clean(value), constants .xu.summaryCellLength)));
     const link = /^https?:\/\//i.test(row.link) ? `<a href="${cell(row.link)}">job</a>` : cell(row.link);
     return [
         cell(row.artifact),
         cell(row.environment),
         cell(row.version),
-        `<code>${(0,core_text .ZD)(clean(row.commitSha).slice(0, 7))}</code>`,
+        `<code>${clean((0,core_text .ZD)(clean(row.commitSha).slice(0, 7)))}</code>`,
         cell(row.branch),
         cell(row.status),
         cell(row.id),
@@ -2659,35 +3709,13 @@ async function post_run(log) {
 }
 
 ; 
-const CONTROLS = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-const NAMED = { '\n': '\\n', '\r': '\\r' };
-function showControls(line) {
-    return line.replace(CONTROLS, (c) => {
-        if (c === '\t')
-            return c;
-        const code = c.codePointAt(0) ?? 0;
-        return NAMED[c] ?? (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`);
-    });
-}
-function looksLikeCommand(line) {
-    return /^\s*::/.test(line) || line.includes('##[');
-}
-function inertLines(line) {
-    if (!looksLikeCommand(line))
-        return [line];
-    const token = crypto.randomUUID();
-    return [`::stop-commands::${token}`, line, `::${token}::`];
-}
-
-; 
 
 
 
 function openLog(apiKey) {
     for (const form of secretForms(apiKey))
         core_setSecret(form);
-    const scrub = scrubber(apiKey);
-    const clean = (line) => showControls(scrub(line));
+    const clean = cleaner(apiKey);
     const lines = (text) => (typeof text === 'string' ? [text] : text).map(clean);
     return {
         info: (text) => lines(text)

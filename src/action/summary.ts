@@ -58,7 +58,9 @@ export function writeSummary(content: SummaryContent, log: Log): void {
 
 /** The summary's HTML, one element a line; `clean` makes a value one harmless line (log.clean). */
 export function renderSummary(content: SummaryContent, clean: (line: string) => string): string {
-  const text = (value: string, max = Infinity) => escapeHtml(shorten(clean(value), max));
+  // Cleaned before it is cut, and again once escaped as HTML: the text as it is finally shown (a
+  // key that holds `&#39;` could be spelled by escaping a `'`).
+  const text = (value: string, max = Infinity) => clean(escapeHtml(shorten(clean(value), max)));
   const budget = new Budget(Limits.summaryBytes);
   const parts = [`<h3>${text(content.heading, Limits.summaryCellLength)}</h3>`];
   for (const line of content.lines ?? []) parts.push(`<p>${text(line, Limits.detailLength)}</p>`);
@@ -94,14 +96,14 @@ export function renderSummary(content: SummaryContent, clean: (line: string) => 
 }
 
 function tableRow(row: RecordedRow, clean: (line: string) => string): string[] {
-  const cell = (value: string) => escapeHtml(shorten(clean(value), Limits.summaryCellLength));
+  const cell = (value: string) => clean(escapeHtml(shorten(clean(value), Limits.summaryCellLength)));
   const link = /^https?:\/\//i.test(row.link) ? `<a href="${cell(row.link)}">job</a>` : cell(row.link);
   return [
     cell(row.artifact),
     cell(row.environment),
     cell(row.version),
     // Cleaned (the key scrubbed) before it is cut, or the cut could show part of the key.
-    `<code>${escapeHtml(clean(row.commitSha).slice(0, 7))}</code>`,
+    `<code>${clean(escapeHtml(clean(row.commitSha).slice(0, 7)))}</code>`,
     cell(row.branch),
     cell(row.status),
     cell(row.id),

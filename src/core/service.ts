@@ -7,7 +7,7 @@ import { idFromJson, idProblem, type DeploymentId } from './ids.js';
 import { isObject, jsonText, parseJsonLosslessly } from './json.js';
 import { NetworkError } from './network-error.js';
 import { settleAll } from './pool.js';
-import { holdsSecret, scrubber } from './secret.js';
+import { cleaner, holdsSecret } from './secret.js';
 import type { Connection } from './settings.js';
 import { bugLines, shorten, TRUNCATED } from './text.js';
 
@@ -63,8 +63,9 @@ function failureLines(error: unknown): readonly string[] {
 
 export function createTracker(http: HttpClient, connection: Connection): Tracker {
   const { baseUrl, apiKey } = connection;
-  // What the service says is scrubbed of the key before it is cut short, or a cut could show part of it.
-  const scrub = scrubber(apiKey);
+  // What the service says is cleaned as the log shows it (the key scrubbed, control characters
+  // escaped) before it is cut short, or a cut could show part of the key.
+  const scrub = cleaner(apiKey);
   return {
     async create(body) {
       const response = await http.send(createRequest(baseUrl, apiKey, body));

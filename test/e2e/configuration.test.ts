@@ -2,7 +2,7 @@
 // input, the key masked first; the key appears in no line, also with debug logging on.
 import { describe, expect, it } from 'vitest';
 import { useFakeService } from '../fixture.ts';
-import { runJob, type StepResult } from '../run-action.ts';
+import { runJob, runStep, type StepResult } from '../run-action.ts';
 
 const fake = useFakeService();
 
@@ -40,5 +40,42 @@ describe('configuration and the key', () => {
     expect(main.stdout).toContain(`::debug::POST ${fake.service.url}/deployment {"artifactId":42,`);
     expect(post.stdout).toContain('Key *** is rate limited');
     expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+  });
+});
+
+describe('the key echoed in more forms', () => {
+  it('Latin-1 percent-encoding, form-encoding, HTML5 named entities, a raw BEL the log would spell as \\u0007: none shows', async () => {
+    const key = 'kéy \\u0007-5f2b9c';
+    await fake.restart({ apiKey: key });
+    fake.service.fail('POST', {
+      status: 422,
+      body: {
+        detail: [
+          { loc: ['header', 'x-api-key'], msg: 'key=k%E9y%20%5Cu0007-5f2b9c' },
+          { loc: ['header', 'x-api-key'], msg: 'key=k%C3%A9y+%5Cu0007-5f2b9c' },
+          { loc: ['header', 'x-api-key'], msg: 'key k&eacute;y &bsol;u0007&#x2d;5f2b9c' },
+          { loc: ['header', 'x-api-key'], msg: 'key kéy \u0007-5f2b9c' },
+        ],
+      },
+    });
+
+    const main = await runStep('main', { inputs: fake.inputs(), env: { RUNNER_DEBUG: '1' } }, {});
+
+    expect(main.warnings).toEqual([
+      [
+        'Could not record the deployment of artifact 42: HTTP 422:',
+        '  header.x-api-key: key=***',
+        '  header.x-api-key: key=***',
+        '  *** (not shown: it held the API key in an escaped form)',
+        '  header.x-api-key: key ***',
+        'The step goes on (fail-on-error is false).',
+      ].join('\n'),
+    ]);
+    const masks = main.commands.filter((command) => command.command === 'add-mask').map((command) => command.data);
+    expect(masks).toEqual(expect.arrayContaining([key, 'k%E9y%20%5Cu0007-5f2b9c', 'k%C3%A9y+%5Cu0007-5f2b9c']));
+    const shown = [...main.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::')), main.summary].join(
+      '\n',
+    );
+    for (const form of masks) expect(shown).not.toContain(form.slice(0, 6));
   });
 });
