@@ -2284,8 +2284,9 @@ function answerId(text, value, head) {
 
 ; 
 
+
 const DEFAULT_PORTS = { 'http:': 80, 'https:': 443 };
-function proxyFor(target, env) {
+function proxyFor(target, env, shown = core_text .hD) {
     if (isLoopback(target.hostname))
         return undefined;
     const variable = proxyVariable(target.protocol, env);
@@ -2294,7 +2295,7 @@ function proxyFor(target, env) {
     const port = Number(target.port) || DEFAULT_PORTS[target.protocol] || 0;
     if (!shouldProxy(hostOf(target), port, env.no_proxy ?? env.NO_PROXY ?? ''))
         return undefined;
-    return { url: parseProxyUrl(variable.name, variable.value), variable: variable.name };
+    return { url: parseProxyUrl(variable.name, variable.value, shown), variable: variable.name };
 }
 function proxyVariable(protocol, env) {
     const pick = (lower, upper) => {
@@ -2305,7 +2306,7 @@ function proxyVariable(protocol, env) {
     const http = pick('http_proxy', 'HTTP_PROXY');
     return protocol === 'https:' ? (pick('https_proxy', 'HTTPS_PROXY') ?? http) : http;
 }
-function parseProxyUrl(variable, value) {
+function parseProxyUrl(variable, value, shown) {
     let url;
     try {
         url = new URL(value);
@@ -2314,7 +2315,7 @@ function parseProxyUrl(variable, value) {
         url = undefined;
     }
     if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname) {
-        throw new ConfigError(`Environment variable ${variable}`, `is not a proxy URL: '${withoutCredentials(value)}'. Set it to e.g. \`http://proxy.example.com:3128\`, or unset it.`);
+        throw new ConfigError(`Environment variable ${variable}`, `is not a proxy URL: ${shown(withoutCredentials(value))}. Set it to e.g. \`http://proxy.example.com:3128\`, or unset it.`);
     }
     return url;
 }
@@ -2371,28 +2372,33 @@ function withoutCredentials(text) {
 
 
 
+function quoterFor(apiKey) {
+    const clean = cleaner(apiKey);
+    return (value) => (0,core_text .hD)(clean(value));
+}
 function readSettings(source, env) {
     const problems = new ProblemCollector();
-    const settings = readCommon(source, env, problems);
+    const settings = readCommon(source, env, problems, quoterFor(source.get(constants .wB.ApiKey)));
     problems.throwIfAny();
     return settings;
 }
 function readSettingsAndRequest(source, env, defaults) {
     const problems = new ProblemCollector();
-    const settings = readCommon(source, env, problems);
-    const request = readRequest(source, settings.connection.apiKey, defaults, problems);
+    const shown = quoterFor(source.get(constants .wB.ApiKey));
+    const settings = readCommon(source, env, problems, shown);
+    const request = readRequest(source, settings.connection.apiKey, defaults, problems, shown);
     problems.throwIfAny();
     return { settings, request };
 }
-function readCommon(source, env, problems) {
+function readCommon(source, env, problems, shown) {
     const keyOrWarning = problems.read(() => readApiKey(source), { apiKey: '' });
-    const allowInsecureHttp = problems.read(() => readBoolean(source, constants .wB.AllowInsecureHttp), false);
-    const baseUrl = problems.read(() => readBaseUrl(source, allowInsecureHttp), undefined);
-    const proxy = baseUrl && problems.read(() => proxyFor(baseUrl, env), undefined);
-    const timeoutSeconds = problems.read(() => readNumber(source, constants .wB.TimeoutSeconds, /^\d+(\.\d+)?$/, 0.001, constants .xu.timeoutSeconds, 'a number of seconds above 0 and at most'), 0);
-    const retries = problems.read(() => readNumber(source, constants .wB.Retries, /^\d+$/, 0, constants .xu.retries, 'a whole number from 0 to'), 0);
-    const failOnError = problems.read(() => readBoolean(source, constants .wB.FailOnError), false);
-    const dryRun = problems.read(() => readBoolean(source, constants .wB.DryRun), false);
+    const allowInsecureHttp = problems.read(() => readBoolean(source, constants .wB.AllowInsecureHttp, shown), false);
+    const baseUrl = problems.read(() => readBaseUrl(source, allowInsecureHttp, shown), undefined);
+    const proxy = baseUrl && problems.read(() => proxyFor(baseUrl, env, shown), undefined);
+    const timeoutSeconds = problems.read(() => readNumber(source, constants .wB.TimeoutSeconds, /^\d+(\.\d+)?$/, 0.001, constants .xu.timeoutSeconds, 'a number of seconds above 0 and at most', shown), 0);
+    const retries = problems.read(() => readNumber(source, constants .wB.Retries, /^\d+$/, 0, constants .xu.retries, 'a whole number from 0 to', shown), 0);
+    const failOnError = problems.read(() => readBoolean(source, constants .wB.FailOnError, shown), false);
+    const dryRun = problems.read(() => readBoolean(source, constants .wB.DryRun, shown), false);
     const { apiKey, noKey } = keyOrWarning;
     return {
         connection: { apiKey, baseUrl: baseUrl, timeoutMs: timeoutSeconds * 1000, retries, proxy },
@@ -2401,13 +2407,13 @@ function readCommon(source, env, problems) {
         ...(noKey ? { noKey } : {}),
     };
 }
-function readRequest(source, apiKey, defaults, problems) {
-    const status = problems.read(() => readStatus(source), undefined);
+function readRequest(source, apiKey, defaults, problems, shown) {
+    const status = problems.read(() => readStatus(source, shown), undefined);
     const rawDeploymentIds = source.get(constants .wB.DeploymentId);
-    const deploymentIds = problems.read(() => readDeploymentIds(source, rawDeploymentIds, apiKey), undefined);
+    const deploymentIds = problems.read(() => readDeploymentIds(source, rawDeploymentIds, apiKey, shown), undefined);
     const artifacts = rawDeploymentIds === '' ? problems.read(() => readArtifacts(source), []) : [];
     const creates = rawDeploymentIds === '' && !(status && typeof status === 'object');
-    problems.read(() => readType(source), constants .C1);
+    problems.read(() => readType(source, shown), constants .C1);
     const given = Object.fromEntries(FieldNames.map((field) => [field, source.get(FieldSettings[field])]));
     const fields = creates ? resolveFields(given, defaults(), source, problems) : undefined;
     return { status, deploymentIds, artifacts, fields };
@@ -2427,9 +2433,9 @@ function readApiKey(source) {
     }
     return { apiKey };
 }
-function readBaseUrl(source, allowInsecureHttp) {
+function readBaseUrl(source, allowInsecureHttp, quoted) {
     const raw = source.get(constants .wB.BaseUrl);
-    const shown = (0,core_text .hD)(withoutCredentials(raw));
+    const shown = quoted(withoutCredentials(raw));
     const example = 'e.g. `https://tracker.example.com/api`';
     const problem = (text) => new ConfigError(source.setting(constants .wB.BaseUrl), text);
     if (!raw)
@@ -2456,20 +2462,20 @@ function readBaseUrl(source, allowInsecureHttp) {
         url.pathname += '/';
     return url;
 }
-function readBoolean(source, name) {
+function readBoolean(source, name, shown = core_text .hD) {
     const raw = source.get(name);
     const value = raw.toLowerCase();
     if (value === 'true')
         return true;
     if (value === 'false' || value === '')
         return false;
-    throw new ConfigError(source.setting(name), `must be \`true\` or \`false\`, got ${(0,core_text .hD)(raw)}.`);
+    throw new ConfigError(source.setting(name), `must be \`true\` or \`false\`, got ${shown(raw)}.`);
 }
-function readNumber(source, name, accepts, min, max, expected) {
+function readNumber(source, name, accepts, min, max, expected, shown) {
     const raw = source.get(name);
     const value = accepts.test(raw) ? Number(raw) : NaN;
     if (!(value >= min && value <= max)) {
-        throw new ConfigError(source.setting(name), `must be ${expected} ${max}, got ${(0,core_text .hD)(raw)}.`);
+        throw new ConfigError(source.setting(name), `must be ${expected} ${max}, got ${shown(raw)}.`);
     }
     return value;
 }
@@ -2496,21 +2502,21 @@ function finalStatus(word) {
     const status = statusFromWord(word);
     return status === 'SUCCEEDED' || status === 'FAILED' ? status : undefined;
 }
-function readStatus(source) {
+function readStatus(source, shown) {
     const raw = source.get(constants .wB.Status);
     if (raw === '')
         return undefined;
     const status = statusFromWord(raw);
     if (!status) {
-        throw new ConfigError(source.setting(constants .wB.Status), `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got ${(0,core_text .hD)(raw)}. Leave it empty to start the deployment here and finish it when the job ends.`);
+        throw new ConfigError(source.setting(constants .wB.Status), `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got ${shown(raw)}. Leave it empty to start the deployment here and finish it when the job ends.`);
     }
     return status;
 }
-function readType(source) {
+function readType(source, shown) {
     const raw = source.get(constants .wB.Type);
     if (raw === '' || raw.toUpperCase() === constants .C1)
         return constants .C1;
-    throw new ConfigError(source.setting(constants .wB.Type), `must be ${constants .C1} (the only type the service accepts), got ${(0,core_text .hD)(raw)}.`);
+    throw new ConfigError(source.setting(constants .wB.Type), `must be ${constants .C1} (the only type the service accepts), got ${shown(raw)}.`);
 }
 function splitList(raw) {
     return raw
@@ -2534,15 +2540,15 @@ function readArtifacts(source) {
     }
     return artifacts;
 }
-function readDeploymentIds(source, raw, apiKey) {
+function readDeploymentIds(source, raw, apiKey, shown) {
     if (raw === '')
         return undefined;
     const problem = (text) => new ConfigError(source.setting(constants .wB.DeploymentId), text);
     const ids = raw.startsWith('[') ? parseIdArray(raw) : splitList(raw).map(textId);
     if (!ids)
-        throw problem(`looks like a JSON array but is not one: ${(0,core_text .hD)(raw)}.`);
+        throw problem(`looks like a JSON array but is not one: ${shown(raw)}.`);
     if (ids.some((id) => id === undefined)) {
-        throw problem(`must be an id, a list of ids or a JSON array of ids, got ${(0,core_text .hD)(raw)}.`);
+        throw problem(`must be an id, a list of ids or a JSON array of ids, got ${shown(raw)}.`);
     }
     if (ids.length > constants .xu.idsPerStep) {
         throw problem(`holds ${ids.length} ids; one step updates at most ${constants .xu.idsPerStep}. Split them over several steps.`);
@@ -2552,7 +2558,7 @@ function readDeploymentIds(source, raw, apiKey) {
             throw problem('holds the API key as an id (are two secrets swapped?).');
         const why = idProblem(id.text);
         if (why)
-            throw problem(`holds an id that ${why}: ${(0,core_text .hD)(id.text)}.`);
+            throw problem(`holds an id that ${why}: ${shown(id.text)}.`);
     }
     return ids;
 }

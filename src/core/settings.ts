@@ -15,8 +15,20 @@ import {
 import { idFromJson, idProblem, textId, type DeploymentId } from './ids.js';
 import { parseJsonLosslessly } from './json.js';
 import { isLoopback, proxyFor, withoutCredentials, type Env, type Proxy } from './proxy.js';
-import { holdsSecret } from './secret.js';
+import { cleaner, holdsSecret } from './secret.js';
 import { quote } from './text.js';
+
+/** A value in a configuration error: quoted, shortened, and first cleaned of the key as the log shows it. */
+export type Quote = (value: string) => string;
+
+/**
+ * How values are quoted where `apiKey` is the key: cleaned (the key scrubbed in every form) before it
+ * is shortened, so that a long key put by mistake into another setting shows no part of itself.
+ */
+export function quoterFor(apiKey: string): Quote {
+  const clean = cleaner(apiKey);
+  return (value) => quote(clean(value));
+}
 
 /** Where settings come from: the action's inputs, the CLI's flags and environment. */
 export interface SettingSource extends Naming {
@@ -75,7 +87,7 @@ export interface Request {
 /** The common settings alone (a post step, a `finish`): throws one ConfigError naming every problem. */
 export function readSettings(source: SettingSource, env: Env): CommonSettings {
   const problems = new ProblemCollector();
-  const settings = readCommon(source, env, problems);
+  const settings = readCommon(source, env, problems, quoterFor(source.get(Settings.ApiKey)));
   problems.throwIfAny();
   return settings;
 }
@@ -87,17 +99,19 @@ export function readSettingsAndRequest(
   defaults: () => FieldDefaults,
 ): { settings: CommonSettings; request: Request } {
   const problems = new ProblemCollector();
-  const settings = readCommon(source, env, problems);
-  const request = readRequest(source, settings.connection.apiKey, defaults, problems);
+  // The key first (as given, even if it is refused): every value quoted in an error is cleaned of it.
+  const shown = quoterFor(source.get(Settings.ApiKey));
+  const settings = readCommon(source, env, problems, shown);
+  const request = readRequest(source, settings.connection.apiKey, defaults, problems, shown);
   problems.throwIfAny();
   return { settings, request };
 }
 
-function readCommon(source: SettingSource, env: Env, problems: ProblemCollector): CommonSettings {
+function readCommon(source: SettingSource, env: Env, problems: ProblemCollector, shown: Quote): CommonSettings {
   const keyOrWarning = problems.read(() => readApiKey(source), { apiKey: '' });
-  const allowInsecureHttp = problems.read(() => readBoolean(source, Settings.AllowInsecureHttp), false);
-  const baseUrl = problems.read(() => readBaseUrl(source, allowInsecureHttp), undefined);
-  const proxy = baseUrl && problems.read(() => proxyFor(baseUrl, env), undefined);
+  const allowInsecureHttp = problems.read(() => readBoolean(source, Settings.AllowInsecureHttp, shown), false);
+  const baseUrl = problems.read(() => readBaseUrl(source, allowInsecureHttp, shown), undefined);
+  const proxy = baseUrl && problems.read(() => proxyFor(baseUrl, env, shown), undefined);
   const timeoutSeconds = problems.read(
     () =>
       readNumber(
@@ -107,15 +121,16 @@ function readCommon(source: SettingSource, env: Env, problems: ProblemCollector)
         0.001,
         Limits.timeoutSeconds,
         'a number of seconds above 0 and at most',
+        shown,
       ),
     0,
   );
   const retries = problems.read(
-    () => readNumber(source, Settings.Retries, /^\d+$/, 0, Limits.retries, 'a whole number from 0 to'),
+    () => readNumber(source, Settings.Retries, /^\d+$/, 0, Limits.retries, 'a whole number from 0 to', shown),
     0,
   );
-  const failOnError = problems.read(() => readBoolean(source, Settings.FailOnError), false);
-  const dryRun = problems.read(() => readBoolean(source, Settings.DryRun), false);
+  const failOnError = problems.read(() => readBoolean(source, Settings.FailOnError, shown), false);
+  const dryRun = problems.read(() => readBoolean(source, Settings.DryRun, shown), false);
   const { apiKey, noKey } = keyOrWarning;
   return {
     connection: { apiKey, baseUrl: baseUrl as URL, timeoutMs: timeoutSeconds * 1000, retries, proxy },
@@ -130,14 +145,15 @@ function readRequest(
   apiKey: string,
   defaults: () => FieldDefaults,
   problems: ProblemCollector,
+  shown: Quote,
 ): Request {
-  const status = problems.read(() => readStatus(source), undefined);
+  const status = problems.read(() => readStatus(source, shown), undefined);
   const rawDeploymentIds = source.get(Settings.DeploymentId);
-  const deploymentIds = problems.read(() => readDeploymentIds(source, rawDeploymentIds, apiKey), undefined);
+  const deploymentIds = problems.read(() => readDeploymentIds(source, rawDeploymentIds, apiKey, shown), undefined);
   const artifacts = rawDeploymentIds === '' ? problems.read(() => readArtifacts(source), []) : [];
   // The fields' defaults (the event file, git) are read only where a deployment is created.
   const creates = rawDeploymentIds === '' && !(status && typeof status === 'object');
-  problems.read(() => readType(source), DeploymentType);
+  problems.read(() => readType(source, shown), DeploymentType);
   const given = Object.fromEntries(FieldNames.map((field) => [field, source.get(FieldSettings[field])])) as Record<
     FieldName,
     string
@@ -166,9 +182,9 @@ function readApiKey(source: SettingSource): { apiKey: string; noKey?: string } {
   return { apiKey };
 }
 
-function readBaseUrl(source: SettingSource, allowInsecureHttp: boolean): URL {
+function readBaseUrl(source: SettingSource, allowInsecureHttp: boolean, quoted: Quote): URL {
   const raw = source.get(Settings.BaseUrl);
-  const shown = quote(withoutCredentials(raw));
+  const shown = quoted(withoutCredentials(raw));
   const example = 'e.g. `https://tracker.example.com/api`';
   const problem = (text: string) => new ConfigError(source.setting(Settings.BaseUrl), text);
   if (!raw) throw problem(`is empty. Set it to the service's address, ${example}.`);
@@ -195,12 +211,16 @@ function readBaseUrl(source: SettingSource, allowInsecureHttp: boolean): URL {
   return url;
 }
 
-export function readBoolean(source: Pick<SettingSource, 'get' | 'setting'>, name: SettingName): boolean {
+export function readBoolean(
+  source: Pick<SettingSource, 'get' | 'setting'>,
+  name: SettingName,
+  shown: Quote = quote,
+): boolean {
   const raw = source.get(name);
   const value = raw.toLowerCase();
   if (value === 'true') return true;
   if (value === 'false' || value === '') return false;
-  throw new ConfigError(source.setting(name), `must be \`true\` or \`false\`, got ${quote(raw)}.`);
+  throw new ConfigError(source.setting(name), `must be \`true\` or \`false\`, got ${shown(raw)}.`);
 }
 
 function readNumber(
@@ -210,11 +230,12 @@ function readNumber(
   min: number,
   max: number,
   expected: string,
+  shown: Quote,
 ): number {
   const raw = source.get(name);
   const value = accepts.test(raw) ? Number(raw) : NaN;
   if (!(value >= min && value <= max)) {
-    throw new ConfigError(source.setting(name), `must be ${expected} ${max}, got ${quote(raw)}.`);
+    throw new ConfigError(source.setting(name), `must be ${expected} ${max}, got ${shown(raw)}.`);
   }
   return value;
 }
@@ -251,25 +272,25 @@ export function finalStatus(word: string): DeploymentStatus | undefined {
   return status === 'SUCCEEDED' || status === 'FAILED' ? status : undefined;
 }
 
-function readStatus(source: SettingSource): RequestedStatus | undefined {
+function readStatus(source: SettingSource, shown: Quote): RequestedStatus | undefined {
   const raw = source.get(Settings.Status);
   if (raw === '') return undefined;
   const status = statusFromWord(raw);
   if (!status) {
     throw new ConfigError(
       source.setting(Settings.Status),
-      `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got ${quote(raw)}. Leave it empty to start the deployment here and finish it when the job ends.`,
+      `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got ${shown(raw)}. Leave it empty to start the deployment here and finish it when the job ends.`,
     );
   }
   return status;
 }
 
-function readType(source: SettingSource): typeof DeploymentType {
+function readType(source: SettingSource, shown: Quote): typeof DeploymentType {
   const raw = source.get(Settings.Type);
   if (raw === '' || raw.toUpperCase() === DeploymentType) return DeploymentType;
   throw new ConfigError(
     source.setting(Settings.Type),
-    `must be ${DeploymentType} (the only type the service accepts), got ${quote(raw)}.`,
+    `must be ${DeploymentType} (the only type the service accepts), got ${shown(raw)}.`,
   );
 }
 
@@ -313,13 +334,18 @@ function readArtifacts(source: SettingSource): ArtifactRef[] {
  * `deployment-id`: one id, a comma/newline list, or the JSON array that the `deployment-ids`
  * output of an earlier job holds (numbers in it keep every digit).
  */
-function readDeploymentIds(source: SettingSource, raw: string, apiKey: string): DeploymentId[] | undefined {
+function readDeploymentIds(
+  source: SettingSource,
+  raw: string,
+  apiKey: string,
+  shown: Quote,
+): DeploymentId[] | undefined {
   if (raw === '') return undefined;
   const problem = (text: string) => new ConfigError(source.setting(Settings.DeploymentId), text);
   const ids = raw.startsWith('[') ? parseIdArray(raw) : splitList(raw).map(textId);
-  if (!ids) throw problem(`looks like a JSON array but is not one: ${quote(raw)}.`);
+  if (!ids) throw problem(`looks like a JSON array but is not one: ${shown(raw)}.`);
   if (ids.some((id) => id === undefined)) {
-    throw problem(`must be an id, a list of ids or a JSON array of ids, got ${quote(raw)}.`);
+    throw problem(`must be an id, a list of ids or a JSON array of ids, got ${shown(raw)}.`);
   }
   if (ids.length > Limits.idsPerStep) {
     throw problem(
@@ -330,7 +356,7 @@ function readDeploymentIds(source: SettingSource, raw: string, apiKey: string): 
     // Never sent in a URL, never stored, never shown: is it another secret than meant here?
     if (holdsSecret(id.text, apiKey)) throw problem('holds the API key as an id (are two secrets swapped?).');
     const why = idProblem(id.text);
-    if (why) throw problem(`holds an id that ${why}: ${quote(id.text)}.`);
+    if (why) throw problem(`holds an id that ${why}: ${shown(id.text)}.`);
   }
   return ids as DeploymentId[];
 }

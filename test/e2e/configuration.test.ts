@@ -79,3 +79,31 @@ describe('the key echoed in more forms', () => {
     for (const form of masks) expect(shown).not.toContain(form.slice(0, 6));
   });
 });
+
+describe('a secret inside a configuration error', () => {
+  it('a 300-character key put into other inputs too: each error quotes it as ***, and no 6 characters of it show', async () => {
+    const key = Array.from({ length: 30 }, (_, index) =>
+      `Kq${String.fromCharCode(65 + index)}xZvWmPj`.slice(0, 10),
+    ).join('');
+    expect(key).toHaveLength(300);
+
+    const { main, post } = await runJob({
+      inputs: fake.inputs({ 'api-key': key, retries: key, type: key, status: `${key}!` }),
+    });
+
+    expect(main.exitCode).toBe(1);
+    expect(main.errors).toEqual([
+      [
+        "Input 'retries' must be a whole number from 0 to 10, got '***'.",
+        "Input 'status' must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got '***!'. Leave it empty to start the deployment here and finish it when the job ends.",
+        "Input 'type' must be SIMPLE (the only type the service accepts), got '***'.",
+      ].join('\n'),
+    ]);
+    const shown = [...main.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::')), main.summary].join(
+      '\n',
+    );
+    for (let at = 0; at + 6 <= key.length; at++) expect(shown).not.toContain(key.slice(at, at + 6));
+    expect(post.exitCode).toBe(0);
+    expect(fake.service.requests).toEqual([]);
+  });
+});
