@@ -1968,6 +1968,12 @@ function idProblem(text) {
         return 'is not valid Unicode text';
     if (text === '.' || text === '..')
         return `is '${text}', which is no deployment but a path`;
+    if (text.trim() !== text)
+        return 'has white space at its ends, which a later job would not read back';
+    if (text.includes(','))
+        return 'holds a comma, which a later job would read as two ids';
+    if (text.startsWith('['))
+        return "starts with '[', which a later job would read as a JSON array";
     return undefined;
 }
 function idsJson(ids) {
@@ -2573,7 +2579,7 @@ function parseIdArray(raw) {
     if (!Array.isArray(parsed))
         return undefined;
     return parsed.map((value) => {
-        const id = idFromJson(typeof value === 'string' ? value.trim() : value);
+        const id = idFromJson(value);
         return id && id.text !== '' ? id : undefined;
     });
 }

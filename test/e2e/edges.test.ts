@@ -119,6 +119,35 @@ describe('ids', () => {
   });
 });
 
+describe('ids that survive the trip to a later job', () => {
+  it("refuses an id a later job would read as two ('7,8') when it arrives; the later job is handed [] and updates nothing", async () => {
+    await fake.restart({ ids: () => '"7,8"' });
+
+    const start = await runStep('main', { inputs: fake.inputs({ status: 'STARTED' }) }, {});
+    const later = await runStep(
+      'main',
+      {
+        inputs: {
+          'api-key': fake.service.apiKey,
+          'base-url': fake.service.url,
+          'deployment-id': '${{ needs.start.outputs.deployment-ids }}',
+          status: 'success',
+        },
+        contexts: { needs: { start: { outputs: start.outputs, result: 'success' } } },
+      },
+      {},
+    );
+
+    expect(start.warnings).toEqual([
+      'Could not record the deployment of artifact 42: HTTP 200, but the deployment id it returned holds a comma, which a later job would read as two ids, so it is not kept (the service may have recorded a deployment this action cannot finish)\nThe step goes on (fail-on-error is false).',
+    ]);
+    expect(start.outputs).toEqual({ 'deployment-id': '', 'deployment-ids': '[]', status: '' });
+    expect(later.exitCode).toBe(0);
+    expect(later.inputs['deployment-id']).toBe('[]');
+    expect(fake.received()).toEqual(['POST /deployment']);
+  });
+});
+
 describe('bounded fan-out', () => {
   it('records 100 artifacts with at most 8 requests in flight', async () => {
     await fake.restart({ answerDelayMs: 5 });

@@ -42,6 +42,9 @@ describe('ids', () => {
     ['".."', '".."', "is '..', which is no deployment but a path"],
     ['"1\\n::error::x"', '"1\\n::error::x"', 'holds control characters'],
     ['the key', '"test-key-5f2b9c"', 'holds the API key'],
+    ['" 7"', '" 7"', 'has white space at its ends, which a later job would not read back'],
+    ['"7,8"', '"7,8"', 'holds a comma, which a later job would read as two ids'],
+    ['"[7]"', '"[7]"', "starts with '[', which a later job would read as a JSON array"],
   ])('never keeps an id that does not fit the protocol: %s', async (_, idText, problem) => {
     await fake.restart({ ids: () => idText });
 

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Limits } from '../../src/core/constants.ts';
 import { secretForms } from '../../src/core/secret.ts';
-import { startFakeService, type FakeService, type Fault } from '../fake-service.ts';
+import { startFakeService, type FakeService, type FakeServiceOptions, type Fault } from '../fake-service.ts';
 import { runJobInProcess, runStepInProcess } from '../in-process.ts';
 import type { StepResult } from '../run-action.ts';
 
@@ -43,9 +43,9 @@ afterEach(async () => {
   service = undefined;
 });
 
-async function freshService(): Promise<FakeService> {
+async function freshService(options: FakeServiceOptions = {}): Promise<FakeService> {
   await service?.close();
-  service = await startFakeService({ apiKey: KEY, prefix: '/api' });
+  service = await startFakeService({ apiKey: KEY, prefix: '/api', ...options });
   return service;
 }
 
@@ -289,6 +289,53 @@ describe('a hostile service', () => {
           env: { RUNNER_DEBUG: '1' },
         });
         checkInvariants([main, post], current);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe('ids that survive the trip to a later job', () => {
+  /** What a service might return as an id, as JSON: text with list separators, brackets, white space at its ends; numbers. */
+  const idText = fc.oneof(
+    hostileText([',', '[', ']', ' ', '\u00a0', '\u3000', '"', '7,8', '[1]', ' 7', '7 ', '\t']).map((text) =>
+      JSON.stringify(text),
+    ),
+    fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map(String),
+    fc.constantFrom('1e3', '1E+2', '-0', '1.50', '1e999', '"007"', '"[7]"', '" 7"', '"7,8"', '"a]"', '"true"'),
+  );
+
+  it('an id is refused when it arrives, or either output passed to deployment-id in a later job updates exactly it', async () => {
+    await fc.assert(
+      fc.asyncProperty(idText, async (text) => {
+        const current = await freshService({ ids: () => text });
+        const start = await runStepInProcess(
+          'main',
+          { inputs: { ...baseInputs(), 'artifact-id': '42', status: 'STARTED' } },
+          {},
+        );
+        checkInvariants([start], current);
+        if (start.outputs['deployment-ids'] === '[]') {
+          expect(start.warnings[0]).toMatch(/^Could not record the deployment of artifact 42: HTTP 200, but /);
+          return;
+        }
+        const id = text.startsWith('"') ? (JSON.parse(text) as string) : text;
+        for (const output of ['deployment-id', 'deployment-ids']) {
+          current.requests.length = 0;
+          const later = await runStepInProcess(
+            'main',
+            {
+              inputs: { ...baseInputs(), 'deployment-id': `\${{ needs.start.outputs.${output} }}`, status: 'success' },
+              contexts: { needs: { start: { outputs: start.outputs, result: 'success' } } },
+            },
+            {},
+          );
+          checkInvariants([later], current);
+          expect([...later.warnings, ...later.errors]).toEqual([]);
+          expect(current.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+            `PATCH /api/deployment/${encodeURIComponent(id)}`,
+          ]);
+        }
       }),
       { numRuns: RUNS },
     );

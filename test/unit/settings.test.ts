@@ -92,6 +92,15 @@ describe('readSettings', () => {
       /^Input 'deployment-id' holds the API key as an id \(are two secrets swapped\?\)\.$/,
     ],
     [{ 'deployment-id': '["\\ud800"]' }, /^Input 'deployment-id' holds an id that is not valid Unicode text/],
+    // Never trimmed: an id is what the service returned, and no id has white space at its ends.
+    [
+      { 'deployment-id': '[" a-b "]' },
+      /^Input 'deployment-id' holds an id that has white space at its ends, which a later job would not read back: ' a-b '\.$/,
+    ],
+    [
+      { 'deployment-id': '["7,8"]' },
+      /^Input 'deployment-id' holds an id that holds a comma, which a later job would read as two ids: '7,8'\.$/,
+    ],
   ])('rejects %o naming the input', (override, message) => {
     const lines = problems({ ...valid, ...override });
     expect(lines).toHaveLength(1);
@@ -155,7 +164,7 @@ describe('readSettings', () => {
       ],
     ],
     [
-      '[12," a-b "]',
+      '[12,"a-b"]',
       [
         { text: '12', numeric: true },
         { text: 'a-b', numeric: false },
