@@ -3292,6 +3292,67 @@ const State = {
 };
 
 ; 
+const external_node_fs_namespaceObject = require("node:fs");
+; 
+const external_node_os_namespaceObject = require("node:os");
+; 
+
+
+function appendToRunnerFile(variable, text) {
+    const path = process.env[variable] ?? '';
+    const name = `${variable} (${path})`;
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    }
+    catch (error) {
+        throw new Error(`${name} ${openProblem(error)}`, { cause: error });
+    }
+    try {
+        if (!(0,external_node_fs_namespaceObject.fstatSync)(fd).isFile())
+            throw new Error(`${name} is not a regular file (writing to it could hold the step)`);
+        const bytes = Buffer.from(text, 'utf8');
+        for (let written = 0; written < bytes.length;) {
+            const count = (0,external_node_fs_namespaceObject.writeSync)(fd, bytes, written);
+            if (count <= 0)
+                throw new Error(`${name} took no more bytes`);
+            written += count;
+        }
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+function keyValueBlocks(values) {
+    return Object.entries(values)
+        .map(([name, value]) => {
+        const delimiter = `ghadelimiter_${crypto.randomUUID()}`;
+        if (value.includes(delimiter))
+            throw new Error(`The value of ${name} holds its delimiter`);
+        return `${name}<<${delimiter}${external_node_os_namespaceObject.EOL}${value}${external_node_os_namespaceObject.EOL}${delimiter}${external_node_os_namespaceObject.EOL}`;
+    })
+        .join('');
+}
+const OPEN_PROBLEMS = {
+    ENOENT: 'does not exist',
+    ENOTDIR: 'does not exist (a part of its path is no folder)',
+    ENXIO: 'is a pipe that nobody reads (writing to it would hold the step)',
+    EISDIR: 'is a folder',
+    EACCES: 'may not be written (permission denied)',
+    EPERM: 'may not be written (operation not permitted)',
+    ELOOP: 'is a loop of symbolic links',
+    ENAMETOOLONG: 'has a name too long to open',
+    EROFS: 'is on a read-only file system',
+};
+function openProblem(error) {
+    const code = error.code;
+    if (typeof code === 'string' && Object.hasOwn(OPEN_PROBLEMS, code))
+        return OPEN_PROBLEMS[code];
+    return `could not be opened (${typeof code === 'string' ? code : String(error)})`;
+}
+
+; 
+
 
 
 
@@ -3299,7 +3360,11 @@ const State = {
 
 const NOTE_LENGTH = 1000;
 function saveHandoff(handoff) {
-    saveState(State.Handoff, encodeHandoff(handoff));
+    const value = encodeHandoff(handoff);
+    if (process.env.GITHUB_STATE)
+        appendToRunnerFile('GITHUB_STATE', keyValueBlocks({ [State.Handoff]: value }));
+    else
+        saveState(State.Handoff, value);
 }
 function readHandoff() {
     return decodeHandoff(getState(State.Handoff));
@@ -3364,8 +3429,6 @@ function jsonNumber(value) {
 }
 
 ; 
-const external_node_fs_namespaceObject = require("node:fs");
-; 
 
 
 
@@ -3383,11 +3446,10 @@ function recordedRow(body, id) {
 }
 const COLUMNS = ['Artifact', 'Environment', 'Version', 'Commit', 'Branch', 'Status', 'Id', 'Link'];
 function writeSummary(content, log) {
-    const path = process.env.GITHUB_STEP_SUMMARY;
-    if (!path)
+    if (!process.env.GITHUB_STEP_SUMMARY)
         return log.debug('No GITHUB_STEP_SUMMARY: job summary skipped.');
     try {
-        (0,external_node_fs_namespaceObject.appendFileSync)(path, renderSummary(content, log.clean));
+        appendToRunnerFile('GITHUB_STEP_SUMMARY', renderSummary(content, log.clean));
     }
     catch (error) {
         log.warning(`Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`);
@@ -3463,6 +3525,7 @@ class Budget {
 
 
 
+
 function reportStart(report, failOnError, log) {
     handOn(log, report.open ?? { note: '' }, report.ids, report.status);
     show(report, failOnError, log);
@@ -3524,18 +3587,30 @@ function handOn(log, handoff, ids, status) {
     if (ids && status !== undefined)
         write(log, 'outputs', () => setOutputs(ids, status));
 }
+const failed = new WeakMap();
 function write(log, what, action) {
     try {
         action();
     }
     catch (error) {
+        const said = failed.get(log) ?? new Set();
+        failed.set(log, said);
+        if (said.has(what))
+            return;
+        said.add(what);
         log.warning(`Could not write the step's ${what}: ${error instanceof Error ? error.message : String(error)}`);
     }
 }
 function setOutputs(ids, status) {
-    setOutput(Outputs.DeploymentId, ids[0]?.text ?? '');
-    setOutput(Outputs.DeploymentIds, idsJson(ids));
-    setOutput(Outputs.Status, status);
+    const outputs = {
+        [Outputs.DeploymentId]: ids[0]?.text ?? '',
+        [Outputs.DeploymentIds]: idsJson(ids),
+        [Outputs.Status]: status,
+    };
+    if (process.env.GITHUB_OUTPUT)
+        return appendToRunnerFile('GITHUB_OUTPUT', keyValueBlocks(outputs));
+    for (const [name, value] of Object.entries(outputs))
+        setOutput(name, value);
 }
 
 ; 

@@ -2,12 +2,12 @@
 // HTML in which no value can change the structure: every value is escaped and kept to one line (a
 // blank line would end the HTML block and let Markdown in), cells are shortened, and the whole stays
 // within Limits.summaryBytes.
-import { appendFileSync } from 'node:fs';
 import { Limits } from '../core/constants.js';
 import type { CreateBody } from '../core/deployment.js';
 import type { DeploymentId } from '../core/ids.js';
 import type { Log } from '../core/log.js';
 import { escapeHtml, shorten } from '../core/text.js';
+import { appendToRunnerFile } from './runner-files.js';
 
 export interface RecordedRow {
   artifact: string;
@@ -47,10 +47,9 @@ const COLUMNS = ['Artifact', 'Environment', 'Version', 'Commit', 'Branch', 'Stat
 
 /** Appends to this step's summary; outside a runner (no GITHUB_STEP_SUMMARY) it only says so at debug level. */
 export function writeSummary(content: SummaryContent, log: Log): void {
-  const path = process.env.GITHUB_STEP_SUMMARY;
-  if (!path) return log.debug('No GITHUB_STEP_SUMMARY: job summary skipped.');
+  if (!process.env.GITHUB_STEP_SUMMARY) return log.debug('No GITHUB_STEP_SUMMARY: job summary skipped.');
   try {
-    appendFileSync(path, renderSummary(content, log.clean));
+    appendToRunnerFile('GITHUB_STEP_SUMMARY', renderSummary(content, log.clean));
   } catch (error) {
     log.warning(`Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -2,6 +2,10 @@
 // words from the runner, no foreign workflow command, ids kept exactly and kept to the protocol,
 // bounded answers, broken runner data. Tables and generated cases of each run in-process
 // (test/steps/edges.test.ts, test/steps/properties.test.ts).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useFakeService } from '../fixture.ts';
 import { runJob, runStep } from '../run-action.ts';
@@ -175,6 +179,40 @@ describe('bounded answers', () => {
     expect(main.probe?.maxRssKiB).toBeLessThan(150 * 1024);
     expect(main.summary.length).toBeLessThan(1000);
     expect(main.stdout.length).toBeLessThan(20_000);
+  });
+});
+
+describe('runner files that block', () => {
+  it('GITHUB_OUTPUT, GITHUB_STATE and GITHUB_STEP_SUMMARY each a pipe nobody reads: the steps end by themselves, a warning naming each', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'runner-files-'));
+    const fifo = (name: string) => {
+      const path = join(dir, name);
+      execFileSync('mkfifo', [path]);
+      return path;
+    };
+    const env = { GITHUB_OUTPUT: fifo('output'), GITHUB_STATE: fifo('state'), GITHUB_STEP_SUMMARY: fifo('summary') };
+    const nobody = '(writing to it would hold the step)';
+
+    try {
+      const main = await runStep('main', { inputs: fake.inputs(), env, killAfterMs: 10_000 }, {});
+      // The state the main step could not hand on, as the runner would have had it.
+      const handoff = '{"kind":"finish","ids":[1],"startedAt":1}';
+      const post = await runStep('post', { inputs: fake.inputs(), env, killAfterMs: 10_000 }, { handoff });
+
+      expect(main.exitCode).toBe(0);
+      expect(main.warnings).toEqual([
+        `Could not write the step's state: GITHUB_STATE (${env.GITHUB_STATE}) is a pipe that nobody reads ${nobody}`,
+        `Could not write the step's outputs: GITHUB_OUTPUT (${env.GITHUB_OUTPUT}) is a pipe that nobody reads ${nobody}`,
+        `Could not write the job summary: GITHUB_STEP_SUMMARY (${env.GITHUB_STEP_SUMMARY}) is a pipe that nobody reads ${nobody}`,
+      ]);
+      expect(post.exitCode).toBe(0);
+      expect(post.warnings).toEqual([
+        `Could not write the job summary: GITHUB_STEP_SUMMARY (${env.GITHUB_STEP_SUMMARY}) is a pipe that nobody reads ${nobody}`,
+      ]);
+      expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

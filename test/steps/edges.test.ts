@@ -1,7 +1,7 @@
 // The promises at the edges, step by step (in-process, from src/): the tables behind
 // test/e2e/edges.test.ts.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -162,9 +162,43 @@ describe('what the post step is handed', () => {
     });
 
     expect(main.exitCode).toBe(0);
-    expect(main.warnings).toEqual(["Could not write the step's outputs: Missing file at path: /nonexistent/output"]);
+    expect(main.warnings).toEqual([
+      "Could not write the step's outputs: GITHUB_OUTPUT (/nonexistent/output) does not exist",
+    ]);
     expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
     expect(post.exitCode).toBe(0);
+  });
+});
+
+describe('runner files that block', () => {
+  /** A FIFO nobody reads, at a fresh path. */
+  function pipe(): string {
+    const path = join(mkdtempSync(join(tmpdir(), 'runner-file-')), 'fifo');
+    execFileSync('mkfifo', [path]);
+    return path;
+  }
+
+  // A pipe nobody reads is test/e2e's: in-process, a step that waited on one (as @actions/core's
+  // appendFileSync does) would hold the test runner itself, where a spawned step is killed at a bound.
+  it('a runner file that is a pipe somebody reads, or a device: not written, one warning naming it', async () => {
+    const fifo = pipe();
+    // A reader that never reads: the pipe opens, and a write could fill it and wait.
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const main = await runStepInProcess(
+        'main',
+        { inputs: fake.inputs(), env: { GITHUB_OUTPUT: fifo, GITHUB_STEP_SUMMARY: '/dev/null' } },
+        {},
+      );
+
+      expect(main.warnings).toEqual([
+        `Could not write the step's outputs: GITHUB_OUTPUT (${fifo}) is not a regular file (writing to it could hold the step)`,
+        'Could not write the job summary: GITHUB_STEP_SUMMARY (/dev/null) is not a regular file (writing to it could hold the step)',
+      ]);
+    } finally {
+      closeSync(reader);
+      rmSync(dirname(fifo), { recursive: true, force: true });
+    }
   });
 });
 
