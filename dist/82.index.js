@@ -110,7 +110,8 @@ function undiciLazyBuiltins() {
 
 
 async function createHttpClient(options) {
-    const { timeoutMs, retries, proxy, log, sleep = (ms) => (0,promises_.setTimeout)(ms), random = Math.random } = options;
+    const { timeoutMs, retries, proxy, log, random = Math.random } = options;
+    const sleep = options.sleep ?? ((ms, signal) => (0,promises_.setTimeout)(ms, undefined, signal && { signal }));
     const dispatcher = proxy ? await createProxyAgent(proxy.url, { timeoutMs }) : createAgent({ timeoutMs });
     function attempt(req) {
         return withDeadline(answer(req), timeoutMs);
@@ -133,33 +134,41 @@ async function createHttpClient(options) {
             truncated,
         };
     }
-    async function send(req) {
+    async function send(req, signal) {
         const label = `${req.method} ${req.url.href}`;
         log.debug(`${label} ${req.body}`);
         for (let retry = 0;; retry++) {
             let outcome;
             let what;
             let waitMs;
+            let last;
+            const final = () => retry >= retries || signal?.aborted === true;
             try {
                 const response = await attempt(req);
                 log.debug(`${label} -> HTTP ${response.status} ${(0,core_text .ml)(log.clean(response.text), constants .xu.detailLength)}`);
                 outcome = { kind: 'response', status: response.status };
-                if (response.status < 300 || retry >= retries || !isRetryable(req.method, outcome))
+                if (response.status < 300 || final() || !isRetryable(req.method, outcome))
                     return response;
                 what = `HTTP ${response.status}`;
                 waitMs = retryAfterMs(response.retryAfter);
+                last = () => response;
             }
             catch (error) {
                 const failure = (0,network_error .g)(error, req.url.host, proxy);
                 outcome = { kind: 'network', cause: failure.cause };
                 log.debug(`${label} -> ${failure.cause}: ${String(error)}`);
-                if (retry >= retries || !isRetryable(req.method, outcome))
+                if (final() || !isRetryable(req.method, outcome))
                     throw new network_error .D(failure.text, { cause: error });
                 what = failure.text;
+                last = () => {
+                    throw new network_error .D(failure.text, { cause: error });
+                };
             }
             const delay = waitMs ?? backoffMs(retry, random);
             log.info(`${label}: ${what}; retrying in ${(delay / 1000).toFixed(1)} s (retry ${retry + 1} of ${retries})`);
-            await sleep(delay);
+            await sleep(delay, signal).catch(() => undefined);
+            if (signal?.aborted)
+                return last();
         }
     }
     const close = () => {

@@ -1767,6 +1767,13 @@ var core_text = __nccwpck_require__(9439);
 
 
 const NOTHING_SENT = 'Dry run: nothing was sent.';
+const NOT_SENT = 'not sent: the run was cancelled before its turn';
+function describeCancel(plan, wording) {
+    const later = plan.kind === 'create' && plan.finishLater
+        ? `, and ${wording.finisher} sets each one created from ${wording.finishFrom}`
+        : '';
+    return `The run is being cancelled: no further deployment is created; those already sent are waited for${later}.`;
+}
 function describeStart(plan, results, options) {
     const { dryRun, startedAt, wording } = options;
     const note = (text) => ({ note: `Nothing to finish: ${text}` });
@@ -1828,7 +1835,8 @@ function describeCreated(plan, results, { dryRun, startedAt, wording }) {
             lines.push({ text: `Recorded deployment ${result.id.text}: ${describeBody(result.body)} (${status}).` });
         }
         else {
-            failures.push(prefixed(`Could not record the deployment of ${artifactLabel(result.body)}`, result.failure));
+            const failure = 'notSent' in result ? [NOT_SENT] : result.failure;
+            failures.push(prefixed(`Could not record the deployment of ${artifactLabel(result.body)}`, failure));
         }
     }
     const ids = recorded.map((row) => row.id);
@@ -1982,11 +1990,11 @@ function idsJson(ids) {
 
 var network_error = __nccwpck_require__(3647);
 ; 
-async function settleAll(items, limit, task) {
-    const results = new Array(items.length);
+async function settleAll(items, limit, task, signal) {
+    const results = items.map(() => ({ status: 'not-started' }));
     let next = 0;
     async function worker() {
-        while (next < items.length) {
+        while (next < items.length && !signal?.aborted) {
             const index = next++;
             try {
                 results[index] = { status: 'fulfilled', value: await task(items[index]) };
@@ -2141,10 +2149,17 @@ class ServiceError extends Error {
         this.lines = lines;
     }
 }
-async function createAll(tracker, bodies) {
-    const settled = await settleAll(bodies, constants .xu.requestsInFlight, (body) => tracker.create(body));
+async function createAll(tracker, bodies, { signal, onCreated } = {}) {
+    const create = async (body) => {
+        const id = await tracker.create(body, signal);
+        onCreated?.({ body, id });
+        return id;
+    };
+    const settled = await settleAll(bodies, constants .xu.requestsInFlight, create, signal);
     return settled.map((result, index) => {
         const body = bodies[index];
+        if (result.status === 'not-started')
+            return { body, notSent: true };
         return result.status === 'fulfilled' ? { body, id: result.value } : { body, failure: failureLines(result.reason) };
     });
 }
@@ -2152,7 +2167,9 @@ async function setStatusAll(tracker, ids, status) {
     const settled = await settleAll(ids, constants .xu.requestsInFlight, (id) => tracker.update(id, status));
     return settled.map((result, index) => {
         const id = ids[index];
-        return result.status === 'fulfilled' ? { id } : { id, failure: failureLines(result.reason) };
+        if (result.status === 'rejected')
+            return { id, failure: failureLines(result.reason) };
+        return { id };
     });
 }
 function failureLines(error) {
@@ -2166,8 +2183,8 @@ function createTracker(http, connection) {
     const { baseUrl, apiKey } = connection;
     const scrub = cleaner(apiKey);
     return {
-        async create(body) {
-            const response = await http.send(createRequest(baseUrl, apiKey, body));
+        async create(body, signal) {
+            const response = await http.send(createRequest(baseUrl, apiKey, body), signal);
             const answer = successAnswer(response, scrub);
             const head = `HTTP ${response.status}, but`;
             const id = answerId(response.text, answer.id, head);
@@ -3530,6 +3547,9 @@ function reportStart(report, failOnError, log) {
     handOn(log, report.open ?? { note: '' }, report.ids, report.status);
     show(report, failOnError, log);
 }
+function handOnCreated(ids, startedAt, log) {
+    write(log, 'state', () => saveHandoff({ dryRun: false, ids: [...ids], startedAt }));
+}
 function reportFinish(report, failOnError, log) {
     show(report, failOnError, log);
 }
@@ -3737,14 +3757,41 @@ async function run(log) {
     presetOutputs();
     const { settings, request } = read;
     const plan = plan_plan(settings, request);
-    const results = await execute(plan, settings, log);
+    const results = await whileNotCancelled(plan, log, (signal) => execute(plan, settings, log, startedAt, signal));
     const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt, wording: ACTION_WORDING });
     reportStart(report, settings.failOnError, log);
 }
-async function execute(plan, { connection, dryRun }, log) {
+async function whileNotCancelled(plan, log, work) {
+    const controller = new AbortController();
+    const cancel = () => {
+        if (controller.signal.aborted)
+            return;
+        log.info(describeCancel(plan, ACTION_WORDING));
+        controller.abort();
+    };
+    process.on('SIGINT', cancel);
+    process.on('SIGTERM', cancel);
+    try {
+        return await work(controller.signal);
+    }
+    finally {
+        process.off('SIGINT', cancel);
+        process.off('SIGTERM', cancel);
+    }
+}
+async function execute(plan, { connection, dryRun }, log, startedAt, signal) {
     switch (plan.kind) {
-        case 'create':
-            return { created: await withTracker(connection, log, dryRun, (tracker) => createAll(tracker, plan.bodies)) };
+        case 'create': {
+            const created = [];
+            const onCreated = ({ id }) => {
+                created.push(id);
+                handOnCreated(created, startedAt, log);
+            };
+            const options = plan.finishLater && !dryRun ? { signal, onCreated } : { signal };
+            return {
+                created: await withTracker(connection, log, dryRun, (tracker) => createAll(tracker, plan.bodies, options)),
+            };
+        }
         case 'update':
             return {
                 updated: await withTracker(connection, log, dryRun, (tracker) => setStatusAll(tracker, plan.ids, plan.status)),

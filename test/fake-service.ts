@@ -46,6 +46,11 @@ export interface FakeServiceOptions {
   onChange?: () => void;
   /** Answer every request this much later, so that concurrent requests overlap. */
   answerDelayMs?: number;
+  /**
+   * Called with each request as it arrives (recorded, `index` counting from 0); its answer waits for
+   * the promise returned, if any: to hold answers until a test has done something (signalled a step).
+   */
+  gate?: (request: RecordedRequest, index: number) => Promise<void> | void;
   /** Serve HTTPS with this key and certificate (PEM), e.g. tlsFixture('server') from test/tls-fixtures.ts. */
   tls?: { key: string | Buffer; cert: string | Buffer };
 }
@@ -111,18 +116,21 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
       const text = Buffer.concat(chunks).toString('utf8');
       const body = parseJson(text);
       const method = req.method ?? '';
-      requests.push({
+      const recorded: RecordedRequest = {
         method,
         path: req.url ?? '',
         headers: req.headers,
         body: body === undefined ? text : body,
         at: performance.now(),
-      });
+      };
+      requests.push(recorded);
 
       const fault = faults[method]?.shift();
       const reply = () => (fault ? playFault(fault, res) : answer(method, req.url ?? '', req.headers, text, body, res));
-      if (options.answerDelayMs) setTimeout(reply, options.answerDelayMs);
-      else reply();
+      const delayed = () => (options.answerDelayMs ? void setTimeout(reply, options.answerDelayMs) : reply());
+      const gate = options.gate?.(recorded, requests.length - 1);
+      if (gate) void gate.then(delayed);
+      else delayed();
     });
   };
   const server = options.tls

@@ -11,7 +11,15 @@ import {
   readStepWith,
   STEP_WITH_CONTEXT,
 } from './github-templates.ts';
-import { ACTION, DEFAULT_CHECK_RUN_ID, inputVariableName, ROOT, stepInputs, type JobOptions } from './run-action.ts';
+import {
+  ACTION,
+  DEFAULT_CHECK_RUN_ID,
+  inputVariableName,
+  parseFileCommand,
+  ROOT,
+  stepInputs,
+  type JobOptions,
+} from './run-action.ts';
 
 const ACTION_YML = readFileSync(join(ROOT, 'action.yml'), 'utf8');
 const BASE = { 'api-key': 'k', 'base-url': 'http://127.0.0.1:1/api', 'artifact-id': '42' };
@@ -267,5 +275,25 @@ describe('the inputs a step gets', () => {
   it('names each input INPUT_<NAME> as the runner does', () => {
     expect(inputVariableName('job-status')).toBe('INPUT_JOB-STATUS');
     expect(inputVariableName('my input')).toBe('INPUT_MY_INPUT');
+  });
+});
+
+describe("a step's file commands, as the runner reads them", () => {
+  const block = (name: string, value: string, delimiter = 'ghadelimiter_1') =>
+    `${name}<<${delimiter}\n${value}\n${delimiter}\n`;
+
+  it('keeps the last value of a name written again (the runner sets a dictionary entry per block)', () => {
+    expect(parseFileCommand(block('handoff', '[1]') + block('other', 'x') + block('handoff', '[1,2]', 'd2'))).toEqual({
+      handoff: '[1,2]',
+      other: 'x',
+    });
+  });
+
+  it('stops at a block whose delimiter never comes (a step killed while writing), keeping the values before it', () => {
+    expect(parseFileCommand(`${block('handoff', '[1]')}handoff<<d3\n[1,2`)).toEqual({ handoff: '[1]' });
+  });
+
+  it('reads a value of several lines, and an empty one', () => {
+    expect(parseFileCommand(block('a', 'one\ntwo') + block('b', ''))).toEqual({ a: 'one\ntwo', b: '' });
   });
 });

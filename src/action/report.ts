@@ -19,6 +19,15 @@ export function reportStart(report: Report, failOnError: boolean, log: ActionLog
   show(report, failOnError, log);
 }
 
+/**
+ * The deployments the main step has created so far, handed to the post step at once: should the
+ * step be killed before its report (a cancelled run's grace period ends), the post step still
+ * finishes them. The runner keeps the last value written, so the report's own handoff wins.
+ */
+export function handOnCreated(ids: readonly DeploymentId[], startedAt: number, log: ActionLog): void {
+  write(log, 'state', () => saveHandoff({ dryRun: false, ids: [...ids], startedAt }));
+}
+
 /** What the post step did. */
 export function reportFinish(report: Report, failOnError: boolean, log: ActionLog): void {
   show(report, failOnError, log);

@@ -22,7 +22,7 @@ export function appendToRunnerFile(variable: RunnerFile, text: string): void {
   try {
     if (!fstatSync(fd).isFile()) throw new Error(`${name} is not a regular file (writing to it could hold the step)`);
     const bytes = Buffer.from(text, 'utf8');
-    for (let written = 0; written < bytes.length; ) {
+    for (let written = 0; written < bytes.length;) {
       const count = writeSync(fd, bytes, written);
       if (count <= 0) throw new Error(`${name} took no more bytes`);
       written += count;

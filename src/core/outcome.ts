@@ -53,6 +53,21 @@ export interface Report {
 
 const NOTHING_SENT = 'Dry run: nothing was sent.';
 
+/** A deployment never asked for: the run was cancelled before its turn. */
+const NOT_SENT = 'not sent: the run was cancelled before its turn';
+
+/**
+ * What starting says the moment the run is cancelled (the runner's SIGINT; a command's Ctrl-C):
+ * what it does with the deployments sent and those not yet.
+ */
+export function describeCancel(plan: Plan, wording: Wording): string {
+  const later =
+    plan.kind === 'create' && plan.finishLater
+      ? `, and ${wording.finisher} sets each one created from ${wording.finishFrom}`
+      : '';
+  return `The run is being cancelled: no further deployment is created; those already sent are waited for${later}.`;
+}
+
 /** What starting (the main step, `start`, `record`, `run`'s start) did with `plan`. */
 export function describeStart(
   plan: Plan,
@@ -125,7 +140,8 @@ function describeCreated(
       recorded.push(result);
       lines.push({ text: `Recorded deployment ${result.id.text}: ${describeBody(result.body)} (${status}).` });
     } else {
-      failures.push(prefixed(`Could not record the deployment of ${artifactLabel(result.body)}`, result.failure));
+      const failure = 'notSent' in result ? [NOT_SENT] : result.failure;
+      failures.push(prefixed(`Could not record the deployment of ${artifactLabel(result.body)}`, failure));
     }
   }
   const ids = recorded.map((row) => row.id);

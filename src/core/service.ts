@@ -22,18 +22,42 @@ export class ServiceError extends Error {
 }
 
 export interface Tracker {
-  create(body: CreateBody): Promise<DeploymentId>;
+  /** Once `signal` is aborted, a create under way is not tried again. */
+  create(body: CreateBody, signal?: AbortSignal): Promise<DeploymentId>;
   update(id: DeploymentId, status: DeploymentStatus): Promise<void>;
 }
 
-export type CreateResult = { body: CreateBody; id: DeploymentId } | { body: CreateBody; failure: readonly string[] };
+/** A deployment created, one that could not be, or one never asked for (the run was cancelled first). */
+export type CreateResult =
+  Created | { body: CreateBody; failure: readonly string[] } | { body: CreateBody; notSent: true };
+export type Created = { body: CreateBody; id: DeploymentId };
 export type UpdateResult = { id: DeploymentId; failure?: readonly string[] };
 
+export interface CreateAllOptions {
+  /**
+   * Aborted when the run is cancelled: no further create starts, and none is tried again; those
+   * under way finish (each bounded by its timeout). The bodies never sent come back `notSent`.
+   */
+  signal?: AbortSignal;
+  /** Each deployment as soon as it is created (answers come in any order): to hand it on at once. */
+  onCreated?: (created: Created) => void;
+}
+
 /** Creates every deployment, a few at a time; a failure on one does not stop the others. */
-export async function createAll(tracker: Tracker, bodies: readonly CreateBody[]): Promise<CreateResult[]> {
-  const settled = await settleAll(bodies, Limits.requestsInFlight, (body) => tracker.create(body));
-  return settled.map((result, index) => {
+export async function createAll(
+  tracker: Tracker,
+  bodies: readonly CreateBody[],
+  { signal, onCreated }: CreateAllOptions = {},
+): Promise<CreateResult[]> {
+  const create = async (body: CreateBody): Promise<DeploymentId> => {
+    const id = await tracker.create(body, signal);
+    onCreated?.({ body, id });
+    return id;
+  };
+  const settled = await settleAll(bodies, Limits.requestsInFlight, create, signal);
+  return settled.map((result, index): CreateResult => {
     const body = bodies[index] as CreateBody;
+    if (result.status === 'not-started') return { body, notSent: true };
     return result.status === 'fulfilled' ? { body, id: result.value } : { body, failure: failureLines(result.reason) };
   });
 }
@@ -47,7 +71,9 @@ export async function setStatusAll(
   const settled = await settleAll(ids, Limits.requestsInFlight, (id) => tracker.update(id, status));
   return settled.map((result, index) => {
     const id = ids[index] as DeploymentId;
-    return result.status === 'fulfilled' ? { id } : { id, failure: failureLines(result.reason) };
+    if (result.status === 'rejected') return { id, failure: failureLines(result.reason) };
+    // Fulfilled: without a signal, every update is started.
+    return { id };
   });
 }
 
@@ -67,8 +93,8 @@ export function createTracker(http: HttpClient, connection: Connection): Tracker
   // escaped) before it is cut short, or a cut could show part of the key.
   const scrub = cleaner(apiKey);
   return {
-    async create(body) {
-      const response = await http.send(createRequest(baseUrl, apiKey, body));
+    async create(body, signal) {
+      const response = await http.send(createRequest(baseUrl, apiKey, body), signal);
       const answer = successAnswer(response, scrub);
       const head = `HTTP ${response.status}, but`;
       const id = answerId(response.text, answer.id, head);
