@@ -19,7 +19,7 @@ var network_error = __webpack_require__(3647);
 const PATCH_RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 const POST_RETRY_STATUSES = new Set([429, 503]);
 const POST_RETRY_CAUSES = new Set(['refused', 'dns', 'proxy-refused']);
-const NEVER_RETRY_CAUSES = new Set(['tls', 'proxy-auth']);
+const NEVER_RETRY_CAUSES = new Set(['tls', 'proxy-auth', 'malformed']);
 function isRetryable(method, outcome) {
     if (outcome.kind === 'network' && NEVER_RETRY_CAUSES.has(outcome.cause))
         return false;
@@ -129,6 +129,7 @@ async function createHttpClient(options) {
             status: response.statusCode,
             contentType: headerValue(response.headers['content-type']) ?? '',
             location: headerValue(response.headers.location),
+            contentEncoding: headerValue(response.headers['content-encoding']),
             retryAfter: headerValue(response.headers['retry-after']),
             text,
             truncated,

@@ -104,6 +104,20 @@ function describeNetworkError(error, host, proxy) {
     }
     if (has(/ERR_SSL|ERR_TLS|EPROTO|UND_ERR_PRX_TLS/))
         return { cause: 'tls', text: `the TLS handshake with ${host} failed (${code})` };
+    const parser = chain.find((link) => link.name === 'HTTPParserError' || link.code.startsWith('HPE_'));
+    if (parser) {
+        const why = /\((.+)\)$/.exec(parser.message)?.[1] ?? (parser.code || 'unreadable');
+        return {
+            cause: 'malformed',
+            text: `the answer of ${host}${through} is not valid HTTP/1.1 (${why}): is \`base-url\` the service's address, with the right scheme (http or https)?`,
+        };
+    }
+    if (chain.some((link) => link.code === 'UND_ERR_SOCKET' && link.message === 'bad response')) {
+        return {
+            cause: 'malformed',
+            text: `the answer of ${host}${through} is one this client cannot read: an interim \`100 Continue\` it did not ask for, or an answer before any request (the service may have acted on the request)`,
+        };
+    }
     if (has(/ECONNREFUSED/)) {
         return proxy
             ? { cause: 'refused', text: `cannot reach the proxy ${proxyName(proxy)}: connection refused` }
@@ -2220,7 +2234,12 @@ function jsonRequest(method, url, apiKey, body) {
     return {
         method,
         url,
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': apiKey },
+        headers: {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            'accept-encoding': 'identity',
+            'x-api-key': apiKey,
+        },
         body: JSON.stringify(body),
     };
 }
@@ -2237,6 +2256,12 @@ function successAnswer(response, scrub) {
     }
     if (status < 200 || status >= 300)
         throw new ServiceError(describeFailure(response, body, scrub));
+    const encoding = compressed(response, scrub);
+    if (encoding) {
+        throw new ServiceError([
+            `HTTP ${status}, but the answer is ${encoding}, so it is not read nor taken as a success (the service may have acted on the request)`,
+        ]);
+    }
     if (!isObject(body)) {
         const why = response.truncated
             ? `is over ${constants .xu.answerBytes / 1024} KiB (only that much is read)`
@@ -2247,9 +2272,19 @@ function successAnswer(response, scrub) {
         throw new ServiceError([`HTTP ${status}, but the answer does not say \`success: true\``]);
     return body;
 }
+function compressed(response, scrub) {
+    const encoding = response.contentEncoding?.trim() ?? '';
+    if (encoding === '' || encoding.toLowerCase() === 'identity')
+        return undefined;
+    const shown = (0,core_text .ml)(scrub(encoding), constants .xu.quotedValueLength, core_text .vj);
+    return `compressed (content-encoding: ${shown}) although it was asked for none (accept-encoding: identity)`;
+}
 function describeFailure(response, body, scrub = (text) => text) {
     const head = `HTTP ${response.status}`;
     const cut = (text, max) => (0,core_text .ml)(scrub(text), max, core_text .vj);
+    const encoding = compressed(response, scrub);
+    if (encoding)
+        return [`${head} (the answer is ${encoding}, so it is not read)`];
     if (body === undefined) {
         if (response.truncated)
             return [`${head} (the answer is over ${constants .xu.answerBytes / 1024} KiB; it was not read whole)`];

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 
 export interface RecordedRequest {
   method: string;
@@ -25,7 +26,13 @@ export type Fault =
   /** Close the connection without an answer. */
   | { drop: true }
   /** Accept and never answer. */
-  | { hang: true };
+  | { hang: true }
+  /** The contract's answer, after these bytes written raw (e.g. an unsolicited `HTTP/1.1 100 Continue`). */
+  | { interim: string }
+  /** The contract's answer, gzipped, with `content-encoding: gzip`, whatever the request accepts. */
+  | { gzip: true }
+  /** These bytes written raw as the whole answer (no valid HTTP), then the connection closed. */
+  | { raw: string };
 
 export interface Deployment {
   id: string | number;
@@ -126,7 +133,13 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
       requests.push(recorded);
 
       const fault = faults[method]?.shift();
-      const reply = () => (fault ? playFault(fault, res) : answer(method, req.url ?? '', req.headers, text, body, res));
+      const contract = () => answer(method, req.url ?? '', req.headers, text, body, res);
+      const reply = () => {
+        if (fault && 'interim' in fault) res.socket?.write(fault.interim);
+        if (fault && 'gzip' in fault) gzipped.add(res);
+        if (!fault || 'interim' in fault || 'gzip' in fault) return contract();
+        playFault(fault, res);
+      };
       const delayed = () => (options.answerDelayMs ? void setTimeout(reply, options.answerDelayMs) : reply());
       const gate = options.gate?.(recorded, requests.length - 1);
       if (gate) void gate.then(delayed);
@@ -217,12 +230,19 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
   };
 }
 
-function playFault(fault: Fault, res: ServerResponse): void {
+/** Answers sent gzipped ({ gzip: true }). */
+const gzipped = new WeakSet<ServerResponse>();
+
+function playFault(fault: Exclude<Fault, { interim: string } | { gzip: true }>, res: ServerResponse): void {
   if ('drop' in fault) {
     res.socket?.destroy();
     return;
   }
   if ('hang' in fault) return;
+  if ('raw' in fault) {
+    res.socket?.end(fault.raw);
+    return;
+  }
   if ('stream' in fault) return streamAnswer(fault.status, fault.stream, res);
   const raw = typeof fault.body === 'string';
   const contentType = raw ? 'text/html' : 'application/json';
@@ -321,6 +341,10 @@ function enumError(field: string, input: unknown, allowed: string[]): Validation
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (gzipped.has(res)) {
+    res.writeHead(status, { 'content-type': 'application/json', 'content-encoding': 'gzip', ...headers });
+    return void res.end(gzipSync(JSON.stringify(body)));
+  }
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }

@@ -21,6 +21,8 @@ export interface HttpResponse {
   contentType: string;
   /** A redirect's `Location`. */
   location?: string;
+  /** `Content-Encoding`, when the answer has one (it was asked for none: `accept-encoding: identity`). */
+  contentEncoding?: string;
   retryAfter?: string;
   /** The answer's first bytes (Limits.answerBytes), as text. */
   text: string;
@@ -68,6 +70,7 @@ export async function createHttpClient(options: HttpClientOptions): Promise<Http
       status: response.statusCode,
       contentType: headerValue(response.headers['content-type']) ?? '',
       location: headerValue(response.headers.location),
+      contentEncoding: headerValue(response.headers['content-encoding']),
       retryAfter: headerValue(response.headers['retry-after']),
       text,
       truncated,

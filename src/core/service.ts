@@ -134,7 +134,13 @@ function jsonRequest(method: HttpRequest['method'], url: URL, apiKey: string, bo
   return {
     method,
     url,
-    headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': apiKey },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      // Uncompressed: the answer is read as it comes (undici's request API inflates nothing).
+      'accept-encoding': 'identity',
+      'x-api-key': apiKey,
+    },
     body: JSON.stringify(body),
   };
 }
@@ -152,6 +158,12 @@ function successAnswer(response: HttpResponse, scrub: (text: string) => string):
     ]);
   }
   if (status < 200 || status >= 300) throw new ServiceError(describeFailure(response, body, scrub));
+  const encoding = compressed(response, scrub);
+  if (encoding) {
+    throw new ServiceError([
+      `HTTP ${status}, but the answer is ${encoding}, so it is not read nor taken as a success (the service may have acted on the request)`,
+    ]);
+  }
   if (!isObject(body)) {
     const why = response.truncated
       ? `is over ${Limits.answerBytes / 1024} KiB (only that much is read)`
@@ -162,14 +174,27 @@ function successAnswer(response: HttpResponse, scrub: (text: string) => string):
   return body;
 }
 
+/**
+ * "compressed (content-encoding: gzip) although it was asked for none (accept-encoding: identity)";
+ * undefined for an answer as it was asked for.
+ */
+function compressed(response: Pick<HttpResponse, 'contentEncoding'>, scrub: (text: string) => string) {
+  const encoding = response.contentEncoding?.trim() ?? '';
+  if (encoding === '' || encoding.toLowerCase() === 'identity') return undefined;
+  const shown = shorten(scrub(encoding), Limits.quotedValueLength, TRUNCATED);
+  return `compressed (content-encoding: ${shown}) although it was asked for none (accept-encoding: identity)`;
+}
+
 /** "HTTP 404: Deployment not found"; a validation array one line per entry. `scrub` hides the key before anything is cut. */
 export function describeFailure(
-  response: Pick<HttpResponse, 'status' | 'contentType' | 'truncated'>,
+  response: Pick<HttpResponse, 'status' | 'contentType' | 'truncated' | 'contentEncoding'>,
   body: unknown,
   scrub: (text: string) => string = (text) => text,
 ): string[] {
   const head = `HTTP ${response.status}`;
   const cut = (text: string, max: number) => shorten(scrub(text), max, TRUNCATED);
+  const encoding = compressed(response, scrub);
+  if (encoding) return [`${head} (the answer is ${encoding}, so it is not read)`];
   if (body === undefined) {
     if (response.truncated)
       return [`${head} (the answer is over ${Limits.answerBytes / 1024} KiB; it was not read whole)`];

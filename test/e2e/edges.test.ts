@@ -182,6 +182,22 @@ describe('bounded answers', () => {
   });
 });
 
+describe('wire oddities', () => {
+  it('a create answered after an unsolicited 100 Continue: said plainly, not tried again, and asked without compression', async () => {
+    fake.service.fail('POST', { interim: 'HTTP/1.1 100 Continue\r\n\r\n' });
+
+    const { main, post } = await runJob({ inputs: fake.inputs() });
+
+    expect(main.exitCode).toBe(0);
+    expect(main.warnings).toEqual([
+      `Could not record the deployment of artifact 42: the answer of ${new URL(fake.service.url).host} is one this client cannot read: an interim \`100 Continue\` it did not ask for, or an answer before any request (the service may have acted on the request)\nThe step goes on (fail-on-error is false).`,
+    ]);
+    expect(fake.received()).toEqual(['POST /deployment']);
+    expect(fake.service.requests[0]?.headers['accept-encoding']).toBe('identity');
+    expect(post.logLines).toEqual(['Nothing to finish: the main step could not record a deployment.']);
+  });
+});
+
 describe('runner files that block', () => {
   it('GITHUB_OUTPUT, GITHUB_STATE and GITHUB_STEP_SUMMARY each a pipe nobody reads: the steps end by themselves, a warning naming each', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'runner-files-'));

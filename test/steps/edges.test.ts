@@ -145,6 +145,78 @@ describe('errors say what happened', () => {
   });
 });
 
+describe('wire oddities', () => {
+  const host = () => new URL(fake.service.url).host;
+  const goesOn = '\nThe step goes on (fail-on-error is false).';
+
+  it('asks for an answer without compression (accept-encoding: identity)', async () => {
+    await runJobInProcess({ inputs: fake.inputs() });
+
+    expect(fake.service.requests.map((request) => request.headers['accept-encoding'])).toEqual([
+      'identity',
+      'identity',
+    ]);
+  });
+
+  it.each([
+    [
+      'an unsolicited 100 Continue before the answer',
+      { interim: 'HTTP/1.1 100 Continue\r\n\r\n' },
+      'the answer of %h is one this client cannot read: an interim `100 Continue` it did not ask for, or an answer before any request (the service may have acted on the request)',
+    ],
+    [
+      'an answer with no valid status',
+      { raw: 'HTTP/1.1 2OO OK\r\n\r\n' },
+      "the answer of %h is not valid HTTP/1.1 (Invalid status code): is `base-url` the service's address, with the right scheme (http or https)?",
+    ],
+    [
+      'an answer that is no HTTP at all',
+      { raw: 'SSH-2.0-OpenSSH_9.6\r\n' },
+      "the answer of %h is not valid HTTP/1.1 (Expected HTTP/, RTSP/ or ICE/): is `base-url` the service's address, with the right scheme (http or https)?",
+    ],
+    [
+      'a gzipped answer, asked for none',
+      { gzip: true as const },
+      'HTTP 200, but the answer is compressed (content-encoding: gzip) although it was asked for none (accept-encoding: identity), so it is not read nor taken as a success (the service may have acted on the request)',
+    ],
+  ])('a create answered with %s: said plainly, not tried again', async (_, fault, message) => {
+    fake.service.fail('POST', fault);
+
+    const main = await runStepInProcess('main', { inputs: fake.inputs() }, {});
+
+    expect(main.warnings).toEqual([
+      `Could not record the deployment of artifact 42: ${message.replace('%h', host())}${goesOn}`,
+    ]);
+    expect(fake.received()).toEqual(['POST /deployment']);
+  });
+
+  it.each([
+    [
+      'an unsolicited 100 Continue',
+      { interim: 'HTTP/1.1 100 Continue\r\n\r\n' },
+      'the answer of %h is one this client cannot read: an interim `100 Continue` it did not ask for, or an answer before any request (the service may have acted on the request)',
+    ],
+    [
+      'a gzipped refusal',
+      { gzip: true as const },
+      'HTTP 404 (the answer is compressed (content-encoding: gzip) although it was asked for none (accept-encoding: identity), so it is not read)',
+    ],
+  ])('an update answered with %s: said plainly, not tried again', async (_, fault, message) => {
+    fake.service.fail('PATCH', fault);
+
+    const main = await runStepInProcess(
+      'main',
+      { inputs: updateInputs({ 'deployment-id': '404', status: 'success' }) },
+      {},
+    );
+
+    expect(main.warnings).toEqual([
+      `Could not set deployment 404 to SUCCEEDED: ${message.replace('%h', host())}${goesOn}`,
+    ]);
+    expect(fake.received()).toEqual(['PATCH /deployment/404']);
+  });
+});
+
 describe('what the post step is handed', () => {
   it('an update that failed for every id: the post step says the main step could not update it', async () => {
     const { main, post } = await runJobInProcess({

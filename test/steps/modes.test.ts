@@ -167,7 +167,7 @@ describe('dry run', () => {
     const printed = main.stdout.slice(main.stdout.indexOf('Dry run: would send'));
     expect(printed).toMatch(
       new RegExp(
-        `^Dry run: would send\\nPOST ${fake.service.url}/deployment\\ncontent-type: application/json\\naccept: application/json\\nx-api-key: \\*\\*\\*\\n\\{\\n  "artifactId": 42,`,
+        `^Dry run: would send\\nPOST ${fake.service.url}/deployment\\ncontent-type: application/json\\naccept: application/json\\naccept-encoding: identity\\nx-api-key: \\*\\*\\*\\n\\{\\n  "artifactId": 42,`,
       ),
     );
     expect(main.logLines).toContain('Dry run: nothing was sent.');
