@@ -3672,8 +3672,9 @@ function setOutputs(ids, status) {
 
 
 
+
 const FALLBACK = 'the defaults come from the GITHUB_* variables alone';
-function readEventFile(path, log) {
+function readEventFile(path, log, fs = external_node_fs_namespaceObject) {
     if (!path)
         return {};
     const said = (problem) => {
@@ -3682,10 +3683,10 @@ function readEventFile(path, log) {
     };
     let text;
     try {
-        const problem = fileProblem((0,external_node_fs_namespaceObject.statSync)(path));
+        const problem = fileProblem(fs.statSync(path));
         if (problem)
             return said(problem);
-        text = readBounded(path);
+        text = readBounded(path, fs);
     }
     catch (error) {
         return said(describeReadError(error));
@@ -3706,17 +3707,17 @@ function fileProblem(stats) {
         return `is over ${constants .xu.eventFileBytes / 1024 / 1024} MiB`;
     return undefined;
 }
-function readBounded(path) {
-    const fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+function readBounded(path, fs) {
+    const fd = fs.openSync(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
     try {
-        const problem = fileProblem((0,external_node_fs_namespaceObject.fstatSync)(fd));
+        const problem = fileProblem(fs.fstatSync(fd));
         if (problem)
             throw new EventFileError(problem);
         const chunks = [];
         let size = 0;
         for (;;) {
             const chunk = Buffer.allocUnsafe(64 * 1024);
-            const read = (0,external_node_fs_namespaceObject.readSync)(fd, chunk, 0, chunk.length, null);
+            const read = fs.readSync(fd, chunk, 0, chunk.length, null);
             if (read === 0)
                 break;
             chunks.push(chunk.subarray(0, read));
@@ -3727,7 +3728,7 @@ function readBounded(path) {
         return Buffer.concat(chunks, size).toString('utf8');
     }
     finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        fs.closeSync(fd);
     }
 }
 class EventFileError extends Error {
@@ -3740,7 +3741,7 @@ const ERRORS = {
     EACCES: 'may not be read (permission denied)',
     EPERM: 'may not be read (operation not permitted)',
     EISDIR: 'is not a file',
-    EAGAIN: 'is not a file',
+    EAGAIN: 'would make the step wait (a special file with nothing to read yet)',
 };
 function describeReadError(error) {
     if (error instanceof EventFileError)

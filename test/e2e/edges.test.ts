@@ -249,6 +249,24 @@ describe('broken runner data', () => {
     expect(main.stderr).toBe('');
   });
 
+  it('an event path to a procfs file beyond the bound whose size says 0: read up to the bound, one warning, the GITHUB_* defaults', async () => {
+    const main = await runStep(
+      'main',
+      { inputs: fake.inputs(), env: { GITHUB_EVENT_PATH: '/proc/self/pagemap' }, killAfterMs: 10_000 },
+      {},
+    );
+
+    expect(main.exitCode).toBe(0);
+    expect(main.warnings).toEqual([
+      'The event file (GITHUB_EVENT_PATH) is over 25 MiB: the defaults come from the GITHUB_* variables alone.',
+    ]);
+    expect(fake.service.requests[0]?.body).toMatchObject({
+      commitSha: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
+      branch: 'main',
+      user: 'alice',
+    });
+  });
+
   it('state the post step cannot read: one warning, no request, no stack trace', async () => {
     const post = await runStep('post', { inputs: fake.inputs() }, { handoff: '{"kind":"finish","ids":"1,2"}' });
 

@@ -1,12 +1,12 @@
 // The promises at the edges, step by step (in-process, from src/): the tables behind
 // test/e2e/edges.test.ts.
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { useFakeService } from '../fixture.ts';
 import { runJobInProcess, runStepInProcess } from '../in-process.ts';
 
@@ -328,6 +328,37 @@ describe('broken runner data', () => {
     ]);
     expect(fake.service.deployments.size).toBe(1);
     rmSync(dirname(fifo), { recursive: true, force: true });
+  });
+
+  describe('every error reading the event path: one warning, and the GITHUB_* defaults', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'event-paths-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const at = (name: string) => join(dir, name);
+    symlinkSync(at('loop-b'), at('loop-a'));
+    symlinkSync(at('loop-a'), at('loop-b'));
+    mkdirSync(at('folder'));
+    writeFileSync(at('file'), '{}');
+    const fallback = ': the defaults come from the GITHUB_* variables alone.';
+
+    it.each([
+      ['a loop of symbolic links', at('loop-a'), 'is a loop of symbolic links'],
+      ['a name too long', at('x'.repeat(300)), 'has a name too long to open'],
+      ['a path through a file', join(at('file'), 'event.json'), 'does not exist (a part of its path is no folder)'],
+      ['a folder', at('folder'), 'is not a file'],
+      ['a procfs file whose size says 0', '/proc/self/status', 'could not be read (it is not JSON)'],
+      ['a procfs file beyond the bound whose size says 0', '/proc/self/pagemap', 'is over 25 MiB'],
+      ['a character device', '/dev/zero', 'is not a file'],
+    ])('%s', async (_, path, problem) => {
+      const main = await runStepInProcess('main', { inputs: fake.inputs(), env: { GITHUB_EVENT_PATH: path } }, {});
+
+      expect(main.exitCode).toBe(0);
+      expect(main.warnings).toEqual([`The event file (GITHUB_EVENT_PATH) ${problem}${fallback}`]);
+      expect(fake.service.requests[0]?.body).toMatchObject({
+        commitSha: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
+        branch: 'main',
+        user: 'alice',
+      });
+    });
   });
 
   it('a missing event file: one warning, and the GITHUB_* defaults', async () => {
