@@ -1722,13 +1722,20 @@ function defaultLink({ env, checkRunId }) {
     return sourced(`${run}/attempts/${env.GITHUB_RUN_ATTEMPT || '1'}`, "the run attempt's page");
 }
 const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
+const DEPENDABOT_EVENTS = new Set([...PULL_REQUEST_EVENTS, 'push', 'create', 'deployment', 'deployment_status']);
+const DEPENDABOT = 'dependabot[bot]';
 function secretsWithheld({ eventName, payload, env, }) {
-    if (env.GITHUB_ACTOR === 'dependabot[bot]') {
-        return "GitHub gives a workflow run that Dependabot started Dependabot's secrets only";
+    const pullRequest = field(payload, 'pull_request');
+    if (env.GITHUB_ACTOR === DEPENDABOT) {
+        if (DEPENDABOT_EVENTS.has(eventName)) {
+            return "GitHub gives a workflow run that Dependabot started Dependabot's secrets only";
+        }
+        if (eventName === 'pull_request_target' && github_text(field(field(pullRequest, 'user'), 'login')) === DEPENDABOT) {
+            return 'GitHub gives a pull_request_target run for a pull request that Dependabot opened no secrets';
+        }
     }
     if (!PULL_REQUEST_EVENTS.has(eventName))
         return undefined;
-    const pullRequest = field(payload, 'pull_request');
     const head = field(field(pullRequest, 'head'), 'repo');
     const base = field(field(pullRequest, 'base'), 'repo');
     const headName = github_text(field(head, 'full_name'));

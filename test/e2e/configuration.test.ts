@@ -107,3 +107,61 @@ describe('a secret inside a configuration error', () => {
     expect(fake.service.requests).toEqual([]);
   });
 });
+
+describe('a secret GitHub withholds', () => {
+  const pullRequest = (head: string) => ({
+    name: 'pull_request',
+    payload: {
+      pull_request: {
+        head: { repo: { full_name: head }, sha: 'f00dfeedf00dfeedf00dfeedf00dfeedf00dfeed', ref: 'feature' },
+        base: { repo: { full_name: 'acme/shop' } },
+        html_url: 'https://github.com/acme/shop/pull/7',
+        user: { login: 'mallory' },
+      },
+    },
+  });
+  /** The key as a workflow passes it, from a secret the run is not given. */
+  const withheld = () => ({ ...fake.inputs(), 'api-key': '${{ secrets.DEPLOY_TRACKER_API_KEY }}' });
+
+  it.each([
+    [
+      'a pull request from a fork',
+      { event: pullRequest('mallory/shop') },
+      'GitHub gives a workflow run for a pull request from a fork no secrets',
+    ],
+    [
+      'a push Dependabot started',
+      {
+        event: { name: 'push', payload: {} },
+        env: { GITHUB_ACTOR: 'dependabot[bot]', GITHUB_TRIGGERING_ACTOR: 'dependabot[bot]' },
+      },
+      "GitHub gives a workflow run that Dependabot started Dependabot's secrets only",
+    ],
+  ])('%s: an empty api-key records nothing, warns, and the job goes on', async (_, run, why) => {
+    const { main, post } = await runJob({ inputs: withheld(), contexts: { secrets: {} }, ...run });
+
+    expect(main.inputs['api-key']).toBe('');
+    expect(main.exitCode).toBe(0);
+    expect(main.warnings).toEqual([`Input 'api-key' is empty: ${why}, so nothing is recorded and the job goes on.`]);
+    expect(main.summary).toContain('<h3>Deployment not recorded: no API key</h3>');
+    expect(main.outputs).toEqual({ 'deployment-id': '', 'deployment-ids': '[]', status: '' });
+    expect(post.exitCode).toBe(0);
+    expect(post.logLines).toEqual(['Nothing to finish: without an API key nothing was recorded.']);
+    expect(fake.service.requests).toEqual([]);
+  });
+
+  it('a pull request from a branch of the repository: an empty api-key stays a configuration error (a typo in a secret name is loud)', async () => {
+    const { main, post } = await runJob({
+      inputs: withheld(),
+      contexts: { secrets: {} },
+      event: pullRequest('acme/shop'),
+    });
+
+    expect(main.exitCode).toBe(1);
+    expect(main.errors).toEqual([
+      "Input 'api-key' is empty. Set it from a secret, e.g. `api-key: ${{ secrets.DEPLOY_TRACKER_API_KEY }}`, and check that the secret exists for this repository and environment.",
+    ]);
+    expect(post.logLines).toEqual(['Nothing to finish: the main step stopped on a configuration error.']);
+    expect(fake.service.requests).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { githubDefaults, type GitHubContext } from '../../src/ci/github.ts';
+import { githubDefaults, secretsWithheld, type GitHubContext } from '../../src/ci/github.ts';
 
 const env = {
   GITHUB_SHA: 'merge-sha',
@@ -143,5 +143,94 @@ describe('githubDefaults', () => {
       branch: 'feat',
       changelog: '',
     });
+  });
+});
+
+describe('secretsWithheld: where GitHub gives a run none of the repository secrets', () => {
+  const pullRequest = (head: unknown, base = 'acme/shop', user = 'bob') => ({
+    pull_request: { head: { repo: head }, base: { repo: { full_name: base } }, user: { login: user } },
+  });
+  const FORK = 'GitHub gives a workflow run for a pull request from a fork no secrets';
+  const DEPENDABOT = "GitHub gives a workflow run that Dependabot started Dependabot's secrets only";
+
+  it.each([
+    ['pull_request from a fork', 'pull_request', pullRequest({ full_name: 'mallory/shop' }), 'bob', FORK],
+    [
+      'a review of a pull request from a fork',
+      'pull_request_review',
+      pullRequest({ full_name: 'mallory/shop' }),
+      'bob',
+      FORK,
+    ],
+    [
+      'pull_request_review_comment from a fork',
+      'pull_request_review_comment',
+      pullRequest({ full_name: 'm/s' }),
+      'bob',
+      FORK,
+    ],
+    ['pull_request from a fork since deleted (head.repo null)', 'pull_request', pullRequest(null), 'bob', FORK],
+    [
+      'pull_request from a branch of the repository',
+      'pull_request',
+      pullRequest({ full_name: 'acme/shop' }),
+      'bob',
+      undefined,
+    ],
+    [
+      "a fork's own pull request, in the fork",
+      'pull_request',
+      pullRequest({ full_name: 'm/s', fork: true }, 'm/s'),
+      'bob',
+      undefined,
+    ],
+    [
+      'pull_request_target from a fork (runs in the base, with its secrets)',
+      'pull_request_target',
+      pullRequest({ full_name: 'm/s' }),
+      'bob',
+      undefined,
+    ],
+    ['a push', 'push', {}, 'bob', undefined],
+    ['a push by Dependabot', 'push', {}, 'dependabot[bot]', DEPENDABOT],
+    [
+      'a pull request by Dependabot (a branch of the repository)',
+      'pull_request',
+      pullRequest({ full_name: 'acme/shop' }, 'acme/shop', 'dependabot[bot]'),
+      'dependabot[bot]',
+      DEPENDABOT,
+    ],
+    ['a deployment_status by Dependabot', 'deployment_status', {}, 'dependabot[bot]', DEPENDABOT],
+    [
+      'pull_request_target for a pull request Dependabot opened',
+      'pull_request_target',
+      pullRequest({ full_name: 'acme/shop' }, 'acme/shop', 'dependabot[bot]'),
+      'dependabot[bot]',
+      'GitHub gives a pull_request_target run for a pull request that Dependabot opened no secrets',
+    ],
+    [
+      'pull_request_target by Dependabot for a pull request someone else opened',
+      'pull_request_target',
+      pullRequest({ full_name: 'acme/shop' }),
+      'dependabot[bot]',
+      undefined,
+    ],
+    [
+      'workflow_run after a run Dependabot started (it has the secrets)',
+      'workflow_run',
+      {},
+      'dependabot[bot]',
+      undefined,
+    ],
+    ['a pull request event whose payload has no pull request', 'pull_request', {}, 'bob', undefined],
+    [
+      'a pull request whose repositories are no objects',
+      'pull_request',
+      { pull_request: { head: { repo: 7 }, base: { repo: [] } } },
+      'bob',
+      undefined,
+    ],
+  ])('%s', (_, eventName, payload, actor, why) => {
+    expect(secretsWithheld({ eventName, payload, env: { GITHUB_ACTOR: actor } })).toBe(why);
   });
 });
