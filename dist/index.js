@@ -1790,10 +1790,19 @@ var core_text = __nccwpck_require__(9439);
 const NOTHING_SENT = 'Dry run: nothing was sent.';
 const NOT_SENT = 'not sent: the run was cancelled before its turn';
 function describeCancel(plan, wording) {
-    const later = plan.kind === 'create' && plan.finishLater
-        ? `, and ${wording.finisher} sets each one created from ${wording.finishFrom}`
-        : '';
-    return `The run is being cancelled: no further deployment is created; those already sent are waited for${later}.`;
+    const head = 'The run is being cancelled:';
+    switch (plan.kind) {
+        case 'create': {
+            const later = plan.finishLater
+                ? `, and ${wording.finisher} sets each one created from ${wording.finishFrom}`
+                : '';
+            return `${head} no further deployment is created; those already sent are waited for${later}.`;
+        }
+        case 'update':
+            return `${head} every deployment is still set to ${plan.status}, so that none is left unfinished.`;
+        default:
+            return `${head} ${wording.starter} sends nothing, and ends as it would.`;
+    }
 }
 function describeStart(plan, results, options) {
     const { dryRun, startedAt, wording } = options;

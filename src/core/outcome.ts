@@ -61,11 +61,20 @@ const NOT_SENT = 'not sent: the run was cancelled before its turn';
  * what it does with the deployments sent and those not yet.
  */
 export function describeCancel(plan: Plan, wording: Wording): string {
-  const later =
-    plan.kind === 'create' && plan.finishLater
-      ? `, and ${wording.finisher} sets each one created from ${wording.finishFrom}`
-      : '';
-  return `The run is being cancelled: no further deployment is created; those already sent are waited for${later}.`;
+  const head = 'The run is being cancelled:';
+  switch (plan.kind) {
+    case 'create': {
+      const later = plan.finishLater
+        ? `, and ${wording.finisher} sets each one created from ${wording.finishFrom}`
+        : '';
+      return `${head} no further deployment is created; those already sent are waited for${later}.`;
+    }
+    case 'update':
+      // An update creates nothing, and one not sent would leave a deployment unfinished.
+      return `${head} every deployment is still set to ${plan.status}, so that none is left unfinished.`;
+    default:
+      return `${head} ${wording.starter} sends nothing, and ends as it would.`;
+  }
 }
 
 /** What starting (the main step, `start`, `record`, `run`'s start) did with `plan`. */

@@ -96,6 +96,45 @@ describe('cancelled mid-step', () => {
     for (const deployment of fake.service.deployments.values()) expect(deployment.statuses).toEqual(['SUCCEEDED']);
   });
 
+  it('updates of deployment-id are all still sent: one not sent would leave a deployment unfinished', async () => {
+    let signalled = false;
+    await fake.restart({
+      gate: (request) => {
+        if (request.method !== 'PATCH' || signalled) return undefined;
+        signalled = true;
+        process.emit('SIGINT');
+        return undefined;
+      },
+    });
+    const ids = Array.from({ length: 12 }, (_, index) => index + 1);
+    const started = await runStepInProcess(
+      'main',
+      { inputs: fake.inputs({ 'artifact-id': ids.join(','), status: 'STARTED' }) },
+      {},
+    );
+    expect(started.warnings).toEqual([]);
+
+    const main = await runStepInProcess(
+      'main',
+      {
+        inputs: {
+          'api-key': fake.service.apiKey,
+          'base-url': fake.service.url,
+          'deployment-id': started.outputs['deployment-ids'] ?? '',
+          status: 'failure',
+        },
+      },
+      {},
+    );
+
+    expect(main.logLines).toContain(
+      'The run is being cancelled: every deployment is still set to FAILED, so that none is left unfinished.',
+    );
+    expect(main.warnings).toEqual([]);
+    for (const deployment of fake.service.deployments.values())
+      expect(deployment.statuses).toEqual(['STARTED', 'FAILED']);
+  });
+
   it('a create under way that is answered 503 after the signal is not tried again', async () => {
     await cancelAt(8);
     fake.service.fail('POST', { status: 503, body: { detail: 'busy' } });

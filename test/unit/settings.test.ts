@@ -92,6 +92,11 @@ describe('readSettings', () => {
       /^Input 'deployment-id' holds the API key as an id \(are two secrets swapped\?\)\.$/,
     ],
     [{ 'deployment-id': '["\\ud800"]' }, /^Input 'deployment-id' holds an id that is not valid Unicode text/],
+    // Nested too deep for a reviver (30000 levels): a configuration error, never a bug of ours.
+    [
+      { 'deployment-id': `${'['.repeat(30_000)}${']'.repeat(30_000)}` },
+      /^Input 'deployment-id' looks like a JSON array but is not one: '\[{100}…'\.$/,
+    ],
     // Never trimmed: an id is what the service returned, and no id has white space at its ends.
     [
       { 'deployment-id': '[" a-b "]' },
