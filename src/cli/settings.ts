@@ -13,8 +13,8 @@ type Env = Record<string, string | undefined>;
 export function commandFlags(args: ParsedArgs): Partial<Record<SettingName, string>> {
   const flags = { ...args.settings };
   if (args.command === 'start') flags[Settings.Status] = 'STARTED';
+  if (args.exitCode !== undefined) flags[Settings.Status] = args.exitCode === 0 ? 'SUCCEEDED' : 'FAILED';
   if (args.command === 'finish') {
-    if (args.exitCode !== undefined) flags[Settings.Status] = args.exitCode === 0 ? 'SUCCEEDED' : 'FAILED';
     // Given but empty (`--deployment-id "$ID"` after a start that recorded none): the empty list.
     if (flags[Settings.DeploymentId] === '') flags[Settings.DeploymentId] = '[]';
   }
