@@ -138,14 +138,15 @@ function requireFlags(command: CommandName, settings: Partial<Record<SettingName
     throw new UsageError('finish needs --deployment-id: the id(s) `start` printed.', command);
   }
   const given = Number(settings[Settings.Status] !== undefined) + Number(exitCode !== undefined);
-  if (given !== 1) {
-    const statuses = 'SUCCEEDED or FAILED (or success, failure, cancelled)';
+  if (given === 2) throw new UsageError(`${command} takes --status or --exit-code, not both.`, command);
+  if (given === 0) {
     throw new UsageError(
-      `${command} needs ${given ? 'one of' : 'either'} --status (${statuses}) or --exit-code (the deployment's exit code, e.g. \`--exit-code $?\`)${given ? ', not both' : ''}.`,
+      `${command} needs --status SUCCEEDED or FAILED (or success, failure, cancelled), or --exit-code N (e.g. \`--exit-code $?\`).`,
       command,
     );
   }
 }
+
 function readExitCode(value: unknown, command: CommandName): number | undefined {
   if (typeof value !== 'string') return undefined;
   const text = value;

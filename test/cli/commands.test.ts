@@ -127,7 +127,7 @@ describe('exit codes', () => {
     expect(openly.messages).toEqual(['warning: Could not record the deployment of artifact 42: HTTP 503: maintenance']);
     expect(strictly.messages).toEqual(['error: Could not record the deployment of artifact 42: HTTP 503: maintenance']);
     expect(usage.messages[0]).toBe(
-      'error: record needs --status: SUCCEEDED or FAILED (or success, failure, cancelled).',
+      'error: record needs --status SUCCEEDED or FAILED (or success, failure, cancelled), or --exit-code N (e.g. `--exit-code $?`).',
     );
     expect(config.messages).toEqual([
       "error: --base-url must be an http(s) URL, got 'ftp://x'. Use e.g. `https://tracker.example.com/api`.",
