@@ -357,11 +357,19 @@ export function run(args: string[], cwd: string): Result {
   }
 }
 
+/** What a result prints. In a workflow a refusal is an error annotation; a note (major's reason) a plain line. */
+export function render(result: Result, inWorkflow: boolean): { stdout: string; stderr: string } {
+  const annotate = inWorkflow && result.code === 1 ? '::error::' : '';
+  return {
+    stdout: result.stdout.map((line) => `${line}\n`).join(''),
+    stderr: result.problems.map((problem) => `${annotate}${problem}\n`).join(''),
+  };
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const result = run(process.argv.slice(2), process.cwd());
-  if (result.stdout.length > 0) process.stdout.write(`${result.stdout.join('\n')}\n`);
-  // In a workflow, a refusal is an error annotation; a note (major's reason) a plain line.
-  const annotate = process.env.GITHUB_ACTIONS === 'true' && result.code === 1;
-  for (const problem of result.problems) process.stderr.write(`${annotate ? '::error::' : ''}${problem}\n`);
+  const { stdout, stderr } = render(result, process.env.GITHUB_ACTIONS === 'true');
+  process.stdout.write(stdout);
+  process.stderr.write(stderr);
   process.exitCode = result.code;
 }
