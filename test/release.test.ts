@@ -655,6 +655,27 @@ describe('as a process, as the workflow runs it', () => {
   });
 });
 
+describe('this repository', () => {
+  it("has a well-formed CHANGELOG with a dated section for package.json's version", () => {
+    const own = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest & Record<string, unknown>;
+    const parsed = parseChangelog(readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8'));
+    expect(parsed.problems).toEqual([]);
+    const section = parsed.releases.find((release) => release.version === own.version);
+    expect(section?.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(section?.body).toContain('### ');
+    expect(parsed.releases.map((release) => release.version)).toContain('1.0.0');
+  });
+
+  it('names its GitHub repository in package.json as npm provenance requires', () => {
+    const own = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect([own.repository, own.homepage, own.bugs]).toEqual([
+      { type: 'git', url: REPO_URL },
+      'https://github.com/acme/report-deployment#readme',
+      { url: 'https://github.com/acme/report-deployment/issues' },
+    ]);
+  });
+});
+
 describe('the pieces', () => {
   it('reads versions strictly', () => {
     expect(parseVersion('1.2.3')).toEqual({ major: 1, minor: 2, patch: 3 });
