@@ -155,6 +155,7 @@ describe('where the workflows are', () => {
       '.github/workflows/check-dist.yml',
       '.github/workflows/ci.yml',
       '.github/workflows/release.yml',
+      'examples/cli-in-github-actions.yml',
       'examples/matrix-environments.yml',
       'examples/one-job.yml',
       'examples/one-shot.yml',
