@@ -4,9 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useFakeService } from '../fixture.ts';
-import { runCli } from '../run-cli.ts';
+import { INSTALL_TIMEOUT_MS, installedCli, runCli } from '../run-cli.ts';
+
+// Packed and installed once, before any test's own time starts.
+beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
 
 const fake = useFakeService();
 const FIELDS = ['--artifact-id', '42', '--commit-sha', 'c0ffee', '--user', 'alice', '--branch', 'main'];

@@ -1,8 +1,11 @@
 // `report-deployment run -- <command>`, as npm pack ships it: the command's exit code, its stdout
 // untouched, signals passed on, and reporting that never decides the command's fate.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useFakeService } from '../fixture.ts';
-import { fixtureCommand, runCli, waitForText } from '../run-cli.ts';
+import { fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, runCli, waitForText } from '../run-cli.ts';
+
+// Packed and installed once, before any test's own time starts.
+beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
 
 const fake = useFakeService();
 const FIELDS = ['--artifact-id', '42', '--commit-sha', 'c0ffee', '--user', 'alice', '--branch', 'main'];
