@@ -2790,7 +2790,9 @@ function renderSummary(content, clean) {
 }
 function tableRow(row, clean) {
     const cell = (value) => (0,core_text/* escapeHtml */.ZD)((0,core_text/* shorten */.ml)(clean(value), constants/* Limits */.xu.summaryCellLength));
-    const link = /^https?:\/\//i.test(row.link) ? `<a href="${cell(row.link)}">job</a>` : cell(row.link);
+    const link = /^https?:\/\//i.test(row.link)
+        ? `<a href="${cell(row.link)}">${cell(linkText(row.link))}</a>`
+        : cell(row.link);
     return [
         cell(row.artifact),
         cell(row.environment),
@@ -2801,6 +2803,14 @@ function tableRow(row, clean) {
         cell(row.id),
         link,
     ];
+}
+function linkText(url) {
+    try {
+        return new URL(url).host || 'link';
+    }
+    catch {
+        return 'link';
+    }
 }
 class Budget {
     left;
