@@ -640,7 +640,7 @@ function githubDefaults(ctx) {
         link: defaultLink(ctx),
         ...(deployment ? deploymentDefaults(ctx, deployment) : {}),
     };
-    return { values, missing };
+    return { values, missing: DEPLOYMENT_EVENTS.has(ctx.eventName) ? missingFromDeployment : missing };
 }
 const MISSING_FROM = {
     commitSha: 'GITHUB_SHA',
@@ -650,6 +650,18 @@ const MISSING_FROM = {
 function missing(name) {
     const variable = MISSING_FROM[name] ?? 'the run';
     return `is empty and ${variable} gives no default (not on a GitHub runner?). Set \`${FieldSettings[name]}\`.`;
+}
+const MISSING_FROM_DEPLOYMENT = {
+    commitSha: 'deployment.sha',
+    user: 'deployment.creator',
+    branch: 'deployment.ref',
+};
+function missingFromDeployment(name) {
+    const from = MISSING_FROM_DEPLOYMENT[name];
+    if (!from)
+        return missing(name);
+    const variable = MISSING_FROM[name] ?? 'the run';
+    return `is empty, and neither the event's ${from} nor ${variable} gives a default. Set \`${FieldSettings[name]}\`.`;
 }
 function sourced(value, source) {
     return { value, source };

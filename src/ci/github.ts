@@ -48,7 +48,7 @@ export function githubDefaults(ctx: GitHubContext): FieldDefaults {
     // A deployment's events: what GitHub says of that deployment, where it says it.
     ...(deployment ? deploymentDefaults(ctx, deployment) : {}),
   };
-  return { values, missing };
+  return { values, missing: DEPLOYMENT_EVENTS.has(ctx.eventName) ? missingFromDeployment : missing };
 }
 
 /** Where a required field would have come from, in the error when the run gives none. */
@@ -61,6 +61,20 @@ const MISSING_FROM: Partial<Record<FieldName, string>> = {
 function missing(name: FieldName): string {
   const variable = MISSING_FROM[name] ?? 'the run';
   return `is empty and ${variable} gives no default (not on a GitHub runner?). Set \`${FieldSettings[name]}\`.`;
+}
+
+/** The same, in a run a deployment's event started: the event is where it would have come from first. */
+const MISSING_FROM_DEPLOYMENT: Partial<Record<FieldName, string>> = {
+  commitSha: 'deployment.sha',
+  user: 'deployment.creator',
+  branch: 'deployment.ref',
+};
+
+function missingFromDeployment(name: FieldName): string {
+  const from = MISSING_FROM_DEPLOYMENT[name];
+  if (!from) return missing(name);
+  const variable = MISSING_FROM[name] ?? 'the run';
+  return `is empty, and neither the event's ${from} nor ${variable} gives a default. Set \`${FieldSettings[name]}\`.`;
 }
 
 function sourced(value: string, source: string): Sourced {

@@ -334,6 +334,26 @@ describe("githubDefaults on a deployment's events", () => {
   });
 });
 
+describe('a required field without a default', () => {
+  const missing = (eventName: string) => (name: 'commitSha' | 'user' | 'branch') =>
+    githubDefaults({ eventName, payload: {}, env: {}, checkRunId: '' }).missing(name);
+
+  it.each([
+    ['commitSha', "is empty, and neither the event's deployment.sha nor GITHUB_SHA gives a default. Set `commit-sha`."],
+    ['user', "is empty, and neither the event's deployment.creator nor GITHUB_ACTOR gives a default. Set `user`."],
+    ['branch', "is empty, and neither the event's deployment.ref nor GITHUB_REF gives a default. Set `branch`."],
+  ] as const)("in a deployment's run, %s names the event first", (name, text) => {
+    expect(missing('deployment_status')(name)).toBe(text);
+    expect(missing('deployment')(name)).toBe(text);
+  });
+
+  it('in any other run, the variable', () => {
+    expect(missing('push')('branch')).toBe(
+      'is empty and GITHUB_REF gives no default (not on a GitHub runner?). Set `branch`.',
+    );
+  });
+});
+
 describe('deploymentEventStatus', () => {
   it.each([
     [
