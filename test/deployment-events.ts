@@ -2,6 +2,7 @@
 // GitHub starts for each: the event, and the GITHUB_* variables it sets for that run.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import type { JobOptions } from './run-action.ts';
 import { ROOT } from './run-action.ts';
 
@@ -66,4 +67,32 @@ export function deploymentRun(
 /** The run of a fixture, as GitHub starts it. */
 export function fixtureRun(name: FixtureName): Pick<JobOptions, 'event' | 'env'> {
   return deploymentRun(fixture(name), RUN_REFS[name]);
+}
+
+interface Step {
+  uses?: string;
+  with?: Record<string, string>;
+}
+
+/** The `with:` of the step of examples/deployment-status.yml that uses this action, as written. */
+export function exampleWith(): Record<string, string> {
+  const workflow = parseYaml(readFileSync(join(ROOT, 'examples', 'deployment-status.yml'), 'utf8')) as {
+    jobs: Record<string, { steps: Step[] }>;
+  };
+  const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+  const step = steps.find((candidate) => candidate.uses?.startsWith('acme/report-deployment@'));
+  if (!step?.with) throw new Error('examples/deployment-status.yml: no step uses acme/report-deployment');
+  return step.with;
+}
+
+/** The `with:` of the README's YAML fragment (a list of steps) whose step sets `input`, as written. */
+export function readmeWith(input: string): Record<string, string> {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  for (const block of readme.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)) {
+    const parsed = parseYaml(block[1] ?? '') as unknown;
+    if (!Array.isArray(parsed)) continue;
+    const step = (parsed as Step[]).find((candidate) => candidate.with && input in candidate.with);
+    if (step?.with) return step.with;
+  }
+  throw new Error(`README.md: no step fragment sets '${input}'`);
 }

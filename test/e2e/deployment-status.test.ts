@@ -3,7 +3,7 @@
 // App, a tag, a state that has not ended, the state passed explicitly, and a deployment event. The
 // tables are in test/steps/deployment-status.test.ts.
 import { describe, expect, it } from 'vitest';
-import { fixtureRun, type FixtureName } from '../deployment-events.ts';
+import { exampleWith, fixtureRun, type FixtureName } from '../deployment-events.ts';
 import { useFakeService } from '../fixture.ts';
 import { runJob } from '../run-action.ts';
 
@@ -11,12 +11,8 @@ const fake = useFakeService();
 
 function record(name: FixtureName, extra: Record<string, string> = {}) {
   return runJob({
-    inputs: {
-      'api-key': '${{ secrets.DEPLOY_TRACKER_API_KEY }}',
-      'base-url': fake.service.url,
-      'artifact-name': 'storefront',
-      ...extra,
-    },
+    // examples/deployment-status.yml's step, as written but for the fake's address.
+    inputs: { ...exampleWith(), 'base-url': fake.service.url, ...extra },
     contexts: { secrets: { DEPLOY_TRACKER_API_KEY: fake.service.apiKey } },
     ...fixtureRun(name),
   });
@@ -33,7 +29,7 @@ describe('a workflow on deployment_status', () => {
     const link = 'https://marketing-site-k3j9x2p7q-acme-web.vercel.app';
     expect(fake.received()).toEqual(['POST /deployment']);
     expect(fake.service.requests[0]?.body).toEqual({
-      artifactName: 'storefront',
+      artifactName: 'shop-web',
       version: sha,
       environment: 'Preview',
       commitSha: sha,
@@ -47,10 +43,10 @@ describe('a workflow on deployment_status', () => {
     expect(main.exitCode).toBe(0);
     expect(main.outputs).toEqual({ 'deployment-id': '1', 'deployment-ids': '[1]', status: 'SUCCEEDED' });
     expect(main.logLines).toEqual([
-      `Recorded deployment 1: artifact 'storefront' version ${sha} to Preview (SUCCEEDED).`,
+      `Recorded deployment 1: artifact 'shop-web' version ${sha} to Preview (SUCCEEDED).`,
     ]);
     expect(main.summary).toBe(
-      `<h3>Deployment recorded</h3>\n${TABLE_HEAD}<tr><td>storefront</td><td>Preview</td><td>${sha}</td><td><code>73ff055</code></td>` +
+      `<h3>Deployment recorded</h3>\n${TABLE_HEAD}<tr><td>shop-web</td><td>Preview</td><td>${sha}</td><td><code>73ff055</code></td>` +
         `<td>${sha}</td><td>SUCCEEDED</td><td>1</td><td><a href="${link}">marketing-site-k3j9x2p7q-acme-web.vercel.app</a></td></tr></table>\n`,
     );
     expect(post.exitCode).toBe(0);
@@ -65,7 +61,7 @@ describe('a workflow on deployment_status', () => {
 
     expect(fake.received()).toEqual(['POST /deployment']);
     expect(fake.service.requests[0]?.body).toEqual({
-      artifactName: 'storefront',
+      artifactName: 'shop-web',
       version: '2.4.1',
       environment: 'staging',
       commitSha: '643d1bb445d48d6c308a2f4af4a393dded835356',
@@ -81,7 +77,7 @@ describe('a workflow on deployment_status', () => {
     expect(main.exitCode).toBe(0);
     expect(main.warnings).toEqual([]);
     expect(main.outputs).toEqual({ 'deployment-id': '1', 'deployment-ids': '[1]', status: 'FAILED' });
-    expect(main.logLines).toEqual(["Recorded deployment 1: artifact 'storefront' version 2.4.1 to staging (FAILED)."]);
+    expect(main.logLines).toEqual(["Recorded deployment 1: artifact 'shop-web' version 2.4.1 to staging (FAILED)."]);
     expect(post.logLines).toEqual([
       'Nothing to finish: the main step was given status FAILED, so the job status is not reported.',
     ]);
@@ -121,7 +117,7 @@ describe('a workflow on deployment_status', () => {
     expect(main.inputs.status).toBe('failure');
     expect(fake.received()).toEqual(['POST /deployment']);
     expect(fake.service.requests[0]?.body).toEqual({
-      artifactName: 'storefront',
+      artifactName: 'shop-web',
       version: 'bd37c542b968b3cb915b38b913344e31fdfd288f',
       environment: 'deploy-preview-42',
       commitSha: 'bd37c542b968b3cb915b38b913344e31fdfd288f',

@@ -4,18 +4,25 @@
 // deployment events, record nothing and say why. test/e2e/deployment-status.test.ts runs one case of
 // each class on dist/.
 import { describe, expect, it } from 'vitest';
-import { deploymentRun, fixture, fixtureRun, RUN_REFS, type FixtureName } from '../deployment-events.ts';
+import {
+  deploymentRun,
+  exampleWith,
+  fixture,
+  fixtureRun,
+  readmeWith,
+  RUN_REFS,
+  type FixtureName,
+} from '../deployment-events.ts';
 import { useFakeService } from '../fixture.ts';
 import { runJobInProcess } from '../in-process.ts';
 import type { JobOptions, StepResult } from '../run-action.ts';
 
 const fake = useFakeService();
 
-/** The step of examples/deployment-status.yml, pointed at the fake. */
+/** The step of examples/deployment-status.yml, as written but for the fake's address. */
 const recordStep = (extra: Record<string, string> = {}) => ({
-  'api-key': '${{ secrets.DEPLOY_TRACKER_API_KEY }}',
+  ...exampleWith(),
   'base-url': fake.service.url,
-  'artifact-name': 'storefront',
   ...extra,
 });
 
@@ -37,7 +44,7 @@ function recordedSummary(body: Record<string, string>, host: string): string {
   return [
     '<h3>Deployment recorded</h3>',
     '<table><tr><th>Artifact</th><th>Environment</th><th>Version</th><th>Commit</th><th>Branch</th><th>Status</th><th>Id</th><th>Link</th></tr>' +
-      `<tr><td>storefront</td><td>${body.environment}</td><td>${body.version}</td><td><code>${body.commitSha?.slice(0, 7)}</code></td>` +
+      `<tr><td>shop-web</td><td>${body.environment}</td><td>${body.version}</td><td><code>${body.commitSha?.slice(0, 7)}</code></td>` +
       `<td>${body.branch}</td><td>${body.status}</td><td>1</td><td><a href="${body.link}">${host}</a></td></tr></table>`,
     '',
   ].join('\n');
@@ -159,10 +166,10 @@ describe('a finished state records one finished deployment, and post sends nothi
 
     expect(main.exitCode).toBe(0);
     expect(fake.received()).toEqual(['POST /deployment']);
-    expect(fake.service.requests[0]?.body).toEqual({ artifactName: 'storefront', type: 'SIMPLE', ...body });
+    expect(fake.service.requests[0]?.body).toEqual({ artifactName: 'shop-web', type: 'SIMPLE', ...body });
     expect(main.outputs).toEqual({ 'deployment-id': '1', 'deployment-ids': '[1]', status: body.status });
     expect(main.logLines).toEqual([
-      `Recorded deployment 1: artifact 'storefront' version ${body.version} to ${body.environment} (${body.status}).`,
+      `Recorded deployment 1: artifact 'shop-web' version ${body.version} to ${body.environment} (${body.status}).`,
     ]);
     expect(main.warnings).toEqual([]);
     expect(main.summary).toBe(recordedSummary(body, host));
@@ -239,7 +246,7 @@ describe('a deployment event', () => {
 
     expect(main.exitCode).toBe(0);
     expect(fake.service.requests[0]?.body).toEqual({
-      artifactName: 'storefront',
+      artifactName: 'shop-web',
       version: '2.6.0',
       environment: 'production',
       commitSha: '92e71ca35a8f1d71f0a8b18082d4f560a853cee0',
@@ -269,7 +276,7 @@ describe('the defaults from the event', () => {
     await record(fixtureRun('app-error'), given);
 
     expect(fake.service.requests[0]?.body).toEqual({
-      artifactName: 'storefront',
+      artifactName: 'shop-web',
       version: '2.4.1-hotfix',
       environment: 'Staging EU',
       commitSha: 'f'.repeat(40),
@@ -312,21 +319,22 @@ describe('the defaults from the event', () => {
   });
 
   it.each([
-    ['Production', 'main'],
-    ['Preview', VERCEL_SHA],
+    ['Production', 'main', 'Production'],
+    ['Preview', VERCEL_SHA, 'Staging'],
   ])(
-    "a bare-SHA ref's branch from the README's expression: a Vercel %s deployment is on %s",
-    async (environment, branch) => {
+    "the README's expressions on a bare-SHA ref: a Vercel %s deployment is on %s, in the service's %s",
+    async (vercelEnvironment, branch, environment) => {
       const payload = fixture('vercel-success');
-      (payload.deployment as Record<string, unknown>).environment = environment;
-      (payload.deployment_status as Record<string, unknown>).environment = environment;
-      const { main } = await record(deploymentRun(payload, ''), {
-        branch:
-          "${{ github.event.deployment.environment == 'Production' && github.event.repository.default_branch || '' }}",
-      });
+      (payload.deployment as Record<string, unknown>).environment = vercelEnvironment;
+      (payload.deployment_status as Record<string, unknown>).environment = vercelEnvironment;
+      const given = readmeWith('branch');
+      const { main } = await record(deploymentRun(payload, ''), { ...given, 'base-url': fake.service.url });
 
+      expect(given.branch).toContain('github.event.repository.default_branch');
       expect(fake.service.requests[0]?.body).toMatchObject({ branch, environment, status: 'SUCCEEDED' });
-      expect(main.inputs.branch).toBe(environment === 'Production' ? 'main' : '');
+      // An expression that gives '' leaves the input empty: the default applies.
+      expect(main.inputs.branch).toBe(vercelEnvironment === 'Production' ? 'main' : '');
+      expect(main.inputs.environment).toBe(vercelEnvironment === 'Production' ? '' : 'Staging');
     },
   );
 
