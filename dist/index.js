@@ -622,10 +622,12 @@ function field(value, name) {
 ;// CONCATENATED MODULE: ./ci/github.ts
 
 
+
 const TAG_PREFIX = 'refs/tags/';
 const BRANCH_PREFIX = 'refs/heads/';
 function githubDefaults(ctx) {
     const facts = eventFacts(ctx.payload);
+    const deployment = DEPLOYMENT_EVENTS.has(ctx.eventName) ? deploymentFacts(ctx.payload) : undefined;
     const values = {
         commitSha: defaultCommitSha(ctx, facts),
         version: sourced(refTag(ctx.env.GITHUB_REF ?? ''), 'the tag (GITHUB_REF)'),
@@ -636,8 +638,9 @@ function githubDefaults(ctx) {
         changelog: defaultChangelog(ctx, facts),
         description: sourced(defaultDescription(ctx), 'the workflow run'),
         link: defaultLink(ctx),
+        ...(deployment ? deploymentDefaults(ctx, deployment) : {}),
     };
-    return { values, missing };
+    return { values, missing: DEPLOYMENT_EVENTS.has(ctx.eventName) ? missingFromDeployment : missing };
 }
 const MISSING_FROM = {
     commitSha: 'GITHUB_SHA',
@@ -647,6 +650,18 @@ const MISSING_FROM = {
 function missing(name) {
     const variable = MISSING_FROM[name] ?? 'the run';
     return `is empty and ${variable} gives no default (not on a GitHub runner?). Set \`${FieldSettings[name]}\`.`;
+}
+const MISSING_FROM_DEPLOYMENT = {
+    commitSha: 'deployment.sha',
+    user: 'deployment.creator',
+    branch: 'deployment.ref',
+};
+function missingFromDeployment(name) {
+    const from = MISSING_FROM_DEPLOYMENT[name];
+    if (!from)
+        return missing(name);
+    const variable = MISSING_FROM[name] ?? 'the run';
+    return `is empty, and neither the event's ${from} nor ${variable} gives a default. Set \`${FieldSettings[name]}\`.`;
 }
 function sourced(value, source) {
     return { value, source };
@@ -746,6 +761,114 @@ function secretsWithheld({ eventName, payload, env, }) {
     const baseName = github_text(field(base, 'full_name'));
     const fromFork = (pullRequest !== undefined && head === null) || (headName !== '' && baseName !== '' && headName !== baseName);
     return fromFork ? 'GitHub gives a workflow run for a pull request from a fork no secrets' : undefined;
+}
+const DEPLOYMENT_EVENTS = new Set(['deployment', 'deployment_status']);
+function isDeploymentEvent(eventName) {
+    return DEPLOYMENT_EVENTS.has(eventName);
+}
+function deploymentEventStatus({ eventName, payload }, naming) {
+    if (eventName === 'deployment_status') {
+        return {
+            word: github_text(field(field(payload, 'deployment_status'), 'state')),
+            from: "the event's `deployment_status.state`",
+        };
+    }
+    if (eventName === 'deployment') {
+        return {
+            nothing: `Nothing recorded: a \`deployment\` event comes when a deployment is created, before it has a state. Run this workflow on \`deployment_status\` to record each deployment once it has succeeded or failed, or set ${naming.assignment(constants/* Settings */.wB.Status)} to record it here.`,
+        };
+    }
+    return undefined;
+}
+function deploymentFacts(payload) {
+    const deployment = field(payload, 'deployment');
+    if (!isObject(deployment))
+        return undefined;
+    const status = field(payload, 'deployment_status');
+    const appName = (of) => github_text(field(field(of, 'performed_via_github_app'), 'name'));
+    return {
+        sha: github_text(deployment.sha),
+        ref: github_text(deployment.ref),
+        environment: github_text(deployment.environment),
+        description: github_text(deployment.description),
+        task: github_text(deployment.task),
+        id: typeof deployment.id === 'number' && Number.isSafeInteger(deployment.id) ? String(deployment.id) : '',
+        creator: github_text(field(deployment.creator, 'login')),
+        app: appName(status) || appName(deployment),
+        payloadVersion: payloadVersion(deployment.payload),
+        state: github_text(field(status, 'state')),
+        statusEnvironment: github_text(field(status, 'environment')),
+        statusDescription: github_text(field(status, 'description')),
+        statusUrls: ['log_url', 'target_url', 'environment_url'].map((name) => github_text(field(status, name))),
+    };
+}
+function payloadVersion(payload) {
+    let value = payload;
+    if (typeof value === 'string') {
+        try {
+            value = JSON.parse(value);
+        }
+        catch {
+            return '';
+        }
+    }
+    const version = github_text(field(value, 'version'));
+    return version.trim() === '' ? '' : version;
+}
+function deployedRef(ref, sha, githubRef) {
+    if (ref === '')
+        return undefined;
+    if (ref.startsWith(TAG_PREFIX))
+        return { tag: ref.slice(TAG_PREFIX.length) };
+    if (ref.startsWith(BRANCH_PREFIX))
+        return { branch: ref.slice(BRANCH_PREFIX.length) };
+    if (githubRef === `${TAG_PREFIX}${ref}`)
+        return { tag: ref };
+    if (githubRef === `${BRANCH_PREFIX}${ref}`)
+        return { branch: ref };
+    const hex = /^[0-9a-f]{7,64}$/i.test(ref);
+    const isCommit = sha ? hex && sha.toLowerCase().startsWith(ref.toLowerCase()) : hex && ref.length >= 40;
+    return isCommit ? { commit: ref } : { branch: ref };
+}
+function deploymentDefaults({ env }, facts) {
+    const values = {};
+    const set = (name, value, source) => {
+        if (value.trim() !== '')
+            values[name] = sourced(value, source);
+    };
+    set('commitSha', facts.sha, 'deployment.sha (event)');
+    const ref = deployedRef(facts.ref, facts.sha, env.GITHUB_REF ?? '');
+    if (ref && 'branch' in ref)
+        set('branch', ref.branch, 'deployment.ref (event)');
+    if (ref && 'tag' in ref)
+        set('branch', ref.tag, 'the tag (deployment.ref, event)');
+    if (ref && 'commit' in ref)
+        set('branch', facts.sha || ref.commit, 'deployment.ref (event: a commit, no branch)');
+    values.version = sourced('', '');
+    if (ref && 'tag' in ref)
+        set('version', ref.tag, 'the tag (deployment.ref, event)');
+    set('version', facts.payloadVersion, "the deployment's payload (event)");
+    set('environment', facts.environment, 'deployment.environment (event)');
+    set('environment', facts.statusEnvironment, 'deployment_status.environment (event)');
+    set('user', facts.creator, 'deployment.creator (event)');
+    const link = facts.statusUrls.find((url) => url.trim() !== '');
+    if (link)
+        set('link', link, "the deployment status's URL (event)");
+    set('description', deploymentDescription(facts), 'the deployment and its status (event)');
+    return values;
+}
+function deploymentDescription(facts) {
+    const state = facts.state && facts.statusDescription ? `${facts.state}: ${facts.statusDescription}` : facts.state;
+    const origin = ['GitHub deployment'];
+    if (facts.id)
+        origin.push(facts.id);
+    if (facts.task && facts.task !== 'deploy')
+        origin.push(`(${facts.task})`);
+    if (facts.creator)
+        origin.push(`by ${facts.creator}`);
+    if (facts.app)
+        origin.push(`via ${facts.app}`);
+    return [facts.description, state, origin.join(' ')].filter((part) => part.trim() !== '').join('; ');
 }
 
 ;// CONCATENATED MODULE: ./core/config-error.ts
@@ -884,6 +1007,8 @@ function describeNothing(plan, wording) {
             return said(`Nothing recorded: status is '${plan.word}', so nothing was deployed.`, false, 'Deployment not recorded: skipped', `status was '${plan.word}', so nothing was recorded.`);
         case 'not-final':
             return said(`Nothing recorded: the deployment is '${plan.word}', not a final state. A workflow on \`deployment_status\` records it once its state is success, failure or error (a STARTED record now would stay unfinished beside that one).`, false, 'Deployment not recorded: not finished yet', `the deployment was '${plan.word}', so nothing was recorded.`);
+        case 'not-yet':
+            return said(plan.why, true, 'Deployment not recorded: no state yet', 'the deployment had no state yet, so nothing was recorded.');
         case 'no-ids': {
             const subject = wording.setting(constants/* Settings */.wB.DeploymentId);
             return said(`${subject} is an empty list: the job that started the deployment recorded none (see its log), so there is nothing to update.`, true, 'No deployment to update', `${subject} was an empty list.`);
@@ -1289,7 +1414,7 @@ function plan_plan(settings, request) {
     if (settings.noKey !== undefined)
         return { kind: 'nothing', reason: 'no-key', warning: settings.noKey };
     if (typeof status === 'object')
-        return { kind: 'nothing', reason: status.nothing, word: status.word };
+        return { kind: 'nothing', ...nothingReason(status) };
     if (deploymentIds?.length === 0)
         return { kind: 'nothing', reason: 'no-ids' };
     if (deploymentIds) {
@@ -1304,6 +1429,11 @@ function plan_plan(settings, request) {
         bodies: artifacts.map((artifact) => createBody(artifact, fields, sent)),
         finishLater: status === undefined,
     };
+}
+function nothingReason(status) {
+    return status.nothing === 'not-yet'
+        ? { reason: 'not-yet', why: status.why }
+        : { reason: status.nothing, word: status.word };
 }
 
 ;// CONCATENATED MODULE: ./core/proxy.ts
@@ -1497,7 +1627,7 @@ function readNumber(source, name, accepts, min, max, expected) {
     }
     return value;
 }
-const NOT_FINAL = ['pending', 'queued', 'in_progress', 'inactive'];
+const NOT_FINAL = ['pending', 'queued', 'in_progress', 'inactive', 'waiting'];
 const STATUS_WORDS = {
     started: 'STARTED',
     succeeded: 'SUCCEEDED',
@@ -1523,12 +1653,29 @@ function finalStatus(word) {
 function readStatus(source) {
     const raw = source.get(constants/* Settings */.wB.Status);
     if (raw === '')
-        return undefined;
+        return readImpliedStatus(source);
     const status = statusFromWord(raw);
     if (!status) {
-        throw new ConfigError(source.setting(constants/* Settings */.wB.Status), `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got ${(0,core_text/* quote */.hD)(raw)}. Leave it empty to start the deployment here and finish it when the job ends.`);
+        const implied = source.impliedStatus?.();
+        const empty = implied === undefined
+            ? ' Leave it empty to start the deployment here and finish it when the job ends.'
+            : 'word' in implied
+                ? ` Leave it empty to take it from ${implied.from}.`
+                : '';
+        throw new ConfigError(source.setting(constants/* Settings */.wB.Status), `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got ${(0,core_text/* quote */.hD)(raw)}.${empty}`);
     }
     return status;
+}
+function readImpliedStatus(source) {
+    const implied = source.impliedStatus?.();
+    if (implied === undefined)
+        return undefined;
+    if ('nothing' in implied)
+        return { nothing: 'not-yet', why: implied.nothing };
+    const status = statusFromWord(implied.word);
+    if (status === 'SUCCEEDED' || status === 'FAILED' || typeof status === 'object')
+        return status;
+    throw new ConfigError(source.setting(constants/* Settings */.wB.Status), `is empty, so the status comes from ${implied.from}: ${(0,core_text/* quote */.hD)(implied.word)}, which is neither a finished state nor one that records nothing. Set ${source.assignment(constants/* Settings */.wB.Status)} to say what to record.`);
 }
 function readType(source) {
     const raw = source.get(constants/* Settings */.wB.Type);
@@ -2635,6 +2782,11 @@ function inputSettings(run) {
                 problem: 'is empty. Set it from a secret, e.g. `api-key: ${{ secrets.DEPLOY_TRACKER_API_KEY }}`, and check that the secret exists for this repository and environment.',
             };
         },
+        impliedStatus() {
+            if (!isDeploymentEvent(process.env.GITHUB_EVENT_NAME ?? ''))
+                return undefined;
+            return deploymentEventStatus(run(), inputNaming);
+        },
     };
 }
 const ACTION_WORDING = {
@@ -2790,7 +2942,9 @@ function renderSummary(content, clean) {
 }
 function tableRow(row, clean) {
     const cell = (value) => (0,core_text/* escapeHtml */.ZD)((0,core_text/* shorten */.ml)(clean(value), constants/* Limits */.xu.summaryCellLength));
-    const link = /^https?:\/\//i.test(row.link) ? `<a href="${cell(row.link)}">job</a>` : cell(row.link);
+    const link = /^https?:\/\//i.test(row.link)
+        ? `<a href="${cell(row.link)}">${cell(linkText(row.link))}</a>`
+        : cell(row.link);
     return [
         cell(row.artifact),
         cell(row.environment),
@@ -2801,6 +2955,14 @@ function tableRow(row, clean) {
         cell(row.id),
         link,
     ];
+}
+function linkText(url) {
+    try {
+        return new URL(url).host || 'link';
+    }
+    catch {
+        return 'link';
+    }
 }
 class Budget {
     left;

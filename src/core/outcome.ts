@@ -171,6 +171,14 @@ function describeNothing(plan: Extract<Plan, { kind: 'nothing' }>, wording: Word
         'Deployment not recorded: not finished yet',
         `the deployment was '${plan.word}', so nothing was recorded.`,
       );
+    case 'not-yet':
+      // The place's own words: it implied the status, and is likely not where the deployment ends.
+      return said(
+        plan.why,
+        true,
+        'Deployment not recorded: no state yet',
+        'the deployment had no state yet, so nothing was recorded.',
+      );
     case 'no-ids': {
       const subject = wording.setting(Settings.DeploymentId);
       return said(
