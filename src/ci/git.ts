@@ -2,12 +2,15 @@
 // user's name. git runs only when asked, and node:child_process loads then too (about 7 ms that a
 // CI build whose variables say everything never pays). Bounded in time; any failure (no git, no
 // repository, no commit yet, a detached HEAD) is no value, said in a debug line.
+import { delimiter } from 'node:path';
 import type { Log } from '../core/log.js';
 import type { Env } from './variables.js';
 
 const TIMEOUT_MS = 5_000;
 /** More than a commit, a branch or a name take; a longer answer is no answer. */
 const MAX_OUTPUT_BYTES = 64 * 1024;
+/** PATH_MAX on macOS (Linux: 4096): a PATH entry this long can hold no git. */
+const MAX_PATH_ENTRY_BYTES = 1024;
 
 export interface GitOptions {
   cwd: string;
@@ -37,7 +40,7 @@ async function git(args: string[], { cwd, env, log }: GitOptions): Promise<strin
   try {
     const output = execFileSync('git', args, {
       cwd,
-      env,
+      env: spawnableEnv(env),
       encoding: 'utf8',
       timeout: TIMEOUT_MS,
       maxBuffer: MAX_OUTPUT_BYTES,
@@ -49,6 +52,19 @@ async function git(args: string[], { cwd, env, log }: GitOptions): Promise<strin
     log.debug(`git ${args.join(' ')} gave nothing: ${reason(error)}.`);
     return '';
   }
+}
+
+/**
+ * `env` with a PATH Node can spawn with. A PATH that is one entry of 4096 bytes or more makes
+ * Node's spawn never return, its timeout included (libuv 1.46 in Node 20, 1.52 in Node 24: no
+ * child is left to time out). Entries that long are left out: no git could be found in them anyway.
+ */
+export function spawnableEnv(env: Env): Env {
+  const path = env.PATH;
+  if (path === undefined) return env;
+  const entries = path.split(delimiter);
+  const kept = entries.filter((entry) => Buffer.byteLength(entry) < MAX_PATH_ENTRY_BYTES);
+  return kept.length === entries.length ? env : { ...env, PATH: kept.join(delimiter) };
 }
 
 function reason(error: unknown): string {

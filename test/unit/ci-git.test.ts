@@ -5,6 +5,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnableEnv } from '../../src/ci/git.ts';
 import { contextOf, freshDir } from './ci-context.ts';
 
 const root = freshDir('ci-git-');
@@ -156,5 +157,24 @@ describe('in a CI, git fills only what the variables leave empty', () => {
     const { dir, sha } = repository('unknown-ci', 'Dana Deployer');
     const seen = await contextOf({ ...env, CI: 'true' }, dir);
     expect(seen.values).toEqual({ commitSha: sha, branch: 'main' });
+  });
+});
+
+describe('the environment git is spawned with', () => {
+  // A PATH of one entry of 4096 bytes or more hangs Node's spawn for good, timeout included: it
+  // cannot be tested by spawning (the test would never end), so the guard is tested alone.
+  it.each([
+    ['one entry too long', 'a'.repeat(5000), ''],
+    ['one of several too long', `/usr/bin:${'é'.repeat(600)}:/bin`, '/usr/bin:/bin'],
+    ['entries of sane length', '/usr/local/bin:/usr/bin', '/usr/local/bin:/usr/bin'],
+  ])('%s', (_label, path, kept) => {
+    expect(spawnableEnv({ PATH: path, HOME: '/h' })).toEqual({ PATH: kept, HOME: '/h' });
+  });
+
+  it('is the environment as given where PATH needs nothing left out', () => {
+    const given = { PATH: '/usr/bin', HOME: '/h' };
+    expect(spawnableEnv(given)).toBe(given);
+    const noPath = { HOME: '/h' };
+    expect(spawnableEnv(noPath)).toBe(noPath);
   });
 });
