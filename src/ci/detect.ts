@@ -57,11 +57,12 @@ export async function readCiContext(
   const values: CiValues = present(ci.values);
   // git fills only what the CI's variables leave empty (Jenkins without GIT_COMMIT, Buildkite's
   // "HEAD"). Not the user: in a CI, the git or OS user is the agent's account, not who deployed.
+  // The service requires a branch: a tag build on no branch its variables name is reported on the
+  // tag's name, as the action does. Before git: CIs check a tag out on a detached HEAD, so asking
+  // git would cost every tag deployment a spawn for nothing.
+  values.branch ??= values.version;
   values.commitSha ??= fromGit(await headCommit(git));
   values.branch ??= fromGit(await currentBranch(git));
-  // The service requires a branch: a tag build on no known branch is reported on the tag's name,
-  // as the action does.
-  values.branch ??= values.version;
   return { name: ci.name, defaults: { values: present(values), missing: missingInCi(ci.name, ci.userHint) } };
 }
 

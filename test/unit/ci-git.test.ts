@@ -139,11 +139,11 @@ describe('in a CI, git fills only what the variables leave empty', () => {
     expect(seen.sources).toEqual({ commitSha: 'git', branch: 'Jenkins (GIT_BRANCH)' });
   });
 
-  it("a GitLab tag pipeline on a detached HEAD: the branch is the tag, the user never git's", async () => {
+  it("a GitLab tag pipeline: the branch is the tag (git is not asked), the user never git's", async () => {
     const { dir } = repository('gitlab-tag', 'Dana Deployer');
-    git(dir, 'checkout', '-q', '--detach');
     const seen = await contextOf({ ...env, GITLAB_CI: 'true', CI_COMMIT_SHA: 'abc', CI_COMMIT_TAG: 'v2' }, dir);
     expect(seen.values).toEqual({ commitSha: 'abc', version: 'v2', branch: 'v2' });
+    expect(seen.sources.branch).toBe('GitLab CI (CI_COMMIT_TAG)');
   });
 
   it('a CI that checked out a branch: git names it where the variables do not', async () => {
