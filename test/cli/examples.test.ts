@@ -2,10 +2,11 @@
 // run it: the packed CLI in place of `npx --yes report-deployment@1`, a deploy script that succeeds
 // or fails in place of `./deploy.sh`, the CI's documented variables in the environment, against the
 // fake service. What the service records must be what the CI says of the build.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { useFakeService } from '../fixture.ts';
@@ -30,8 +31,11 @@ interface Step {
   env?: Record<string, string>;
 }
 
-/** Runs a job's steps as a CI does: in order, a failed step skips the rest but those meant for failure. */
-function runJob(steps: Step[], env: Record<string, string>, deployExitCode: number): void {
+/**
+ * Runs a job's steps as a CI does: in order, a failed step skips the rest but those meant for failure.
+ * Each step without blocking: the fake service answers from this process's event loop.
+ */
+async function runJob(steps: Step[], env: Record<string, string>, deployExitCode: number): Promise<void> {
   work = mkdtempSync(join(tmpdir(), 'report-deployment-example-'));
   const deploy = join(work, 'deploy.sh');
   writeFileSync(deploy, `#!/bin/sh\necho deploying\nexit ${deployExitCode}\n`);
@@ -46,11 +50,13 @@ function runJob(steps: Step[], env: Record<string, string>, deployExitCode: numb
       .replaceAll('npx --yes report-deployment@1', `"${installedCli().bin}"`)
       .replaceAll('./deploy.sh', `"${deploy}"`);
     try {
-      execFileSync('sh', ['-c', `. "$BASH_ENV"\n${command}`], {
+      const running = promisify(execFile)('sh', ['-c', `. "$BASH_ENV"\n${command}`], {
         cwd: work,
         env: { PATH: process.env.PATH ?? '', HOME: work, BASH_ENV: bashEnv, ...env, ...step.env },
-        stdio: ['ignore', 'pipe', 'pipe'],
       });
+      // Nothing to read, as a CI's step has.
+      running.child.stdin?.end();
+      await running;
     } catch {
       failed = true;
     }
@@ -193,9 +199,9 @@ const EXAMPLES: { file: string; steps: () => Step[]; ci: Record<string, string>;
 describe('each example, run with its CI’s variables', () => {
   it.each(EXAMPLES.map((example) => [example.file, example] as const))(
     '%s records the build its CI describes, SUCCEEDED, then FAILED for a failed deploy',
-    (_, example) => {
-      runJob(example.steps(), { ...example.ci, ...service() }, 0);
-      runJob(example.steps(), { ...example.ci, ...service() }, 1);
+    async (_, example) => {
+      await runJob(example.steps(), { ...example.ci, ...service() }, 0);
+      await runJob(example.steps(), { ...example.ci, ...service() }, 1);
 
       const bodies = fake.service.requests
         .filter((request) => request.method === 'POST')
@@ -217,7 +223,7 @@ describe('each example, run with its CI’s variables', () => {
     },
   );
 
-  it('bitbucket-pipelines.yml records in after-script what the script came to', () => {
+  it('bitbucket-pipelines.yml records in after-script what the script came to', async () => {
     const step = (
       parse(read('cli/bitbucket-pipelines.yml')) as {
         pipelines: { branches: { main: { step: { script: string[]; 'after-script': string[] } }[] } };
@@ -234,7 +240,7 @@ describe('each example, run with its CI’s variables', () => {
     };
     for (const exitCode of [0, 1]) {
       // Bitbucket runs the script, then after-script with the script's exit code.
-      runJob(
+      await runJob(
         [
           ...(step?.script ?? []).map((command) => ({ command })),
           ...(step?.['after-script'] ?? []).map((command) => ({ command, when: 'always' as const })),
