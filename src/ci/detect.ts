@@ -26,6 +26,8 @@ export interface CiContextOptions {
   /** Where git runs. */
   cwd: string;
   log: Pick<Log, 'warning' | 'debug'>;
+  /** The fields a default is wanted for (those no flag gives): git is asked only for these. Default: all. */
+  wanted?: (field: FieldName) => boolean;
 }
 
 type Values = FieldDefaults['values'];
@@ -48,11 +50,14 @@ export async function readCiContext(
 ): Promise<CiContext> {
   const strings = onlyStrings(env);
   const git: GitOptions = { cwd: options.cwd, env: strings, log: options.log };
+  const wanted = options.wanted ?? (() => true);
+  const ask = async (field: FieldName, question: () => Promise<string>) => (wanted(field) ? question() : '');
   const provider = PROVIDERS.find((candidate) => candidate.detect(strings));
   const ci: (OtherCi & Pick<CiProvider, 'userHint'>) | undefined = provider
     ? { name: provider.name, values: provider.values(strings, options.log), userHint: provider.userHint }
     : await otherCi(strings, options.log);
-  if (!ci) return { name: undefined, defaults: { values: await outsideCi(strings, git), missing: missingOutsideCi } };
+  if (!ci)
+    return { name: undefined, defaults: { values: await outsideCi(strings, git, ask), missing: missingOutsideCi } };
 
   const values: CiValues = present(ci.values);
   // git fills only what the CI's variables leave empty (Jenkins without GIT_COMMIT, Buildkite's
@@ -61,18 +66,22 @@ export async function readCiContext(
   // tag's name, as the action does. Before git: CIs check a tag out on a detached HEAD, so asking
   // git would cost every tag deployment a spawn for nothing.
   values.branch ??= values.version;
-  values.commitSha ??= fromGit(await headCommit(git));
-  values.branch ??= fromGit(await currentBranch(git));
+  values.commitSha ??= fromGit(await ask('commitSha', () => headCommit(git)));
+  values.branch ??= fromGit(await ask('branch', () => currentBranch(git)));
   return { name: ci.name, defaults: { values: present(values), missing: missingInCi(ci.name, ci.userHint) } };
 }
 
 /** Outside any CI (a developer's machine, or a CI that neither env-ci nor CI marks): git, then the OS user. */
-async function outsideCi(env: Env, git: GitOptions): Promise<Values> {
+async function outsideCi(
+  env: Env,
+  git: GitOptions,
+  ask: (field: FieldName, question: () => Promise<string>) => Promise<string>,
+): Promise<Values> {
   const values: Values = present({
-    commitSha: fromGit(await headCommit(git)),
-    branch: fromGit(await currentBranch(git)),
+    commitSha: fromGit(await ask('commitSha', () => headCommit(git))),
+    branch: fromGit(await ask('branch', () => currentBranch(git))),
   });
-  const userName = await configuredUserName(git);
+  const userName = await ask('user', () => configuredUserName(git));
   const user = userName ? { value: userName, source: 'git (user.name)' } : osUser(env);
   if (user) values.user = user;
   return values;

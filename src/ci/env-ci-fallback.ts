@@ -27,12 +27,19 @@ const MAX_PROPERTIES_BYTES = 1024 * 1024;
 
 /** The CI env-ci detects, or that CI (set, and not "false") says this is; undefined outside any CI. */
 export async function otherCi(env: Env, log: Pick<Log, 'debug'>): Promise<OtherCi | undefined> {
-  const found = await detectWithEnvCi(env, log);
-  if (found) return found;
   const ci = env.CI ?? '';
   // env-ci itself takes CI=false for a CI.
-  return ci !== '' && ci.toLowerCase() !== 'false' ? { name: UNKNOWN_CI, values: {} } : undefined;
+  const saysCi = ci !== '' && ci.toLowerCase() !== 'false';
+  // Loaded only where some CI may be (CI set, or the two env-ci knows that do not set it): a
+  // developer's terminal never pays for it.
+  if (!saysCi && !MARKS_WITHOUT_CI.some((name) => env[name])) return undefined;
+  const found = await detectWithEnvCi(env, log);
+  if (found) return found;
+  return saysCi ? { name: UNKNOWN_CI, values: {} } : undefined;
 }
+
+/** The CIs env-ci detects that set no CI variable: TeamCity and Bamboo. */
+const MARKS_WITHOUT_CI = ['TEAMCITY_VERSION', 'bamboo_agentId'];
 
 async function detectWithEnvCi(env: Env, log: Pick<Log, 'debug'>): Promise<OtherCi | undefined> {
   try {

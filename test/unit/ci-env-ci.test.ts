@@ -42,7 +42,7 @@ describe('Travis CI through env-ci', () => {
       { ...base, TRAVIS_BRANCH: 'main', TRAVIS_JOB_WEB_URL: 'https://app.travis-ci.com/acme/shop/jobs/91' },
       { commitSha: SHA, branch: 'main', link: 'https://app.travis-ci.com/acme/shop/jobs/91' },
     ],
-    ['variables missing', { TRAVIS: 'true' }, {}],
+    ['variables missing', { CI: 'true', TRAVIS: 'true' }, {}],
   ])('%s', async (_label, env, values) => {
     const seen = await contextOf(env, dir);
     expect(seen.name).toBe('Travis CI');
@@ -61,13 +61,13 @@ describe('Travis CI through env-ci', () => {
 
 describe('values env-ci builds from missing variables', () => {
   it('leaves out "https://cirrus-ci.com/task/undefined"', async () => {
-    const seen = await contextOf({ CIRRUS_CI: 'true', CIRRUS_CHANGE_IN_REPO: SHA, CIRRUS_BRANCH: 'main' }, dir);
+    const seen = await contextOf({ CI: 'true', CIRRUS_CI: 'true', CIRRUS_CHANGE_IN_REPO: SHA, CIRRUS_BRANCH: 'main' }, dir);
     expect(seen.name).toBe('Cirrus CI');
     expect(seen.values).toEqual({ commitSha: SHA, branch: 'main' });
   });
 
   it('keeps a link whose variables are set', async () => {
-    const seen = await contextOf({ CIRRUS_CI: 'true', CIRRUS_TASK_ID: '42', CIRRUS_BRANCH: 'main' }, dir);
+    const seen = await contextOf({ CI: 'true', CIRRUS_CI: 'true', CIRRUS_TASK_ID: '42', CIRRUS_BRANCH: 'main' }, dir);
     expect(seen.values).toEqual({ branch: 'main', link: 'https://cirrus-ci.com/task/42' });
   });
 });
@@ -81,7 +81,10 @@ describe('in a CI, or not', () => {
     ['CI empty', { CI: '' }, undefined],
     ['no CI variable', {}, undefined],
     ['a CI env-ci detects without CI (TeamCity)', { TEAMCITY_VERSION: '2024.1' }, 'TeamCity'],
-    ['a CI env-ci detects with CI=false', { TRAVIS: 'true', CI: 'false' }, 'Travis CI'],
+    // env-ci is loaded only where CI says there may be one (or TeamCity's, Bamboo's own mark), so that
+    // a developer's terminal never pays for it: a CI's mark beside CI=false is not asked about.
+    ['a CI mark beside CI=false', { TRAVIS: 'true', CI: 'false' }, undefined],
+    ['Bamboo, which sets no CI', { bamboo_agentId: '7' }, 'Bamboo'],
   ])('%s', async (_label, env, name) => {
     expect((await contextOf(env, dir)).name).toBe(name);
   });
