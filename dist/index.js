@@ -33,6 +33,14 @@ const Settings = {
     AllowInsecureHttp: 'allow-insecure-http',
     DryRun: 'dry-run',
 };
+const SettingDefaults = {
+    [Settings.Type]: 'SIMPLE',
+    [Settings.FailOnError]: 'false',
+    [Settings.TimeoutSeconds]: '10',
+    [Settings.Retries]: '3',
+    [Settings.AllowInsecureHttp]: 'false',
+    [Settings.DryRun]: 'false',
+};
 const DeploymentStatuses = (  null && (['STARTED', 'SUCCEEDED', 'FAILED']));
 const DeploymentType = 'SIMPLE';
 const DefaultEnvironment = 'Production';
@@ -1611,10 +1619,12 @@ function field(value, name) {
 ; 
 
 
+
 const TAG_PREFIX = 'refs/tags/';
 const BRANCH_PREFIX = 'refs/heads/';
 function githubDefaults(ctx) {
     const facts = eventFacts(ctx.payload);
+    const deployment = DEPLOYMENT_EVENTS.has(ctx.eventName) ? deploymentFacts(ctx.payload) : undefined;
     const values = {
         commitSha: defaultCommitSha(ctx, facts),
         version: sourced(refTag(ctx.env.GITHUB_REF ?? ''), 'the tag (GITHUB_REF)'),
@@ -1625,8 +1635,9 @@ function githubDefaults(ctx) {
         changelog: defaultChangelog(ctx, facts),
         description: sourced(defaultDescription(ctx), 'the workflow run'),
         link: defaultLink(ctx),
+        ...(deployment ? deploymentDefaults(ctx, deployment) : {}),
     };
-    return { values, missing };
+    return { values, missing: DEPLOYMENT_EVENTS.has(ctx.eventName) ? missingFromDeployment : missing };
 }
 const MISSING_FROM = {
     commitSha: 'GITHUB_SHA',
@@ -1636,6 +1647,18 @@ const MISSING_FROM = {
 function missing(name) {
     const variable = MISSING_FROM[name] ?? 'the run';
     return `is empty and ${variable} gives no default (not on a GitHub runner?). Set \`${FieldSettings[name]}\`.`;
+}
+const MISSING_FROM_DEPLOYMENT = {
+    commitSha: 'deployment.sha',
+    user: 'deployment.creator',
+    branch: 'deployment.ref',
+};
+function missingFromDeployment(name) {
+    const from = MISSING_FROM_DEPLOYMENT[name];
+    if (!from)
+        return missing(name);
+    const variable = MISSING_FROM[name] ?? 'the run';
+    return `is empty, and neither the event's ${from} nor ${variable} gives a default. Set \`${FieldSettings[name]}\`.`;
 }
 function sourced(value, source) {
     return { value, source };
@@ -1742,6 +1765,114 @@ function secretsWithheld({ eventName, payload, env, }) {
     const baseName = github_text(field(base, 'full_name'));
     const fromFork = (pullRequest !== undefined && head === null) || (headName !== '' && baseName !== '' && headName !== baseName);
     return fromFork ? 'GitHub gives a workflow run for a pull request from a fork no secrets' : undefined;
+}
+const DEPLOYMENT_EVENTS = new Set(['deployment', 'deployment_status']);
+function isDeploymentEvent(eventName) {
+    return DEPLOYMENT_EVENTS.has(eventName);
+}
+function deploymentEventStatus({ eventName, payload }, naming) {
+    if (eventName === 'deployment_status') {
+        return {
+            word: github_text(field(field(payload, 'deployment_status'), 'state')),
+            from: "the event's `deployment_status.state`",
+        };
+    }
+    if (eventName === 'deployment') {
+        return {
+            nothing: `Nothing recorded: a \`deployment\` event comes when a deployment is created, before it has a state. Run this workflow on \`deployment_status\` to record each deployment once it has succeeded or failed, or set ${naming.assignment(constants .wB.Status)} to record it here.`,
+        };
+    }
+    return undefined;
+}
+function deploymentFacts(payload) {
+    const deployment = field(payload, 'deployment');
+    if (!isObject(deployment))
+        return undefined;
+    const status = field(payload, 'deployment_status');
+    const appName = (of) => github_text(field(field(of, 'performed_via_github_app'), 'name'));
+    return {
+        sha: github_text(deployment.sha),
+        ref: github_text(deployment.ref),
+        environment: github_text(deployment.environment),
+        description: github_text(deployment.description),
+        task: github_text(deployment.task),
+        id: typeof deployment.id === 'number' && Number.isSafeInteger(deployment.id) ? String(deployment.id) : '',
+        creator: github_text(field(deployment.creator, 'login')),
+        app: appName(status) || appName(deployment),
+        payloadVersion: payloadVersion(deployment.payload),
+        state: github_text(field(status, 'state')),
+        statusEnvironment: github_text(field(status, 'environment')),
+        statusDescription: github_text(field(status, 'description')),
+        statusUrls: ['log_url', 'target_url', 'environment_url'].map((name) => github_text(field(status, name))),
+    };
+}
+function payloadVersion(payload) {
+    let value = payload;
+    if (typeof value === 'string') {
+        try {
+            value = JSON.parse(value);
+        }
+        catch {
+            return '';
+        }
+    }
+    const version = github_text(field(value, 'version'));
+    return version.trim() === '' ? '' : version;
+}
+function deployedRef(ref, sha, githubRef) {
+    if (ref === '')
+        return undefined;
+    if (ref.startsWith(TAG_PREFIX))
+        return { tag: ref.slice(TAG_PREFIX.length) };
+    if (ref.startsWith(BRANCH_PREFIX))
+        return { branch: ref.slice(BRANCH_PREFIX.length) };
+    if (githubRef === `${TAG_PREFIX}${ref}`)
+        return { tag: ref };
+    if (githubRef === `${BRANCH_PREFIX}${ref}`)
+        return { branch: ref };
+    const hex = /^[0-9a-f]{7,64}$/i.test(ref);
+    const isCommit = sha ? hex && sha.toLowerCase().startsWith(ref.toLowerCase()) : hex && ref.length >= 40;
+    return isCommit ? { commit: ref } : { branch: ref };
+}
+function deploymentDefaults({ env }, facts) {
+    const values = {};
+    const set = (name, value, source) => {
+        if (value.trim() !== '')
+            values[name] = sourced(value, source);
+    };
+    set('commitSha', facts.sha, 'deployment.sha (event)');
+    const ref = deployedRef(facts.ref, facts.sha, env.GITHUB_REF ?? '');
+    if (ref && 'branch' in ref)
+        set('branch', ref.branch, 'deployment.ref (event)');
+    if (ref && 'tag' in ref)
+        set('branch', ref.tag, 'the tag (deployment.ref, event)');
+    if (ref && 'commit' in ref)
+        set('branch', facts.sha || ref.commit, 'deployment.ref (event: a commit, no branch)');
+    values.version = sourced('', '');
+    if (ref && 'tag' in ref)
+        set('version', ref.tag, 'the tag (deployment.ref, event)');
+    set('version', facts.payloadVersion, "the deployment's payload (event)");
+    set('environment', facts.environment, 'deployment.environment (event)');
+    set('environment', facts.statusEnvironment, 'deployment_status.environment (event)');
+    set('user', facts.creator, 'deployment.creator (event)');
+    const link = facts.statusUrls.find((url) => url.trim() !== '');
+    if (link)
+        set('link', link, "the deployment status's URL (event)");
+    set('description', deploymentDescription(facts), 'the deployment and its status (event)');
+    return values;
+}
+function deploymentDescription(facts) {
+    const state = facts.state && facts.statusDescription ? `${facts.state}: ${facts.statusDescription}` : facts.state;
+    const origin = ['GitHub deployment'];
+    if (facts.id)
+        origin.push(facts.id);
+    if (facts.task && facts.task !== 'deploy')
+        origin.push(`(${facts.task})`);
+    if (facts.creator)
+        origin.push(`by ${facts.creator}`);
+    if (facts.app)
+        origin.push(`via ${facts.app}`);
+    return [facts.description, state, origin.join(' ')].filter((part) => part.trim() !== '').join('; ');
 }
 
 ; 
@@ -1896,6 +2027,8 @@ function describeNothing(plan, wording) {
             return said(`Nothing recorded: status is '${plan.word}', so nothing was deployed.`, false, 'Deployment not recorded: skipped', `status was '${plan.word}', so nothing was recorded.`);
         case 'not-final':
             return said(`Nothing recorded: the deployment is '${plan.word}', not a final state. A workflow on \`deployment_status\` records it once its state is success, failure or error (a STARTED record now would stay unfinished beside that one).`, false, 'Deployment not recorded: not finished yet', `the deployment was '${plan.word}', so nothing was recorded.`);
+        case 'not-yet':
+            return said(plan.why, true, 'Deployment not recorded: no state yet', 'the deployment had no state yet, so nothing was recorded.');
         case 'no-ids': {
             const subject = wording.setting(constants .wB.DeploymentId);
             return said(`${subject} is an empty list: the job that started the deployment recorded none (see its log), so there is nothing to update.`, true, 'No deployment to update', `${subject} was an empty list.`);
@@ -1960,30 +2093,28 @@ function formatDuration(ms) {
 }
 
 ; 
-
-function plan_plan(settings, request) {
-    const { status, deploymentIds, artifacts, fields } = request;
-    if (settings.noKey !== undefined)
-        return { kind: 'nothing', reason: 'no-key', warning: settings.noKey };
-    if (typeof status === 'object')
-        return { kind: 'nothing', reason: status.nothing, word: status.word };
-    if (deploymentIds?.length === 0)
-        return { kind: 'nothing', reason: 'no-ids' };
-    if (deploymentIds) {
-        return status ? { kind: 'update', status, ids: deploymentIds } : { kind: 'finish-later', ids: deploymentIds };
-    }
-    if (!fields)
-        throw new Error('plan: creating deployments needs their fields');
-    const sent = status ?? 'STARTED';
-    return {
-        kind: 'create',
-        status: sent,
-        bodies: artifacts.map((artifact) => createBody(artifact, fields, sent)),
-        finishLater: status === undefined,
-    };
+const CONTROLS = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const NAMED = { '\n': '\\n', '\r': '\\r' };
+function showControls(line) {
+    return line.replace(CONTROLS, (c) => {
+        if (c === '\t')
+            return c;
+        const code = c.codePointAt(0) ?? 0;
+        return NAMED[c] ?? (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`);
+    });
+}
+function looksLikeCommand(line) {
+    return /^\s*::/.test(line) || line.includes('##[');
+}
+function inertLines(line) {
+    if (!looksLikeCommand(line))
+        return [line];
+    const token = crypto.randomUUID();
+    return [`::stop-commands::${token}`, line, `::${token}::`];
 }
 
 ; 
+
 
 
 const textId = (text) => ({ text, numeric: false });
@@ -2006,6 +2137,8 @@ function idProblem(text) {
         return 'is not valid Unicode text';
     if (text === '.' || text === '..')
         return `is '${text}', which is no deployment but a path`;
+    if (looksLikeCommand(text))
+        return 'would be read as a workflow command by the GitHub runner';
     if (text.trim() !== text)
         return 'has white space at its ends, which a later job would not read back';
     if (text.includes(','))
@@ -2039,27 +2172,6 @@ async function settleAll(items, limit, task, signal) {
 }
 
 var entities = __nccwpck_require__(1253);
-; 
-const CONTROLS = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-const NAMED = { '\n': '\\n', '\r': '\\r' };
-function showControls(line) {
-    return line.replace(CONTROLS, (c) => {
-        if (c === '\t')
-            return c;
-        const code = c.codePointAt(0) ?? 0;
-        return NAMED[c] ?? (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`);
-    });
-}
-function looksLikeCommand(line) {
-    return /^\s*::/.test(line) || line.includes('##[');
-}
-function inertLines(line) {
-    if (!looksLikeCommand(line))
-        return [line];
-    const token = crypto.randomUUID();
-    return [`::stop-commands::${token}`, line, `::${token}::`];
-}
-
 ; 
 
 
@@ -2358,6 +2470,92 @@ function answerId(text, value, head) {
 
 ; 
 
+const PLACEHOLDER_ID = Object.freeze({ text: '{id}', numeric: false });
+function dryRunTracker({ baseUrl, apiKey }, log) {
+    return {
+        create(body) {
+            log.info(requestLines(createRequest(baseUrl, apiKey, body)));
+            return Promise.resolve(PLACEHOLDER_ID);
+        },
+        update(id, status) {
+            const request = updateRequest(baseUrl, apiKey, id, status);
+            const url = id === PLACEHOLDER_ID ? `${baseUrl.href}deployment/{id}` : request.url.href;
+            log.info(requestLines(request, url));
+            return Promise.resolve();
+        },
+    };
+}
+function requestLines(request, url = request.url.href) {
+    const headers = Object.entries(request.headers).map(([name, value]) => name === 'x-api-key' ? `${name}: ***` : `${name}: ${value}`);
+    const body = JSON.stringify(JSON.parse(request.body), null, 2).split('\n');
+    return ['Dry run: would send', `${request.method} ${url}`, ...headers, ...body];
+}
+
+; 
+
+
+async function withTracker(connection, log, dryRun, use) {
+    if (dryRun)
+        return use(dryRunTracker(connection, log));
+    const { createHttpClient } = await Promise.all( [__nccwpck_require__.e(371), __nccwpck_require__.e(82)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7082));
+    const http = await createHttpClient({ ...connection, log });
+    try {
+        return await use(createTracker(http, connection));
+    }
+    finally {
+        await http.close();
+    }
+}
+
+; 
+
+
+async function execute(plan, { connection, dryRun }, log, options = {}) {
+    switch (plan.kind) {
+        case 'create':
+            return {
+                created: await withTracker(connection, log, dryRun, (tracker) => createAll(tracker, plan.bodies, options)),
+            };
+        case 'update':
+            return {
+                updated: await withTracker(connection, log, dryRun, (tracker) => setStatusAll(tracker, plan.ids, plan.status)),
+            };
+        default:
+            return {};
+    }
+}
+
+; 
+
+function plan_plan(settings, request) {
+    const { status, deploymentIds, artifacts, fields } = request;
+    if (settings.noKey !== undefined)
+        return { kind: 'nothing', reason: 'no-key', warning: settings.noKey };
+    if (typeof status === 'object')
+        return { kind: 'nothing', ...nothingReason(status) };
+    if (deploymentIds?.length === 0)
+        return { kind: 'nothing', reason: 'no-ids' };
+    if (deploymentIds) {
+        return status ? { kind: 'update', status, ids: deploymentIds } : { kind: 'finish-later', ids: deploymentIds };
+    }
+    if (!fields)
+        throw new Error('plan: creating deployments needs their fields');
+    const sent = status ?? 'STARTED';
+    return {
+        kind: 'create',
+        status: sent,
+        bodies: artifacts.map((artifact) => createBody(artifact, fields, sent)),
+        finishLater: status === undefined,
+    };
+}
+function nothingReason(status) {
+    return status.nothing === 'not-yet'
+        ? { reason: 'not-yet', why: status.why }
+        : { reason: status.nothing, word: status.word };
+}
+
+; 
+
 
 const DEFAULT_PORTS = { 'http:': 80, 'https:': 443 };
 function proxyFor(target, env, shown = core_text .hD) {
@@ -2553,7 +2751,7 @@ function readNumber(source, name, accepts, min, max, expected, shown) {
     }
     return value;
 }
-const NOT_FINAL = ['pending', 'queued', 'in_progress', 'inactive'];
+const NOT_FINAL = ['pending', 'queued', 'in_progress', 'inactive', 'waiting'];
 const STATUS_WORDS = {
     started: 'STARTED',
     succeeded: 'SUCCEEDED',
@@ -2579,12 +2777,29 @@ function finalStatus(word) {
 function readStatus(source, shown) {
     const raw = source.get(constants .wB.Status);
     if (raw === '')
-        return undefined;
+        return readImpliedStatus(source, shown);
     const status = statusFromWord(raw);
     if (!status) {
-        throw new ConfigError(source.setting(constants .wB.Status), `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got ${shown(raw)}. Leave it empty to start the deployment here and finish it when the job ends.`);
+        const implied = source.impliedStatus?.();
+        const empty = implied === undefined
+            ? ' Leave it empty to start the deployment here and finish it when the job ends.'
+            : 'word' in implied
+                ? ` Leave it empty to take it from ${implied.from}.`
+                : '';
+        throw new ConfigError(source.setting(constants .wB.Status), `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got ${shown(raw)}.${empty}`);
     }
     return status;
+}
+function readImpliedStatus(source, shown) {
+    const implied = source.impliedStatus?.();
+    if (implied === undefined)
+        return undefined;
+    if ('nothing' in implied)
+        return { nothing: 'not-yet', why: implied.nothing };
+    const status = statusFromWord(implied.word);
+    if (status === 'SUCCEEDED' || status === 'FAILED' || typeof status === 'object')
+        return status;
+    throw new ConfigError(source.setting(constants .wB.Status), `is empty, so the status comes from ${implied.from}: ${shown(implied.word)}, which is neither a finished state nor one that records nothing. Set ${source.assignment(constants .wB.Status)} to say what to record.`);
 }
 function readType(source, shown) {
     const raw = source.get(constants .wB.Type);
@@ -2650,45 +2865,6 @@ function parseIdArray(raw) {
         const id = idFromJson(value);
         return id && id.text !== '' ? id : undefined;
     });
-}
-
-; 
-
-const PLACEHOLDER_ID = Object.freeze({ text: '{id}', numeric: false });
-function dryRunTracker({ baseUrl, apiKey }, log) {
-    return {
-        create(body) {
-            log.info(requestLines(createRequest(baseUrl, apiKey, body)));
-            return Promise.resolve(PLACEHOLDER_ID);
-        },
-        update(id, status) {
-            const request = updateRequest(baseUrl, apiKey, id, status);
-            const url = id === PLACEHOLDER_ID ? `${baseUrl.href}deployment/{id}` : request.url.href;
-            log.info(requestLines(request, url));
-            return Promise.resolve();
-        },
-    };
-}
-function requestLines(request, url = request.url.href) {
-    const headers = Object.entries(request.headers).map(([name, value]) => name === 'x-api-key' ? `${name}: ***` : `${name}: ${value}`);
-    const body = JSON.stringify(JSON.parse(request.body), null, 2).split('\n');
-    return ['Dry run: would send', `${request.method} ${url}`, ...headers, ...body];
-}
-
-; 
-
-
-async function withTracker(connection, log, dryRun, use) {
-    if (dryRun)
-        return use(dryRunTracker(connection, log));
-    const { createHttpClient } = await Promise.all( [__nccwpck_require__.e(371), __nccwpck_require__.e(82)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7082));
-    const http = await createHttpClient({ ...connection, log });
-    try {
-        return await use(createTracker(http, connection));
-    }
-    finally {
-        await http.close();
-    }
 }
 
 ; 
@@ -3335,6 +3511,11 @@ function inputSettings(run) {
                 problem: 'is empty. Set it from a secret, e.g. `api-key: ${{ secrets.DEPLOY_TRACKER_API_KEY }}`, and check that the secret exists for this repository and environment.',
             };
         },
+        impliedStatus() {
+            if (!isDeploymentEvent(process.env.GITHUB_EVENT_NAME ?? ''))
+                return undefined;
+            return deploymentEventStatus(run(), inputNaming);
+        },
     };
 }
 const ACTION_WORDING = {
@@ -3552,7 +3733,9 @@ function renderSummary(content, clean) {
 }
 function tableRow(row, clean) {
     const cell = (value) => clean((0,core_text .ZD)((0,core_text .ml)(clean(value), constants .xu.summaryCellLength)));
-    const link = /^https?:\/\//i.test(row.link) ? `<a href="${cell(row.link)}">job</a>` : cell(row.link);
+    const link = /^https?:\/\//i.test(row.link)
+        ? `<a href="${cell(row.link)}">${cell(linkText(row.link))}</a>`
+        : cell(row.link);
     return [
         cell(row.artifact),
         cell(row.environment),
@@ -3563,6 +3746,14 @@ function tableRow(row, clean) {
         cell(row.id),
         link,
     ];
+}
+function linkText(url) {
+    try {
+        return new URL(url).host || 'link';
+    }
+    catch {
+        return 'link';
+    }
 }
 class Budget {
     left;
@@ -3792,7 +3983,6 @@ function readGitHubContext(log) {
 
 
 
-
 async function run(log) {
     const startedAt = Date.now();
     let context;
@@ -3809,7 +3999,13 @@ async function run(log) {
     presetOutputs();
     const { settings, request } = read;
     const plan = plan_plan(settings, request);
-    const results = await whileNotCancelled(plan, log, (signal) => execute(plan, settings, log, startedAt, signal));
+    const created = [];
+    const onCreated = ({ id }) => {
+        created.push(id);
+        handOnCreated(created, startedAt, log);
+    };
+    const handsOn = plan.kind === 'create' && plan.finishLater && !settings.dryRun;
+    const results = await whileNotCancelled(plan, log, (signal) => execute(plan, settings, log, handsOn ? { signal, onCreated } : { signal }));
     const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt, wording: ACTION_WORDING });
     reportStart(report, settings.failOnError, log);
 }
@@ -3829,27 +4025,6 @@ async function whileNotCancelled(plan, log, work) {
     finally {
         process.off('SIGINT', cancel);
         process.off('SIGTERM', cancel);
-    }
-}
-async function execute(plan, { connection, dryRun }, log, startedAt, signal) {
-    switch (plan.kind) {
-        case 'create': {
-            const created = [];
-            const onCreated = ({ id }) => {
-                created.push(id);
-                handOnCreated(created, startedAt, log);
-            };
-            const options = plan.finishLater && !dryRun ? { signal, onCreated } : { signal };
-            return {
-                created: await withTracker(connection, log, dryRun, (tracker) => createAll(tracker, plan.bodies, options)),
-            };
-        }
-        case 'update':
-            return {
-                updated: await withTracker(connection, log, dryRun, (tracker) => setStatusAll(tracker, plan.ids, plan.status)),
-            };
-        default:
-            return {};
     }
 }
 

@@ -1,11 +1,10 @@
-// dist/licenses.txt: the license of every production dependency bundled into dist/. ncc's own
+// licenses.txt: the license of every package bundled into a bundle (dist/, or the CLI's). ncc's own
 // --license loses packages once a bundle is split into lazily loaded chunks, so it is written here
-// from npm's production tree instead (sorted, so the build stays reproducible), keeping the packages
-// that a module in the bundle comes from: `node scripts/licenses.ts STATS` with ncc's --stats-out
-// file (much of the production tree, e.g. octokit, is never bundled).
+// from npm's installed tree instead (sorted, so the build stays reproducible), keeping the packages
+// that a module in the bundle comes from: `node scripts/licenses.ts STATS OUT` with ncc's stats.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 
 interface PackageNode {
   name: string;
@@ -17,7 +16,13 @@ interface PackageNode {
 
 const root = join(import.meta.dirname, '..');
 const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
-const query = execFileSync(npm[0] as string, [...npm.slice(1), 'query', '.prod'], { cwd: root, encoding: 'utf8' });
+// Every installed package: what is bundled is a devDependency (the published package has no runtime
+// dependencies), and the stats say which of them are in the bundle.
+const query = execFileSync(npm[0] as string, [...npm.slice(1), 'query', '*'], {
+  cwd: root,
+  encoding: 'utf8',
+  maxBuffer: 256 * 1024 * 1024,
+});
 const installed = (JSON.parse(query) as PackageNode[]).filter((pkg) => pkg.location.includes('node_modules'));
 
 interface StatsModule {
@@ -41,8 +46,8 @@ function owner(file: string): PackageNode | undefined {
   return installed.filter((pkg) => file.startsWith(pkg.path + sep)).sort((a, b) => b.path.length - a.path.length)[0];
 }
 
-const statsFile = process.argv[2];
-if (!statsFile) throw new Error('usage: node scripts/licenses.ts NCC_STATS_JSON');
+const [statsFile, outFile] = process.argv.slice(2);
+if (!statsFile || !outFile) throw new Error('usage: node scripts/licenses.ts NCC_STATS_JSON OUT_FILE');
 const bundled = new Set(bundledFiles(statsFile).map(owner));
 const packages = installed.filter((pkg) => bundled.has(pkg)).sort((a, b) => a.location.localeCompare(b.location));
 
@@ -53,5 +58,5 @@ const sections = packages.map((pkg) => {
     : `(no license file; package.json: ${pkg.license})`;
   return `${pkg.name}@${pkg.version} (${pkg.location})\n${pkg.license ?? ''}\n\n${text}`;
 });
-writeFileSync(join(root, 'dist', 'licenses.txt'), `${sections.join('\n\n----------\n\n')}\n`);
-console.log(`dist/licenses.txt: ${sections.length} packages`);
+writeFileSync(outFile, `${sections.join('\n\n----------\n\n')}\n`);
+console.log(`${relative(root, outFile)}: ${sections.length} packages`);

@@ -21,7 +21,9 @@ export const BUILD_INPUTS = [
 ];
 
 export function sourceHash(root: string): string {
-  const files = [...listFiles(root, 'src'), ...BUILD_INPUTS].sort();
+  // The CLI's sources are not in dist/ (scripts/build.ts builds it apart).
+  const action = listFiles(root, 'src').filter((file) => !file.startsWith('src/cli/'));
+  const files = [...action, ...BUILD_INPUTS].sort();
   const hash = createHash('sha256');
   for (const file of files) {
     // Line endings as git may check them out on Windows must not change the fingerprint.

@@ -2,13 +2,13 @@
 // runner sees.
 import { githubDefaults, type GitHubContext } from '../ci/github.js';
 import { ConfigError } from '../core/config-error.js';
-import type { Log } from '../core/log.js';
 import type { DeploymentId } from '../core/ids.js';
+import type { Log } from '../core/log.js';
 import { describeCancel, describeStart } from '../core/outcome.js';
+import { execute } from '../core/execute.js';
 import { plan as planFor, type Plan } from '../core/plan.js';
-import { createAll, setStatusAll, type Created } from '../core/service.js';
-import { readSettingsAndRequest, type CommonSettings } from '../core/settings.js';
-import { withTracker } from '../core/tracker.js';
+import type { Created } from '../core/service.js';
+import { readSettingsAndRequest } from '../core/settings.js';
 import { ACTION_WORDING, inputSettings } from './inputs.js';
 import type { ActionLog } from './log.js';
 import { handOnCreated, presetOutputs, reportConfigError, reportStart } from './report.js';
@@ -29,7 +29,16 @@ export async function run(log: ActionLog): Promise<void> {
   presetOutputs();
   const { settings, request } = read;
   const plan = planFor(settings, request);
-  const results = await whileNotCancelled(plan, log, (signal) => execute(plan, settings, log, startedAt, signal));
+  // Each deployment to finish later is handed to the post step as soon as it is created.
+  const created: DeploymentId[] = [];
+  const onCreated = ({ id }: Created) => {
+    created.push(id);
+    handOnCreated(created, startedAt, log);
+  };
+  const handsOn = plan.kind === 'create' && plan.finishLater && !settings.dryRun;
+  const results = await whileNotCancelled(plan, log, (signal) =>
+    execute(plan, settings, log, handsOn ? { signal, onCreated } : { signal }),
+  );
   const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt, wording: ACTION_WORDING });
   reportStart(report, settings.failOnError, log);
 }
@@ -37,7 +46,7 @@ export async function run(log: ActionLog): Promise<void> {
 /**
  * `work`, with a signal that a cancelled run aborts: the runner sends SIGINT, then SIGTERM, and
  * kills the step after a grace period. No further deployment is created after it; those under way
- * are waited for and reported, and each one created is already handed on (execute).
+ * are waited for and reported, and each one created is already handed on.
  */
 async function whileNotCancelled<T>(plan: Plan, log: Log, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
@@ -53,34 +62,5 @@ async function whileNotCancelled<T>(plan: Plan, log: Log, work: (signal: AbortSi
   } finally {
     process.off('SIGINT', cancel);
     process.off('SIGTERM', cancel);
-  }
-}
-
-async function execute(
-  plan: Plan,
-  { connection, dryRun }: CommonSettings,
-  log: ActionLog,
-  startedAt: number,
-  signal: AbortSignal,
-) {
-  switch (plan.kind) {
-    case 'create': {
-      // Each deployment to finish later is handed to the post step as soon as it is created.
-      const created: DeploymentId[] = [];
-      const onCreated = ({ id }: Created) => {
-        created.push(id);
-        handOnCreated(created, startedAt, log);
-      };
-      const options = plan.finishLater && !dryRun ? { signal, onCreated } : { signal };
-      return {
-        created: await withTracker(connection, log, dryRun, (tracker) => createAll(tracker, plan.bodies, options)),
-      };
-    }
-    case 'update':
-      return {
-        updated: await withTracker(connection, log, dryRun, (tracker) => setStatusAll(tracker, plan.ids, plan.status)),
-      };
-    default:
-      return {};
   }
 }

@@ -96,7 +96,9 @@ export function renderSummary(content: SummaryContent, clean: (line: string) => 
 
 function tableRow(row: RecordedRow, clean: (line: string) => string): string[] {
   const cell = (value: string) => clean(escapeHtml(shorten(clean(value), Limits.summaryCellLength)));
-  const link = /^https?:\/\//i.test(row.link) ? `<a href="${cell(row.link)}">job</a>` : cell(row.link);
+  const link = /^https?:\/\//i.test(row.link)
+    ? `<a href="${cell(row.link)}">${cell(linkText(row.link))}</a>`
+    : cell(row.link);
   return [
     cell(row.artifact),
     cell(row.environment),
@@ -108,6 +110,15 @@ function tableRow(row: RecordedRow, clean: (line: string) => string): string[] {
     cell(row.id),
     link,
   ];
+}
+
+/** A link's text: the host it leads to (github.com for the job's page; a platform's own for its deployment). */
+function linkText(url: string): string {
+  try {
+    return new URL(url).host || 'link';
+  } catch {
+    return 'link';
+  }
 }
 
 /** How many bytes the summary may still take. */

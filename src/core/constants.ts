@@ -26,6 +26,16 @@ export const Settings = {
 
 export type SettingName = (typeof Settings)[keyof typeof Settings];
 
+/** The value a setting has when it is not given (action.yml declares the same; a test checks). */
+export const SettingDefaults: Partial<Record<SettingName, string>> = {
+  [Settings.Type]: 'SIMPLE',
+  [Settings.FailOnError]: 'false',
+  [Settings.TimeoutSeconds]: '10',
+  [Settings.Retries]: '3',
+  [Settings.AllowInsecureHttp]: 'false',
+  [Settings.DryRun]: 'false',
+};
+
 export const DeploymentStatuses = ['STARTED', 'SUCCEEDED', 'FAILED'] as const;
 export type DeploymentStatus = (typeof DeploymentStatuses)[number];
 

@@ -1,9 +1,11 @@
 // Deployment ids, kept exactly as the service returned them: a JSON number keeps its digits (no
 // rounding past 2^53), a string its text. An id must fit the protocol: a path segment of
-// `/deployment/{id}`, a line of the log, a value of the step's state, and the same id again when a
-// later job passes either output back as `deployment-id` (a list, or a JSON array, of ids).
+// `/deployment/{id}`, a line of the log or of the CLI's stdout, a value of the step's state, and
+// the same id again when a later job passes either output back as `deployment-id` (a list, or a
+// JSON array, of ids).
 import { Limits } from './constants.js';
 import { JsonNumber } from './json.js';
+import { looksLikeCommand } from './log.js';
 
 export interface DeploymentId {
   /** The id's digits (a JSON number) or its text (a JSON string). */
@@ -31,6 +33,8 @@ export function idProblem(text: string): string | undefined {
   if (!text.isWellFormed()) return 'is not valid Unicode text';
   // As a path segment, `.` and `..` would leave /deployment/{id}.
   if (text === '.' || text === '..') return `is '${text}', which is no deployment but a path`;
+  // Printed alone on a line (the CLI's stdout, for `ID=$(...)`), it would be a workflow command.
+  if (looksLikeCommand(text)) return 'would be read as a workflow command by the GitHub runner';
   // What `deployment-id` would read otherwise in a later job: its ends trimmed (by the runner's
   // toolkit), a list split on commas, a JSON array.
   if (text.trim() !== text) return 'has white space at its ends, which a later job would not read back';

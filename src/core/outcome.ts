@@ -8,7 +8,9 @@ import type { Naming } from './config-error.js';
 import { artifactLabel, type CreateBody } from './deployment.js';
 import type { DeploymentId } from './ids.js';
 import type { Plan } from './plan.js';
-import type { CreateResult, UpdateResult } from './service.js';
+import type { PlanResults } from './execute.js';
+import type { UpdateResult } from './service.js';
+import type { CreateResult } from './service.js';
 import { capitalize } from './text.js';
 
 /** How a face words what it does later, and what it calls its settings. */
@@ -80,7 +82,7 @@ export function describeCancel(plan: Plan, wording: Wording): string {
 /** What starting (the main step, `start`, `record`, `run`'s start) did with `plan`. */
 export function describeStart(
   plan: Plan,
-  results: { created?: CreateResult[]; updated?: UpdateResult[] },
+  results: PlanResults,
   options: { dryRun: boolean; startedAt: number; wording: Wording },
 ): Report {
   const { dryRun, startedAt, wording } = options;
@@ -193,6 +195,14 @@ function describeNothing(plan: Extract<Plan, { kind: 'nothing' }>, wording: Word
         false,
         'Deployment not recorded: not finished yet',
         `the deployment was '${plan.word}', so nothing was recorded.`,
+      );
+    case 'not-yet':
+      // The place's own words: it implied the status, and is likely not where the deployment ends.
+      return said(
+        plan.why,
+        true,
+        'Deployment not recorded: no state yet',
+        'the deployment had no state yet, so nothing was recorded.',
       );
     case 'no-ids': {
       const subject = wording.setting(Settings.DeploymentId);

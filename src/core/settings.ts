@@ -39,7 +39,19 @@ export interface SettingSource extends Naming {
    * on purpose (a fork's pull request, an unprotected branch), a warning that nothing is recorded.
    */
   emptyKey(): { problem: string } | { warning: string };
+  /**
+   * What an empty `status` stands for here, where the place itself says how the deployment ended (a
+   * run started by a deployment's change of state); undefined where it does not: start now, finish later.
+   */
+  impliedStatus?(): ImpliedStatus | undefined;
 }
+
+/**
+ * A status the place implies: its word and where it comes from ("the event's
+ * `deployment_status.state`"), for the message if it is none this action can record; or nothing to
+ * record, and the line that says why.
+ */
+export type ImpliedStatus = { word: string; from: string } | { nothing: string };
 
 /** How to reach the service. */
 export interface Connection {
@@ -62,12 +74,17 @@ export interface CommonSettings {
   noKey?: string;
 }
 
-/** A status word that records nothing, and why: a skipped step, or a deployment that has not ended. */
-export interface NothingToRecord {
-  nothing: 'skipped' | 'not-final';
-  /** The word as given, e.g. `queued`. */
-  word: string;
-}
+/**
+ * Nothing to record, and why: a status word that says so (a skipped step, a deployment that has not
+ * ended), or the place's own words where it implies the status (a deployment that has no state yet).
+ */
+export type NothingToRecord =
+  | {
+      nothing: 'skipped' | 'not-final';
+      /** The word as given, e.g. `queued`. */
+      word: string;
+    }
+  | { nothing: 'not-yet'; why: string };
 
 /** What `status` asks for. */
 export type RequestedStatus = DeploymentStatus | NothingToRecord;
@@ -240,14 +257,14 @@ function readNumber(
   return value;
 }
 
-const NOT_FINAL = ['pending', 'queued', 'in_progress', 'inactive'];
+const NOT_FINAL = ['pending', 'queued', 'in_progress', 'inactive', 'waiting'];
 
 /**
  * The words `status` takes: the service's statuses, and what `job.status`, a step's `outcome` and a
  * GitHub deployment's state hold (`skipped`: nothing was deployed; a state that has not ended:
  * nothing to record yet).
  */
-const STATUS_WORDS: Record<string, DeploymentStatus | NothingToRecord['nothing']> = {
+const STATUS_WORDS: Record<string, DeploymentStatus | 'skipped' | 'not-final'> = {
   started: 'STARTED',
   succeeded: 'SUCCEEDED',
   failed: 'FAILED',
@@ -262,7 +279,7 @@ const STATUS_WORDS: Record<string, DeploymentStatus | NothingToRecord['nothing']
 export function statusFromWord(word: string): RequestedStatus | undefined {
   const key = word.trim().toLowerCase();
   if (!Object.hasOwn(STATUS_WORDS, key)) return undefined;
-  const meaning = STATUS_WORDS[key] as DeploymentStatus | NothingToRecord['nothing'];
+  const meaning = STATUS_WORDS[key] as DeploymentStatus | 'skipped' | 'not-final';
   return meaning === 'skipped' || meaning === 'not-final' ? { nothing: meaning, word: key } : meaning;
 }
 
@@ -274,15 +291,38 @@ export function finalStatus(word: string): DeploymentStatus | undefined {
 
 function readStatus(source: SettingSource, shown: Quote): RequestedStatus | undefined {
   const raw = source.get(Settings.Status);
-  if (raw === '') return undefined;
+  if (raw === '') return readImpliedStatus(source, shown);
   const status = statusFromWord(raw);
   if (!status) {
+    const implied = source.impliedStatus?.();
+    const empty =
+      implied === undefined
+        ? ' Leave it empty to start the deployment here and finish it when the job ends.'
+        : 'word' in implied
+          ? ` Leave it empty to take it from ${implied.from}.`
+          : '';
     throw new ConfigError(
       source.setting(Settings.Status),
-      `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got ${shown(raw)}. Leave it empty to start the deployment here and finish it when the job ends.`,
+      `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got ${shown(raw)}.${empty}`,
     );
   }
   return status;
+}
+
+/**
+ * The status the place implies where the setting is empty: only an end or nothing, as no later step
+ * would finish a STARTED record made here.
+ */
+function readImpliedStatus(source: SettingSource, shown: Quote): RequestedStatus | undefined {
+  const implied = source.impliedStatus?.();
+  if (implied === undefined) return undefined;
+  if ('nothing' in implied) return { nothing: 'not-yet', why: implied.nothing };
+  const status = statusFromWord(implied.word);
+  if (status === 'SUCCEEDED' || status === 'FAILED' || typeof status === 'object') return status;
+  throw new ConfigError(
+    source.setting(Settings.Status),
+    `is empty, so the status comes from ${implied.from}: ${shown(implied.word)}, which is neither a finished state nor one that records nothing. Set ${source.assignment(Settings.Status)} to say what to record.`,
+  );
 }
 
 function readType(source: SettingSource, shown: Quote): typeof DeploymentType {

@@ -8,7 +8,6 @@ let decodeHTML;
 
 /** Text with every HTML character reference decoded as a browser reads text (legacy mode). */
 function decodeHtml(text) {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, the point of this file
   decodeHTML ??= require('entities/decode').decodeHTML;
   return decodeHTML(text);
 }

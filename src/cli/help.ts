@@ -1,0 +1,106 @@
+// `--help`: what each command does, its flags, and the exit codes.
+import type { CommandName } from './args.js';
+
+const SERVICE = `Service:
+  --base-url URL            the service's address (or DEPLOY_TRACKER_URL), e.g. https://tracker.example.com/api
+  DEPLOY_TRACKER_API_KEY    the API key: only from the environment, never a flag
+  --timeout-seconds N       each request attempt's timeout (default 10, at most 600)
+  --retries N               further attempts after a transient failure (default 3, at most 10)
+  --fail-on-error           exit 1 when the service cannot be reached or refuses (default: a warning)
+  --allow-insecure-http     allow http:// to a host other than loopback (the key would travel in clear)
+  --dry-run                 print the requests instead of sending them (the key as ***)`;
+
+const FIELDS = `Deployment (each defaults from the CI's variables, else git, else the OS):
+  --artifact-id ID          the artifact's id in the service; repeat, or a comma list, for several
+  --artifact-name NAME      or its name (one of the two is needed)
+  --environment NAME        as named in the service (default Production)
+  --version V               default: the tag on a tag build, else the commit
+  --commit-sha SHA          --user NAME      --branch NAME
+  --changelog TEXT|URL      --description TEXT   --link URL (default: the CI job's page)
+  --type SIMPLE`;
+
+const EXIT = `Exit codes: 0 recorded, or not recorded with a warning (fail-open); 1 not recorded with
+--fail-on-error; 2 a usage or configuration error (nothing sent).`;
+
+const COMMANDS: Record<CommandName, string> = {
+  run: `Usage: report-deployment run [flags] -- <command> [args...]
+
+Records the deployment STARTED, runs <command> (directly, no shell; its stdin, stdout and stderr are
+its own), then records SUCCEEDED (exit 0) or FAILED (any other exit, a signal, a command that
+cannot start). SIGINT, SIGTERM and SIGHUP are passed on to the command (in a terminal, which sends
+Ctrl-C to the command itself, only SIGTERM); an interrupted run is recorded FAILED.
+
+The exit code is the command's: its own, 128+N when it died of signal N, 127 when it was not
+found, 126 when it could not be run. Reporting never changes it (a service that is down, a
+missing key, a bad setting: a message on stderr), except that --fail-on-error turns a success into
+1 when the deployment was not recorded. Only a usage error stops before the command runs.
+--deployment-id IDS finishes existing deployments from the command's exit instead of creating.
+
+${FIELDS}
+
+${SERVICE}`,
+  start: `Usage: report-deployment start [flags]
+
+Records the deployment STARTED and prints its id on stdout, one a line (several artifacts, several
+ids), nothing else: ID=$(report-deployment start ...). --json prints {"deploymentIds":[...],"status":...}.
+Finish it later with: report-deployment finish --deployment-id "$ID" --exit-code $?
+
+${FIELDS}
+
+${SERVICE}
+
+${EXIT}`,
+  finish: `Usage: report-deployment finish --deployment-id IDS (--status STATUS | --exit-code N)
+
+Sets the status of deployments recorded earlier. IDS: one id, a comma list, or a JSON array (as
+start --json prints); an empty one is a warning (the start recorded none), exit 0. STATUS:
+SUCCEEDED, FAILED, STARTED, or success / failure / cancelled; --exit-code 0 is SUCCEEDED, any
+other FAILED.
+
+${SERVICE}
+
+${EXIT}`,
+  record: `Usage: report-deployment record (--status STATUS | --exit-code N) [flags]
+
+Records a deployment that has already ended, in one request, and prints its id on stdout.
+STATUS: SUCCEEDED or FAILED (or success, failure, cancelled; skipped records nothing);
+--exit-code 0 is SUCCEEDED, any other FAILED.
+
+${FIELDS}
+
+${SERVICE}
+
+${EXIT}`,
+  context: `Usage: report-deployment context [flags] [--json]
+
+Shows every field a deployment would be recorded with and where each comes from (a flag, which
+CI's variable, git, the OS), the service's address and whether a key is set, and what a command
+would stop on. Sends nothing.
+
+${FIELDS}
+
+${SERVICE}`,
+};
+
+export function helpText(command: CommandName | undefined): string {
+  if (command) return `${COMMANDS[command]}\n`;
+  return `report-deployment: records each deployment in the Deployment Tracking Service, from any CI or a terminal.
+
+Usage: report-deployment <command> [flags]
+
+Commands:
+  run [flags] -- <command> [args...]   record STARTED, run the command, record how it ended
+  start [flags]                         record STARTED; print the id(s)
+  finish --deployment-id IDS --status S | --exit-code N
+                                        set the status of deployments recorded with start
+  record --status S | --exit-code N [flags]
+                                        record a deployment that has already ended
+  context [flags]                       show what would be recorded, and where each value comes from
+
+Flags carry the GitHub Action's input names (--artifact-id, --environment, --version, ...).
+The service: --base-url or DEPLOY_TRACKER_URL; the key: DEPLOY_TRACKER_API_KEY only.
+
+report-deployment <command> --help    a command's flags
+report-deployment --version           this tool's version
+`;
+}
