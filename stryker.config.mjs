@@ -1,0 +1,30 @@
+// Mutation testing with StrykerJS: `npm run mutate` (slow, so not part of `npm test`). It mutates
+// src/ and runs, for each mutant, the in-process tests that cover it (vitest.stryker.config.ts:
+// test/unit/, test/http.test.ts, test/steps/; the end-to-end tests run the built dist/ and never see
+// a mutant). scripts/patch-stryker.ts, run first by `npm run mutate`, makes the vitest runner work
+// with vitest 5. Reports: the table and the survivors on the console, every mutant in
+// reports/mutation/mutation.json.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.stryker.config.ts' },
+  mutate: [
+    'src/**/*.ts',
+    // Type declarations, the bundle's entry and the shims that stand in for dependencies' modules:
+    // no behaviour of ours to test.
+    '!src/**/*.d.ts',
+    '!src/entries/**',
+    '!src/shims/**',
+    // Only reach into dependencies (undici's modules, GitHub's context).
+    '!src/undici.ts',
+    '!src/github-context.ts',
+  ],
+  // Each mutant runs only the tests that reached it (needs scripts/patch-stryker.ts with vitest 5).
+  coverageAnalysis: 'perTest',
+  // One vitest a core (the machines have 2).
+  concurrency: 2,
+  thresholds: { high: 90, low: 85, break: null },
+  reporters: ['clear-text', 'json', 'progress-append-only'],
+  clearTextReporter: { allowEmojis: false, logTests: false },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+};
