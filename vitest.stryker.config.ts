@@ -6,9 +6,10 @@
 // - every test file in its own fresh module graph (isolate: true): Stryker's instrumented src/
 //   reads the active mutant from a global, and a mutant that changes module-level state must not
 //   leak into the next test file;
-// - workers are forked processes (pool: 'forks'), one at a time; Stryker's own concurrency runs
-//   several of these. (@stryker-mutator/vitest-runner asks for pool 'threads'; see
-//   scripts/patch-stryker.ts for why the forks pool is forced there.)
+// - workers are forked processes (pool: 'forks', forced by the plugin below), one at a time:
+//   Stryker's own `concurrency` runs several vitest instances.
+// The other thing vitest 5 changed for Stryker (the full names of tests) needs code, not
+// configuration: scripts/patch-stryker.ts.
 import { defineConfig } from 'vitest/config';
 import base from './vitest.config.ts';
 
