@@ -23,6 +23,11 @@ export default {
   coverageAnalysis: 'perTest',
   // One vitest a core (the machines have 2).
   concurrency: 2,
+  // A mutant that outlasts its time is counted as detected ("Timeout"), so a spurious timeout hides a
+  // survivor. Stryker's 5 s over the initial run's time was too little on a busy machine: the tests
+  // of the steps ran 10x slower under load, and mutants that every test lets through (the anchoring
+  // of isLoopback's regex, `url.username && url.password`) were reported as timeouts.
+  timeoutMS: 20_000,
   thresholds: { high: 90, low: 85, break: null },
   reporters: ['clear-text', 'json', 'progress-append-only'],
   clearTextReporter: { allowEmojis: false, logTests: false },
