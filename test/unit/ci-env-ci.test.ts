@@ -61,7 +61,10 @@ describe('Travis CI through env-ci', () => {
 
 describe('values env-ci builds from missing variables', () => {
   it('leaves out "https://cirrus-ci.com/task/undefined"', async () => {
-    const seen = await contextOf({ CI: 'true', CIRRUS_CI: 'true', CIRRUS_CHANGE_IN_REPO: SHA, CIRRUS_BRANCH: 'main' }, dir);
+    const seen = await contextOf(
+      { CI: 'true', CIRRUS_CI: 'true', CIRRUS_CHANGE_IN_REPO: SHA, CIRRUS_BRANCH: 'main' },
+      dir,
+    );
     expect(seen.name).toBe('Cirrus CI');
     expect(seen.values).toEqual({ commitSha: SHA, branch: 'main' });
   });
