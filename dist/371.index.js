@@ -2,8 +2,8 @@ exports.id = 371;
 exports.ids = [371];
 exports.modules = {
 
-/***/ 8608:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  8608:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -67,10 +67,10 @@ module.exports = {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 9086:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  9086:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -132,7 +132,6 @@ class ConnectHandler extends AsyncResource {
 
     let responseHeaders = headers
     const rawHeaders = controller?.rawHeaders
-    // Indicates is an HTTP2Session
     if (responseHeaders != null) {
       responseHeaders = this.responseHeaders === 'raw'
         ? util.parseRawHeaders(rawHeaders)
@@ -187,10 +186,10 @@ function connect (opts, callback) {
 module.exports = connect
 
 
-/***/ }),
+  }),
 
-/***/ 9972:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  9972:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -220,8 +219,6 @@ class PipelineRequest extends Readable {
     super({ autoDestroy: true })
 
     this[kResume] = null
-    // Pipeline request bodies come from a live writable side and cannot be
-    // replayed across redirects or retries, even before any bytes are read.
     this[kBodyUsed] = true
   }
 
@@ -336,7 +333,6 @@ class PipelineHandler extends AsyncResource {
     }).on('prefinish', () => {
       const { req } = this
 
-      // Node < 15 does not call _final in same tick.
       req.push(null)
     })
 
@@ -460,10 +456,10 @@ function pipeline (opts, handler) {
 module.exports = pipeline
 
 
-/***/ }),
+  }),
 
-/***/ 2481:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  2481:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -534,10 +530,6 @@ class RequestHandler extends AsyncResource {
       this.removeAbortListener = util.addAbortListener(signal, () => {
         this.reason = signal.reason ?? new RequestAbortedError()
         if (this.res) {
-          // Null the reference before destroying, mirroring onResponseError, so
-          // that chunks flushed after the abort (e.g. an async decompressor
-          // flush) are dropped by the `!this.res` guard in onResponseData
-          // instead of being pushed into the torn-down stream.
           const res = this.res
           this.res = null
           util.destroy(res.on('error', noop), this.reason)
@@ -608,14 +600,10 @@ class RequestHandler extends AsyncResource {
           context
         })
       } catch (err) {
-        // If the callback throws synchronously, we need to handle it
-        // Remove reference to res to allow res being garbage collected
         this.res = null
 
-        // Destroy the response stream
         util.destroy(res.on('error', noop), err)
 
-        // Use queueMicrotask to re-throw the error so it reaches uncaughtException
         queueMicrotask(() => {
           throw err
         })
@@ -655,7 +643,6 @@ class RequestHandler extends AsyncResource {
     const { res, callback, body, opaque } = this
 
     if (callback) {
-      // TODO: Does this need queueMicrotask?
       this.callback = null
       queueMicrotask(() => {
         this.runInAsyncScope(callback, null, err, { opaque })
@@ -664,7 +651,6 @@ class RequestHandler extends AsyncResource {
 
     if (res) {
       this.res = null
-      // Ensure all queued handlers are invoked before destroying res.
       queueMicrotask(() => {
         util.destroy(res.on('error', noop), err)
       })
@@ -712,10 +698,10 @@ module.exports = request
 module.exports.RequestHandler = RequestHandler
 
 
-/***/ }),
+  }),
 
-/***/ 7170:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  7170:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -990,10 +976,10 @@ function stream (opts, factory, callback) {
 module.exports = stream
 
 
-/***/ }),
+  }),
 
-/***/ 5792:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  5792:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -1119,10 +1105,10 @@ function upgrade (opts, callback) {
 module.exports = upgrade
 
 
-/***/ }),
+  }),
 
-/***/ 8833:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  8833:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -1134,10 +1120,10 @@ module.exports.upgrade = __webpack_require__(5792)
 module.exports.connect = __webpack_require__(9086)
 
 
-/***/ }),
+  }),
 
-/***/ 1433:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  1433:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -1159,26 +1145,13 @@ const kBytesRead = Symbol('kBytesRead')
 
 const noop = () => {}
 
-/**
- * @class
- * @extends {Readable}
- * @see https://fetch.spec.whatwg.org/#body
- */
 class BodyReadable extends Readable {
-  /**
-   * @param {object} opts
-   * @param {(this: Readable, size: number) => void} opts.resume
-   * @param {() => (void | null)} opts.abort
-   * @param {string} [opts.contentType = '']
-   * @param {number} [opts.contentLength]
-   * @param {number} [opts.highWaterMark = 64 * 1024]
-   */
   constructor ({
     resume,
     abort,
     contentType = '',
     contentLength,
-    highWaterMark = 64 * 1024 // Same as nodejs fs streams.
+    highWaterMark = 64 * 1024  
   }) {
     super({
       autoDestroy: true,
@@ -1190,40 +1163,21 @@ class BodyReadable extends Readable {
 
     this[kAbort] = abort
 
-    /** @type {Consume | null} */
     this[kConsume] = null
 
-    /** @type {number} */
     this[kBytesRead] = 0
 
-    /** @type {ReadableStream|null} */
     this[kBody] = null
 
-    /** @type {boolean} */
     this[kUsed] = false
 
-    /** @type {string} */
     this[kContentType] = contentType
 
-    /** @type {number|null} */
     this[kContentLength] = Number.isFinite(contentLength) ? contentLength : null
 
-    /**
-     * Is stream being consumed through Readable API?
-     * This is an optimization so that we avoid checking
-     * for 'data' and 'readable' listeners in the hot path
-     * inside push().
-     *
-     * @type {boolean}
-     */
     this[kReading] = false
   }
 
-  /**
-   * @param {Error|null} err
-   * @param {(error:(Error|null)) => void} callback
-   * @returns {void}
-   */
   _destroy (err, callback) {
     if (!err && !this._readableState.endEmitted) {
       err = new RequestAbortedError()
@@ -1233,10 +1187,6 @@ class BodyReadable extends Readable {
       this[kAbort]()
     }
 
-    // Workaround for Node "bug". If the stream is destroyed in same
-    // tick as it is created, then a user who is waiting for a
-    // promise (i.e micro tick) for installing an 'error' listener will
-    // never get a chance and will always encounter an unhandled exception.
     if (!this[kUsed]) {
       setImmediate(callback, err)
     } else {
@@ -1244,11 +1194,6 @@ class BodyReadable extends Readable {
     }
   }
 
-  /**
-   * @param {string|symbol} event
-   * @param {(...args: any[]) => void} listener
-   * @returns {this}
-   */
   on (event, listener) {
     if (event === 'data' || event === 'readable') {
       this[kReading] = true
@@ -1257,20 +1202,10 @@ class BodyReadable extends Readable {
     return super.on(event, listener)
   }
 
-  /**
-   * @param {string|symbol} event
-   * @param {(...args: any[]) => void} listener
-   * @returns {this}
-   */
   addListener (event, listener) {
     return this.on(event, listener)
   }
 
-  /**
-   * @param {string|symbol} event
-   * @param {(...args: any[]) => void} listener
-   * @returns {this}
-   */
   off (event, listener) {
     const ret = super.off(event, listener)
     if (event === 'data' || event === 'readable') {
@@ -1282,19 +1217,10 @@ class BodyReadable extends Readable {
     return ret
   }
 
-  /**
-   * @param {string|symbol} event
-   * @param {(...args: any[]) => void} listener
-   * @returns {this}
-   */
   removeListener (event, listener) {
     return this.off(event, listener)
   }
 
-  /**
-   * @param {Buffer|null} chunk
-   * @returns {boolean}
-   */
   push (chunk) {
     if (chunk) {
       this[kBytesRead] += chunk.length
@@ -1307,103 +1233,45 @@ class BodyReadable extends Readable {
     return super.push(chunk)
   }
 
-  /**
-   * Consumes and returns the body as a string.
-   *
-   * @see https://fetch.spec.whatwg.org/#dom-body-text
-   * @returns {Promise<string>}
-   */
   text () {
     return consume(this, 'text')
   }
 
-  /**
-   * Consumes and returns the body as a JavaScript Object.
-   *
-   * @see https://fetch.spec.whatwg.org/#dom-body-json
-   * @returns {Promise<unknown>}
-   */
   json () {
     return consume(this, 'json')
   }
 
-  /**
-   * Consumes and returns the body as a Blob
-   *
-   * @see https://fetch.spec.whatwg.org/#dom-body-blob
-   * @returns {Promise<Blob>}
-   */
   blob () {
     return consume(this, 'blob')
   }
 
-  /**
-   * Consumes and returns the body as an Uint8Array.
-   *
-   * @see https://fetch.spec.whatwg.org/#dom-body-bytes
-   * @returns {Promise<Uint8Array>}
-   */
   bytes () {
     return consume(this, 'bytes')
   }
 
-  /**
-   * Consumes and returns the body as an ArrayBuffer.
-   *
-   * @see https://fetch.spec.whatwg.org/#dom-body-arraybuffer
-   * @returns {Promise<ArrayBuffer>}
-   */
   arrayBuffer () {
     return consume(this, 'arrayBuffer')
   }
 
-  /**
-   * Not implemented
-   *
-   * @see https://fetch.spec.whatwg.org/#dom-body-formdata
-   * @throws {NotSupportedError}
-   */
   async formData () {
-    // TODO: Implement.
     throw new NotSupportedError()
   }
 
-  /**
-   * Returns true if the body is not null and the body has been consumed.
-   * Otherwise, returns false.
-   *
-   * @see https://fetch.spec.whatwg.org/#dom-body-bodyused
-   * @readonly
-   * @returns {boolean}
-   */
   get bodyUsed () {
     return util.isDisturbed(this)
   }
 
-  /**
-   * @see https://fetch.spec.whatwg.org/#dom-body-body
-   * @readonly
-   * @returns {ReadableStream}
-   */
   get body () {
     if (!this[kBody]) {
       this[kBody] = ReadableStream.from(this)
       if (this[kConsume]) {
-        // TODO: Is this the best way to force a lock?
-        this[kBody].getReader() // Ensure stream is locked.
+        this[kBody].getReader()  
         assert(this[kBody].locked)
       }
     }
     return this[kBody]
   }
 
-  /**
-   * Dumps the response body by reading `limit` number of bytes.
-   * @param {object} opts
-   * @param {number} [opts.limit = 131072] Number of bytes to read.
-   * @param {AbortSignal} [opts.signal] An AbortSignal to cancel the dump.
-   * @returns {Promise<null>}
-   */
   dump (opts) {
     const signal = opts?.signal
 
@@ -1460,75 +1328,24 @@ class BodyReadable extends Readable {
     })
   }
 
-  /**
-   * @param {BufferEncoding} encoding
-   * @returns {this}
-   */
   setEncoding (encoding) {
     if (Buffer.isEncoding(encoding)) {
-      // Delegate to Node.js Readable.setEncoding() which initializes a
-      // StringDecoder and re-encodes already-buffered chunks. This properly
-      // handles multi-byte sequences split at chunk boundaries for the
-      // for-await / on('data') paths. Without this, Node.js uses
-      // buf.toString(encoding) on each chunk, producing U+FFFD for split chars.
-      //
-      // The consume path (body.text(), body.json(), ...) copes with the
-      // decoded strings this leaves in state.buffer, see consumeStart().
       super.setEncoding(encoding)
     }
     return this
   }
 }
 
-/**
- * @see https://streams.spec.whatwg.org/#readablestream-locked
- * @param {BodyReadable} bodyReadable
- * @returns {boolean}
- */
 function isLocked (bodyReadable) {
-  // Consume is an implicit lock.
   return bodyReadable[kBody]?.locked === true || bodyReadable[kConsume] !== null
 }
 
-/**
- * @see https://fetch.spec.whatwg.org/#body-unusable
- * @param {BodyReadable} bodyReadable
- * @returns {boolean}
- */
 function isUnusable (bodyReadable) {
   return util.isDisturbed(bodyReadable) || isLocked(bodyReadable)
 }
 
-/**
- * @typedef {'text' | 'json' | 'blob' | 'bytes' | 'arrayBuffer'} ConsumeType
- */
 
-/**
- * @template {ConsumeType} T
- * @typedef {T extends 'text' ? string :
- *           T extends 'json' ? unknown :
- *           T extends 'blob' ? Blob :
- *           T extends 'arrayBuffer' ? ArrayBuffer :
- *           T extends 'bytes' ? Uint8Array :
- *           never
- * } ConsumeReturnType
- */
-/**
- * @typedef {object} Consume
- * @property {ConsumeType} type
- * @property {BodyReadable} stream
- * @property {((value?: any) => void)} resolve
- * @property {((err: Error) => void)} reject
- * @property {number} length
- * @property {Buffer[]} body
- */
 
-/**
- * @template {ConsumeType} T
- * @param {BodyReadable} stream
- * @param {T} type
- * @returns {Promise<ConsumeReturnType<T>>}
- */
 function consume (stream, type) {
   assert(!stream[kConsume])
 
@@ -1571,10 +1388,6 @@ function consume (stream, type) {
   })
 }
 
-/**
- * @param {Consume} consume
- * @returns {void}
- */
 function consumeStart (consume) {
   if (consume.body === null) {
     return
@@ -1594,21 +1407,12 @@ function consumeStart (consume) {
     }
   }
 
-  // If setEncoding() was called, state.buffer holds decoded strings, which
-  // consumePush() turns back into bytes. The trailing bytes of a multi-byte
-  // sequence split across a chunk boundary are not part of any of those
-  // strings, they are held inside the decoder until the rest arrives, so
-  // take them from there.
   const decoder = state.decoder
   if (decoder != null && decoder.lastNeed > 0) {
     consumePush(consume, Buffer.from(decoder.lastChar.subarray(0, decoder.lastTotal - decoder.lastNeed)))
   }
 
   if (state.endEmitted) {
-    // No `this` to read the consume off here: consumeStart is a free function, called from
-    // the queueMicrotask above. The callback below does have one, because the emitter passes
-    // the stream as its receiver. Returning matters too - consumeEnd() clears consume.stream,
-    // which the resume() below would then dereference.
     consumeEnd(consume, state.encoding)
     return
   }
@@ -1620,16 +1424,9 @@ function consumeStart (consume) {
   consume.stream.resume()
 
   while (consume.stream.read() != null) {
-    // Loop
   }
 }
 
-/**
- * @param {Buffer[]} chunks
- * @param {number} length
- * @param {BufferEncoding} [encoding='utf8']
- * @returns {string}
- */
 function chunksDecode (chunks, length, encoding) {
   if (chunks.length === 0 || length === 0) {
     return ''
@@ -1637,7 +1434,6 @@ function chunksDecode (chunks, length, encoding) {
   const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length)
   const bufferLength = buffer.length
 
-  // Skip BOM.
   const start =
     bufferLength > 2 &&
     buffer[0] === 0xef &&
@@ -1652,17 +1448,11 @@ function chunksDecode (chunks, length, encoding) {
   }
 }
 
-/**
- * @param {Buffer[]} chunks
- * @param {number} length
- * @returns {Uint8Array}
- */
 function chunksConcat (chunks, length) {
   if (chunks.length === 0 || length === 0) {
     return new Uint8Array(0)
   }
   if (chunks.length === 1) {
-    // fast-path
     return new Uint8Array(chunks[0])
   }
   const buffer = new Uint8Array(Buffer.allocUnsafeSlow(length).buffer)
@@ -1677,11 +1467,6 @@ function chunksConcat (chunks, length) {
   return buffer
 }
 
-/**
- * @param {Consume} consume
- * @param {BufferEncoding} encoding
- * @returns {void}
- */
 function consumeEnd (consume, encoding) {
   const { type, body, resolve, stream, length } = consume
 
@@ -1704,21 +1489,12 @@ function consumeEnd (consume, encoding) {
   }
 }
 
-/**
- * @param {Consume} consume
- * @param {Buffer|string} chunk
- * @returns {void}
- */
 function consumePush (consume, chunk) {
   if (consume.body === null) {
     return
   }
 
   if (typeof chunk === 'string') {
-    // Buffered before the consume started, while an encoding was set.
-    // consume.length has to stay a byte count and chunksDecode()/chunksConcat()
-    // only work on bytes, so re-encode. A string's own length is in UTF-16 code
-    // units and Uint8Array.prototype.set() ignores a string argument entirely.
     chunk = Buffer.from(chunk, consume.stream._readableState.encoding)
   }
 
@@ -1726,11 +1502,6 @@ function consumePush (consume, chunk) {
   consume.body.push(chunk)
 }
 
-/**
- * @param {Consume} consume
- * @param {Error} [err]
- * @returns {void}
- */
 function consumeFinish (consume, err) {
   if (consume.body === null) {
     return
@@ -1742,7 +1513,6 @@ function consumeFinish (consume, err) {
     consume.resolve()
   }
 
-  // Reset the consume object to allow for garbage collection.
   consume.type = null
   consume.stream = null
   consume.resolve = null
@@ -1757,10 +1527,10 @@ module.exports = {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 6962:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  6962:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -1770,12 +1540,8 @@ const assert = __webpack_require__(4589)
 const util = __webpack_require__(586)
 const { InvalidArgumentError, ConnectTimeoutError } = __webpack_require__(5793)
 
-let tls // include tls conditionally since it is not always available
+let tls  
 
-// TODO: session re-use does not wait for the first
-// connection to resolve the session and might therefore
-// resolve the same servername multiple times even when
-// re-use is enabled.
 
 const SessionCache = class WeakSessionCache {
   constructor (maxCachedSessions) {
@@ -1806,8 +1572,6 @@ const SessionCache = class WeakSessionCache {
     if (this._sessionCache.has(sessionKey)) {
       this._sessionCache.delete(sessionKey)
     } else if (this._sessionCache.size >= this._maxCachedSessions) {
-      // Make room for the new session: prefer an entry whose session has
-      // already been collected, otherwise evict the oldest one.
       let evicted = false
       for (const [key, ref] of this._sessionCache) {
         if (ref.deref() === undefined) {
@@ -1855,20 +1619,19 @@ function buildConnector ({ allowH2, preferH2, useH2c, maxCachedSessions, socketP
       port = port || 443
 
       socket = tls.connect({
-        highWaterMark: 16384, // TLS in node can't have bigger HWM anyway...
+        highWaterMark: 16384,  
         ...options,
         servername,
         session,
         localAddress,
         ALPNProtocols: allowH2 ? (preferH2 ? ['h2', 'http/1.1'] : ['http/1.1', 'h2']) : ['http/1.1'],
-        socket: httpSocket, // upgrade socket connection
+        socket: httpSocket,  
         port,
         host: hostname
       })
 
       socket
         .on('session', function (session) {
-          // TODO (fix): Can a session become invalid once established? Don't think so?
           sessionCache.set(sessionKey, session)
         })
     } else {
@@ -1877,7 +1640,7 @@ function buildConnector ({ allowH2, preferH2, useH2c, maxCachedSessions, socketP
       port = port || 80
 
       const connectOptions = {
-        highWaterMark: 64 * 1024, // Same as nodejs fs streams.
+        highWaterMark: 64 * 1024,  
         ...options,
         localAddress,
         port,
@@ -1902,7 +1665,6 @@ function buildConnector ({ allowH2, preferH2, useH2c, maxCachedSessions, socketP
       }
     }
 
-    // Set TCP keep alive options on the socket here instead of in connect() for the case of assigning the socket
     if (options.keepAlive == null || options.keepAlive) {
       const keepAliveInitialDelay = options.keepAliveInitialDelay === undefined ? 60e3 : options.keepAliveInitialDelay
       socket.setKeepAlive(true, keepAliveInitialDelay)
@@ -1935,11 +1697,6 @@ function buildConnector ({ allowH2, preferH2, useH2c, maxCachedSessions, socketP
   }
 }
 
-// `net.connect` with `autoSelectFamily` raises an `AggregateError` when every
-// attempted address fails. If any of those failures is a timeout, surface the
-// error as a `ConnectTimeoutError` so callers see the same error regardless of
-// which timer (Node's internal one or undici's `connectTimeout`) wins the race.
-// The original `AggregateError` is preserved on `.cause`.
 function maybeNormalizeConnectError (err, socket, opts) {
   if (
     err instanceof AggregateError &&
@@ -1963,18 +1720,15 @@ function maybeNormalizeConnectError (err, socket, opts) {
 module.exports = buildConnector
 
 
-/***/ }),
+  }),
 
-/***/ 1045:
-/***/ ((module) => {
+  1045:
+  ((module) => {
 
 "use strict";
 
 
-/**
- * @see https://developer.mozilla.org/docs/Web/HTTP/Headers
- */
-const wellknownHeaderNames = /** @type {const} */ ([
+const wellknownHeaderNames =   ([
   'Accept',
   'Accept-Encoding',
   'Accept-Language',
@@ -2072,10 +1826,8 @@ const wellknownHeaderNames = /** @type {const} */ ([
   'X-XSS-Protection'
 ])
 
-/** @type {Record<typeof wellknownHeaderNames[number]|Lowercase<typeof wellknownHeaderNames[number]>, string>} */
 const headerNameLowerCasedRecord = {}
 
-// Note: object prototypes should not be able to be referenced. e.g. `Object#hasOwnProperty`.
 Object.setPrototypeOf(headerNameLowerCasedRecord, null)
 
 for (let i = 0; i < wellknownHeaderNames.length; ++i) {
@@ -2085,14 +1837,8 @@ for (let i = 0; i < wellknownHeaderNames.length; ++i) {
     lowerCasedKey
 }
 
-/**
- * Default WebSocket receive limits (see `webSocket` in Client.md). Used by
- * DispatcherBase#webSocketOptions and by the WebSocket parser when the
- * dispatcher doesn't provide a value, so a dispatcher without
- * `webSocketOptions` (a custom one, or a wrapper) doesn't remove the limits.
- */
 const defaultWebSocketMaxFragments = 131072
-const defaultWebSocketMaxPayloadSize = 128 * 1024 * 1024 // 128 MB
+const defaultWebSocketMaxPayloadSize = 128 * 1024 * 1024  
 
 module.exports = {
   wellknownHeaderNames,
@@ -2102,10 +1848,10 @@ module.exports = {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 8580:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  8580:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -2118,12 +1864,10 @@ const fetchDebuglog = util.debuglog('fetch')
 const websocketDebuglog = util.debuglog('websocket')
 
 const channels = {
-  // Client
   beforeConnect: diagnosticsChannel.channel('undici:client:beforeConnect'),
   connected: diagnosticsChannel.channel('undici:client:connected'),
   connectError: diagnosticsChannel.channel('undici:client:connectError'),
   sendHeaders: diagnosticsChannel.channel('undici:client:sendHeaders'),
-  // Request
   create: diagnosticsChannel.channel('undici:request:create'),
   bodySent: diagnosticsChannel.channel('undici:request:bodySent'),
   bodyChunkSent: diagnosticsChannel.channel('undici:request:bodyChunkSent'),
@@ -2131,13 +1875,11 @@ const channels = {
   headers: diagnosticsChannel.channel('undici:request:headers'),
   trailers: diagnosticsChannel.channel('undici:request:trailers'),
   error: diagnosticsChannel.channel('undici:request:error'),
-  // WebSocket
   open: diagnosticsChannel.channel('undici:websocket:open'),
   close: diagnosticsChannel.channel('undici:websocket:close'),
   socketError: diagnosticsChannel.channel('undici:websocket:socket_error'),
   ping: diagnosticsChannel.channel('undici:websocket:ping'),
   pong: diagnosticsChannel.channel('undici:websocket:pong'),
-  // ProxyAgent
   proxyConnected: diagnosticsChannel.channel('undici:proxy:connected')
 }
 
@@ -2148,8 +1890,6 @@ function trackClientEvents (debugLog = undiciDebugLog) {
     return
   }
 
-  // Check if any of the channels already have subscribers to prevent duplicate subscriptions
-  // This can happen when both Node.js built-in undici and undici as a dependency are present
   if (channels.beforeConnect.hasSubscribers || channels.connected.hasSubscribers ||
       channels.connectError.hasSubscribers || channels.sendHeaders.hasSubscribers) {
     isTrackingClientEvents = true
@@ -2218,8 +1958,6 @@ function trackRequestEvents (debugLog = undiciDebugLog) {
     return
   }
 
-  // Check if any of the channels already have subscribers to prevent duplicate subscriptions
-  // This can happen when both Node.js built-in undici and undici as a dependency are present
   if (channels.headers.hasSubscribers || channels.trailers.hasSubscribers ||
       channels.error.hasSubscribers) {
     isTrackingRequestEvents = true
@@ -2274,8 +2012,6 @@ function trackWebSocketEvents (debugLog = websocketDebuglog) {
     return
   }
 
-  // Check if any of the channels already have subscribers to prevent duplicate subscriptions
-  // This can happen when both Node.js built-in undici and undici as a dependency are present
   if (channels.open.hasSubscribers || channels.close.hasSubscribers ||
       channels.socketError.hasSubscribers || channels.ping.hasSubscribers ||
       channels.pong.hasSubscribers) {
@@ -2337,10 +2073,10 @@ module.exports = {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 5793:
-/***/ ((module) => {
+  5793:
+  ((module) => {
 
 "use strict";
 
@@ -2879,10 +2615,10 @@ module.exports = {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 8861:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  8861:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -2912,7 +2648,6 @@ const {
 const { channels } = __webpack_require__(8580)
 const { headerNameLowerCasedRecord } = __webpack_require__(1045)
 
-// Verifies that a given path is valid does not contain control chars \x00 to \x20
 const invalidPathRegex = /[^\u0021-\u00ff]/
 
 function isValidContentLengthHeaderValue (val) {
@@ -3111,7 +2846,6 @@ class Request {
 
     this.path = query ? serializePathWithQuery(path, query) : path
 
-    // TODO: shall we maybe standardize it to an URL object?
     this.origin = origin
 
     this.protocol = getProtocolFromUrlString(origin)
@@ -3132,7 +2866,6 @@ class Request {
 
     this.headers = []
 
-    // Only for H2
     this.expectContinue = expectContinue != null ? expectContinue : false
 
     if (Array.isArray(headers)) {
@@ -3260,12 +2993,6 @@ class Request {
     }
   }
 
-  /**
-   * @param {number} statusCode
-   * @param {Buffer[]|string[]|import('../../types/header.d.ts').IncomingHttpHeaders} headers
-   * @param {import('node:stream').Duplex} socket
-   * @param {string} [statusText]
-   */
   onRequestUpgrade (statusCode, headers, socket, statusText = '') {
     this.onFinally()
 
@@ -3316,7 +3043,6 @@ class Request {
     try {
       return this[kHandler].onResponseEnd?.(controller, parsedTrailers)
     } catch (err) {
-      // TODO (fix): This might be a bad idea?
       this.onResponseError(err)
     }
   }
@@ -3385,8 +3111,6 @@ function processHeader (request, key, val) {
       } else if (typeof val[i] === 'object') {
         throw new InvalidArgumentError(`invalid ${key} header`)
       } else {
-        // Coerce primitives (and reject unsafe coercions such as functions
-        // with a crafted toString/Symbol.toPrimitive).
         const str = `${val[i]}`
         if (!isValidHeaderValue(str)) {
           throw new InvalidArgumentError(`invalid ${key} header`)
@@ -3402,8 +3126,6 @@ function processHeader (request, key, val) {
   } else if (val === null) {
     val = ''
   } else {
-    // Coerce primitives (and reject unsafe coercions such as functions
-    // with a crafted toString/Symbol.toPrimitive).
     val = `${val}`
     if (!isValidHeaderValue(val)) {
       throw new InvalidArgumentError(`invalid ${key} header`)
@@ -3417,7 +3139,6 @@ function processHeader (request, key, val) {
     if (typeof val !== 'string') {
       throw new InvalidArgumentError('invalid host header')
     }
-    // Consumed by Client
     request.host = val
   } else if (headerName === 'content-length') {
     if (request.contentLength !== null) {
@@ -3433,8 +3154,6 @@ function processHeader (request, key, val) {
   } else if (headerName === 'transfer-encoding' || headerName === 'keep-alive' || headerName === 'upgrade') {
     throw new InvalidArgumentError(`invalid ${headerName} header`)
   } else if (headerName === 'connection') {
-    // Per RFC 7230 Section 6.1, Connection header can contain
-    // a comma-separated list of connection option tokens (header names)
     const value = typeof val === 'string' ? val : null
     if (value === null) {
       throw new InvalidArgumentError('invalid connection header')
@@ -3469,10 +3188,10 @@ function isUndiciFormData (body) {
 module.exports = Request
 
 
-/***/ }),
+  }),
 
-/***/ 33:
-/***/ ((module) => {
+  33:
+  ((module) => {
 
 "use strict";
 
@@ -3558,10 +3277,10 @@ module.exports = {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 6510:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  6510:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -3572,27 +3291,16 @@ const {
 } = __webpack_require__(1045)
 
 class TstNode {
-  /** @type {any} */
   value = null
-  /** @type {null | TstNode} */
   left = null
-  /** @type {null | TstNode} */
   middle = null
-  /** @type {null | TstNode} */
   right = null
-  /** @type {number} */
   code
-  /**
-   * @param {string} key
-   * @param {any} value
-   * @param {number} index
-   */
   constructor (key, value, index) {
     if (index === undefined || index >= key.length) {
       throw new TypeError('Unreachable')
     }
     const code = this.code = key.charCodeAt(index)
-    // check code is ascii string
     if (code > 0x7F) {
       throw new TypeError('key must be ascii string')
     }
@@ -3603,24 +3311,15 @@ class TstNode {
     }
   }
 
-  /**
-   * @param {string} key
-   * @param {any} value
-   * @returns {void}
-   */
   add (key, value) {
     const length = key.length
     if (length === 0) {
       throw new TypeError('Unreachable')
     }
     let index = 0
-    /**
-     * @type {TstNode}
-     */
     let node = this
     while (true) {
       const code = key.charCodeAt(index)
-      // check code is ascii string
       if (code > 0x7F) {
         throw new TypeError('key must be ascii string')
       }
@@ -3650,31 +3349,18 @@ class TstNode {
     }
   }
 
-  /**
-   * @param {Uint8Array} key
-   * @returns {TstNode | null}
-   */
   search (key) {
     const keylength = key.length
     let index = 0
-    /**
-     * @type {TstNode|null}
-     */
     let node = this
     while (node !== null && index < keylength) {
       let code = key[index]
-      // A-Z
-      // First check if it is bigger than 0x5a.
-      // Lowercase letters have higher char codes than uppercase ones.
-      // Also we assume that headers will mostly contain lowercase characters.
       if (code <= 0x5a && code >= 0x41) {
-        // Lowercase for uppercase.
         code |= 32
       }
       while (node !== null) {
         if (code === node.code) {
           if (keylength === ++index) {
-            // Returns Node since it is the last key.
             return node
           }
           node = node.middle
@@ -3688,14 +3374,8 @@ class TstNode {
 }
 
 class TernarySearchTree {
-  /** @type {TstNode | null} */
   node = null
 
-  /**
-   * @param {string} key
-   * @param {any} value
-   * @returns {void}
-   * */
   insert (key, value) {
     if (this.node === null) {
       this.node = new TstNode(key, value, 0)
@@ -3704,10 +3384,6 @@ class TernarySearchTree {
     }
   }
 
-  /**
-   * @param {Uint8Array} key
-   * @returns {any}
-   */
   lookup (key) {
     return this.node?.search(key)?.value ?? null
   }
@@ -3726,10 +3402,10 @@ module.exports = {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 586:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  586:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -3761,15 +3437,8 @@ class BodyAsyncIterable {
 
 function noop () {}
 
-/**
- * @param {*} body
- * @returns {*}
- */
 function wrapRequestBody (body) {
   if (isStream(body)) {
-    // TODO (fix): Provide some way for the user to cache the file to e.g. /tmp
-    // so that it can be dispatched again?
-    // TODO (fix): Do we need 100-expect support to provide a way to do this properly?
     if (bodyLength(body) === 0) {
       body
         .on('data', function () {
@@ -3786,9 +3455,6 @@ function wrapRequestBody (body) {
 
     return body
   } else if (body && typeof body.pipeTo === 'function') {
-    // TODO (fix): We can't access ReadableStream internal state
-    // to determine whether or not it has been disturbed. This is just
-    // a workaround.
     return new BodyAsyncIterable(body)
   } else if (body && isFormDataLike(body)) {
     return body
@@ -3798,34 +3464,20 @@ function wrapRequestBody (body) {
     !ArrayBuffer.isView(body) &&
     isIterable(body)
   ) {
-    // TODO: Should we allow re-using iterable if !this.opts.idempotent
-    // or through some other flag?
     return new BodyAsyncIterable(body)
   } else {
     return body
   }
 }
 
-/**
- * @param {*} obj
- * @returns {obj is import('node:stream').Stream}
- */
 function isStream (obj) {
   return obj && typeof obj === 'object' && typeof obj.pipe === 'function' && typeof obj.on === 'function'
 }
 
-/**
- * @param {*} object
- * @returns {object is Blob}
- */
 function isBlobLike (object) {
   return object instanceof Blob
 }
 
-/**
- * @param {string} url The path to check for query strings or fragments.
- * @returns {boolean} Returns true if the path contains a query string or fragment.
- */
 function pathHasQueryOrFragment (url) {
   return (
     url.includes('?') ||
@@ -3833,11 +3485,6 @@ function pathHasQueryOrFragment (url) {
   )
 }
 
-/**
- * @param {string} url The URL to add the query params to
- * @param {import('node:querystring').ParsedUrlQueryInput} queryParams The object to serialize into a URL query string
- * @returns {string} The URL with the query params added
- */
 function serializePathWithQuery (url, queryParams) {
   if (pathHasQueryOrFragment(url)) {
     throw new Error('Query params cannot be passed when url already contains "?" or "#".')
@@ -3852,10 +3499,6 @@ function serializePathWithQuery (url, queryParams) {
   return url
 }
 
-/**
- * @param {number|string|undefined} port
- * @returns {boolean}
- */
 function isValidPort (port) {
   const value = parseInt(port, 10)
   return (
@@ -3865,12 +3508,6 @@ function isValidPort (port) {
   )
 }
 
-/**
- * Check if the value is a valid http or https prefixed string.
- *
- * @param {string} value
- * @returns {boolean}
- */
 function isHttpOrHttpsPrefixed (value) {
   return (
     value != null &&
@@ -3888,15 +3525,8 @@ function isHttpOrHttpsPrefixed (value) {
   )
 }
 
-/**
- * @param {string|URL|Record<string,string>} url
- * @returns {URL}
- */
 function parseURL (url) {
   if (typeof url === 'string') {
-    /**
-     * @type {URL}
-     */
     url = new URL(url)
 
     if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
@@ -3952,10 +3582,6 @@ function parseURL (url) {
     if (path && path[0] !== '/') {
       path = `/${path}`
     }
-    // new URL(path, origin) is unsafe when `path` contains an absolute URL
-    // From https://developer.mozilla.org/en-US/docs/Web/API/URL/URL:
-    // If first parameter is a relative URL, second param is required, and will be used as the base URL.
-    // If first parameter is an absolute URL, a given second param will be ignored.
     return new URL(`${origin}${path}`)
   }
 
@@ -3966,10 +3592,6 @@ function parseURL (url) {
   return url
 }
 
-/**
- * @param {string|URL|Record<string, string>} url
- * @returns {URL}
- */
 function parseOrigin (url) {
   url = parseURL(url)
 
@@ -3980,10 +3602,6 @@ function parseOrigin (url) {
   return url
 }
 
-/**
- * @param {string} host
- * @returns {string}
- */
 function getHostname (host) {
   if (host[0] === '[') {
     const idx = host.indexOf(']')
@@ -3998,12 +3616,6 @@ function getHostname (host) {
   return host.substring(0, idx)
 }
 
-/**
- * IP addresses are not valid server names per RFC6066
- * Currently, the only server names supported are DNS hostnames
- * @param {string|null} host
- * @returns {string|null}
- */
 function getServerName (host) {
   if (!host) {
     return null
@@ -4019,50 +3631,24 @@ function getServerName (host) {
   return servername
 }
 
-/**
- * @function
- * @template T
- * @param {T} obj
- * @returns {T}
- */
 function deepClone (obj) {
   return JSON.parse(JSON.stringify(obj))
 }
 
-/**
- * @param {*} obj
- * @returns {obj is AsyncIterable}
- */
 function isAsyncIterable (obj) {
   return !!(obj != null && typeof obj[Symbol.asyncIterator] === 'function')
 }
 
-/**
- * @param {*} obj
- * @returns {obj is Iterable}
- */
 function isIterable (obj) {
   return !!(obj != null && (typeof obj[Symbol.iterator] === 'function' || typeof obj[Symbol.asyncIterator] === 'function'))
 }
 
-/**
- * Checks whether an object has a safe Symbol.iterator — i.e. one that is
- * either own or inherited from a non-Object.prototype chain.  This prevents
- * prototype-pollution attacks from injecting a fake iterator on
- * Object.prototype.
- * @param {object} obj
- * @returns {boolean}
- */
 function hasSafeIterator (obj) {
   const prototype = Object.getPrototypeOf(obj)
   const ownIterator = Object.hasOwn(obj, Symbol.iterator)
   return ownIterator || (prototype != null && prototype !== Object.prototype && typeof obj[Symbol.iterator] === 'function')
 }
 
-/**
- * @param {Blob|Buffer|import ('stream').Stream} body
- * @returns {number|null}
- */
 function bodyLength (body) {
   if (body == null) {
     return 0
@@ -4080,19 +3666,10 @@ function bodyLength (body) {
   return null
 }
 
-/**
- * @param {import ('stream').Stream} body
- * @returns {boolean}
- */
 function isDestroyed (body) {
   return body && !!(body.destroyed || body[kDestroyed] || (stream.isDestroyed?.(body)))
 }
 
-/**
- * @param {import ('stream').Stream} stream
- * @param {Error} [err]
- * @returns {void}
- */
 function destroy (stream, err) {
   if (stream == null || !isStream(stream) || isDestroyed(stream)) {
     return
@@ -4100,15 +3677,12 @@ function destroy (stream, err) {
 
   if (typeof stream.destroy === 'function') {
     if (Object.getPrototypeOf(stream).constructor === IncomingMessage) {
-      // See: https://github.com/nodejs/node/pull/38505/files
       stream.socket = null
     }
 
     try {
       stream.destroy(err)
     } catch {
-      // stream.destroy may throw on managed sockets (e.g., http2).
-      // Silently ignore — the socket lifecycle is handled by the subsystem.
     }
   } else if (err) {
     queueMicrotask(() => {
@@ -4122,46 +3696,21 @@ function destroy (stream, err) {
 }
 
 const KEEPALIVE_TIMEOUT_EXPR = /(?:^|,)[\t ]*timeout=(\d+)/i
-/**
- * @param {string} val
- * @returns {number | null}
- */
 function parseKeepAliveTimeout (val) {
   const m = val.match(KEEPALIVE_TIMEOUT_EXPR)
   return m ? parseInt(m[1], 10) * 1000 : null
 }
 
-/**
- * Retrieves a header name and returns its lowercase value.
- * @param {string | Buffer} value Header name
- * @returns {string}
- */
 function headerNameToString (value) {
   return typeof value === 'string'
     ? headerNameLowerCasedRecord[value] ?? value.toLowerCase()
     : tree.lookup(value) ?? value.toString('latin1').toLowerCase()
 }
 
-/**
- * Receive the buffer as a string and return its lowercase value.
- * @param {Buffer} value Header name
- * @returns {string}
- */
 function bufferToLowerCasedHeaderName (value) {
   return tree.lookup(value) ?? value.toString('latin1').toLowerCase()
 }
 
-/**
- * Writes a header onto a plain object without going through the
- * `Object.prototype` `__proto__` setter. Plain assignment there drops a string
- * value and, when the value is an array, replaces the object's prototype
- * instead of storing anything. Every other name is a normal assignment.
- *
- * @param {Record<string, string | string[]>} obj Accumulator to write onto
- * @param {string} key Header name
- * @param {string | string[]} value Header value
- * @returns {void}
- */
 function setHeader (obj, key, value) {
   if (key === '__proto__') {
     Object.defineProperty(obj, key, {
@@ -4175,11 +3724,6 @@ function setHeader (obj, key, value) {
   }
 }
 
-/**
- * @param {(Buffer | string)[]} headers
- * @param {Record<string, string | string[]>} [obj]
- * @returns {Record<string, string | string[]>}
- */
 function parseHeaders (headers, obj) {
   if (obj === undefined) obj = {}
 
@@ -4226,10 +3770,6 @@ function parseHeaders (headers, obj) {
   return obj
 }
 
-/**
- * @param {Buffer[] | string[] | Record<string, string | string[]> | null | undefined} headers
- * @returns {string[]}
- */
 function parseRawHeaders (headers) {
   if (headers == null) {
     return []
@@ -4252,9 +3792,6 @@ function parseRawHeaders (headers) {
   }
 
   const headersLength = headers.length
-  /**
-   * @type {string[]}
-   */
   const ret = new Array(headersLength)
 
   let key
@@ -4274,10 +3811,6 @@ function parseRawHeaders (headers) {
   return ret
 }
 
-/**
- * @param {Record<string, string | string[]>} headers
- * @returns {Buffer[]}
- */
 function toRawHeaders (headers) {
   const rawHeaders = []
 
@@ -4294,10 +3827,6 @@ function toRawHeaders (headers) {
   return rawHeaders
 }
 
-/**
- * @param {string[]} headers
- * @param {Buffer[]} headers
- */
 function encodeRawHeaders (headers) {
   if (!Array.isArray(headers)) {
     throw new TypeError('expected headers to be an array')
@@ -4305,23 +3834,10 @@ function encodeRawHeaders (headers) {
   return headers.map(x => Buffer.from(x))
 }
 
-/**
- * @param {*} buffer
- * @returns {buffer is Buffer}
- */
 function isBuffer (buffer) {
-  // See, https://github.com/mcollina/undici/pull/319
   return buffer instanceof Uint8Array || Buffer.isBuffer(buffer)
 }
 
-/**
- * Asserts that the handler object is a request handler.
- *
- * @param {object} handler
- * @param {string} method
- * @param {string} [upgrade]
- * @returns {asserts handler is import('../api/api-request').RequestHandler}
- */
 function assertRequestHandler (handler, method, upgrade) {
   if (!handler || typeof handler !== 'object') {
     throw new InvalidArgumentError('handler must be an object')
@@ -4362,33 +3878,11 @@ function assertRequestHandler (handler, method, upgrade) {
   }
 }
 
-/**
- * A body is disturbed if it has been read from and it cannot be re-used without
- * losing state or data.
- * @param {import('node:stream').Readable} body
- * @returns {boolean}
- */
 function isDisturbed (body) {
-  // TODO (fix): Why is body[kBodyUsed] needed?
   return !!(body && (stream.isDisturbed(body) || body[kBodyUsed]))
 }
 
-/**
- * @typedef {object} SocketInfo
- * @property {string} [localAddress]
- * @property {number} [localPort]
- * @property {string} [remoteAddress]
- * @property {number} [remotePort]
- * @property {string} [remoteFamily]
- * @property {number} [timeout]
- * @property {number} bytesWritten
- * @property {number} bytesRead
- */
 
-/**
- * @param {import('net').Socket} socket
- * @returns {SocketInfo}
- */
 function getSocketInfo (socket) {
   return {
     localAddress: socket.localAddress,
@@ -4402,12 +3896,6 @@ function getSocketInfo (socket) {
   }
 }
 
-/**
- * The object should be a FormData instance and contains all the required
- * methods.
- * @param {*} object
- * @returns {object is FormData}
- */
 function isFormDataLike (object) {
   return (
     object &&
@@ -4436,39 +3924,30 @@ function addAbortListener (signal, listener) {
 }
 
 const validTokenChars = new Uint8Array([
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // 0-15
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // 16-31
-  0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1, 1, 0, // 32-47 (!"#$%&'()*+,-./)
-  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, // 48-63 (0-9:;<=>?)
-  0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, // 64-79 (@A-O)
-  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, // 80-95 (P-Z[\]^_)
-  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, // 96-111 (`a-o)
-  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 0, // 112-127 (p-z{|}~)
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // 128-143
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // 144-159
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // 160-175
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // 176-191
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // 192-207
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // 208-223
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // 224-239
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0  // 240-255
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  
+  0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1, 1, 0,  
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,  
+  0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1,  
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 0,  
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0   
 ])
 
-/**
- * @see https://tools.ietf.org/html/rfc7230#section-3.2.6
- * @param {number} c
- * @returns {boolean}
- */
 function isTokenCharCode (c) {
   return (validTokenChars[c] === 1)
 }
 
 const tokenRegExp = /^[\^_`a-zA-Z\-0-9!#$%&'*+.|~]+$/
 
-/**
- * @param {string} characters
- * @returns {boolean}
- */
 function isValidHTTPToken (characters) {
   if (characters.length >= 12) return tokenRegExp.test(characters)
   if (characters.length === 0) return false
@@ -4481,40 +3960,16 @@ function isValidHTTPToken (characters) {
   return true
 }
 
-// headerCharRegex have been lifted from
-// https://github.com/nodejs/node/blob/main/lib/_http_common.js
 
-/**
- * Matches if val contains an invalid field-vchar
- *  field-value    = *( field-content / obs-fold )
- *  field-content  = field-vchar [ 1*( SP / HTAB ) field-vchar ]
- *  field-vchar    = VCHAR / obs-text
- */
 const headerCharRegex = /[^\t\x20-\x7e\x80-\xff]/
 
-/**
- * @param {string} characters
- * @returns {boolean}
- */
 function isValidHeaderValue (characters) {
   return !headerCharRegex.test(characters)
 }
 
 const rangeHeaderRegex = /^bytes (\d+)-(\d+)\/(\d+|\*)?$/
 
-/**
- * @typedef {object} RangeHeader
- * @property {number} start
- * @property {number | null} end
- * @property {number | null} size
- */
 
-/**
- * Parse accordingly to RFC 9110
- * @see https://www.rfc-editor.org/rfc/rfc9110#field.content-range
- * @param {string} [range]
- * @returns {RangeHeader|null}
- */
 function parseRangeHeader (range) {
   if (range == null || range === '') return { start: 0, end: null, size: null }
   if (!range) return null
@@ -4529,13 +3984,6 @@ function parseRangeHeader (range) {
     : null
 }
 
-/**
- * @template {import("events").EventEmitter} T
- * @param {T} obj
- * @param {string} name
- * @param {(...args: any[]) => void} listener
- * @returns {T}
- */
 function addListener (obj, name, listener) {
   const listeners = (obj[kListeners] ??= [])
   listeners.push([name, listener])
@@ -4543,11 +3991,6 @@ function addListener (obj, name, listener) {
   return obj
 }
 
-/**
- * @template {import("events").EventEmitter} T
- * @param {T} obj
- * @returns {T}
- */
 function removeAllListeners (obj) {
   if (obj[kListeners] != null) {
     for (const [name, listener] of obj[kListeners]) {
@@ -4558,11 +4001,6 @@ function removeAllListeners (obj) {
   return obj
 }
 
-/**
- * @param {import ('../dispatcher/client')} client
- * @param {import ('../core/request')} request
- * @param {Error} err
- */
 function errorRequest (client, request, err) {
   try {
     request.onResponseError(err)
@@ -4572,14 +4010,6 @@ function errorRequest (client, request, err) {
   }
 }
 
-/**
- * @param {WeakRef<net.Socket>} socketWeakRef
- * @param {object} opts
- * @param {number} opts.timeout
- * @param {string} opts.hostname
- * @param {number} opts.port
- * @returns {() => void}
- */
 const setupConnectTimeout = process.platform === 'win32'
   ? (socketWeakRef, opts) => {
       if (!opts.timeout) {
@@ -4589,9 +4019,7 @@ const setupConnectTimeout = process.platform === 'win32'
       let s1 = null
       let s2 = null
       const fastTimer = timers.setFastTimeout(() => {
-      // setImmediate is added to make sure that we prioritize socket error events over timeouts
         s1 = setImmediate(() => {
-        // Windows needs an extra setImmediate probably due to implementation differences in the socket logic
           s2 = setImmediate(() => onConnectTimeout(socketWeakRef.deref(), opts))
         })
       }, opts.timeout)
@@ -4608,7 +4036,6 @@ const setupConnectTimeout = process.platform === 'win32'
 
       let s1 = null
       const fastTimer = timers.setFastTimeout(() => {
-      // setImmediate is added to make sure that we prioritize socket error events over timeouts
         s1 = setImmediate(() => {
           onConnectTimeout(socketWeakRef.deref(), opts)
         })
@@ -4619,15 +4046,7 @@ const setupConnectTimeout = process.platform === 'win32'
       }
     }
 
-/**
- * @param {net.Socket} socket
- * @param {object} opts
- * @param {number} opts.timeout
- * @param {string} opts.hostname
- * @param {number} opts.port
- */
 function onConnectTimeout (socket, opts) {
-  // The socket could be already garbage collected
   if (socket == null) {
     return
   }
@@ -4647,13 +4066,7 @@ function onConnectTimeout (socket, opts) {
 let lastUrlString = null
 let lastProtocol = null
 
-/**
- * @param {string} urlString
- * @returns {string}
- */
 function getProtocolFromUrlString (urlString) {
-  // Requests are typically dispatched against the same origin over and over,
-  // so cache the last (urlString, protocol) pair to skip re-parsing.
   if (urlString === lastUrlString) {
     return lastProtocol
   }
@@ -4665,10 +4078,6 @@ function getProtocolFromUrlString (urlString) {
   return protocol
 }
 
-/**
- * @param {string} urlString
- * @returns {string}
- */
 function getProtocolFromUrlStringSlow (urlString) {
   if (
     urlString[0] === 'h' &&
@@ -4685,7 +4094,6 @@ function getProtocolFromUrlStringSlow (urlString) {
         }
     }
   }
-  // fallback if none of the usual suspects
   return urlString.slice(0, urlString.indexOf(':') + 1)
 }
 
@@ -4717,7 +4125,6 @@ const normalizedMethodRecords = {
   PATCH: 'PATCH'
 }
 
-// Note: object prototypes should not be able to be referenced. e.g. `Object#hasOwnProperty`.
 Object.setPrototypeOf(normalizedMethodRecordsBase, null)
 Object.setPrototypeOf(normalizedMethodRecords, null)
 
@@ -4769,10 +4176,10 @@ module.exports = {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 3779:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  3779:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -4878,11 +4285,6 @@ class Agent extends DispatcherBase {
           return
         }
 
-        // A GOAWAY detaches the HTTP/2 session before requeued requests are
-        // dispatched on a replacement connection. At that point the pool has
-        // no connected clients and is not busy, but it still has pending work.
-        // Closing it here lets the replacement Client finish those requests
-        // and then destroys that new connection with ClientDestroyedError.
         if (dispatcher[kConnected] > 0 || dispatcher[kBusy] || dispatcher[kPending] > 0) {
           return
         }
@@ -4958,15 +4360,14 @@ class Agent extends DispatcherBase {
 module.exports = Agent
 
 
-/***/ }),
+  }),
 
-/***/ 6443:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  6443:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
 
-/* global WebAssembly */
 
 const assert = __webpack_require__(4589)
 const util = __webpack_require__(586)
@@ -5023,7 +4424,6 @@ const {
 } = __webpack_require__(33)
 
 const constants = __webpack_require__(2418)
-// Node.js core bundles only llhttp; experimental Milo remains available in npm builds.
 const { H1Parser, getMiloEnabled } = typeof esbuildDetection === 'undefined'
   ? __webpack_require__(3475)
   : {}
@@ -5038,7 +4438,6 @@ const kTypeOfService = Symbol('kTypeOfService')
 let extractBody
 
 function lazyllhttp () {
-  // Check only when HTTP/1 needs the parser, so other APIs remain usable without WASM.
   if (typeof WebAssembly === 'undefined') {
     throw new WebAssemblyNotSupportedError()
   }
@@ -5047,7 +4446,6 @@ function lazyllhttp () {
 
   let mod
 
-  // We disable wasm SIMD on older versions of Node.js on ppc64 that are broken on Power >=9 architectures.
   let useWasmSIMD = true
   if (process.arch === 'riscv64') {
     useWasmSIMD = false
@@ -5057,7 +4455,6 @@ function lazyllhttp () {
       useWasmSIMD = false
     }
   }
-  // The Env Variable UNDICI_NO_WASM_SIMD allows explicitly overriding the default behavior
   if (process.env.UNDICI_NO_WASM_SIMD === '1') {
     useWasmSIMD = false
   } else if (process.env.UNDICI_NO_WASM_SIMD === '0') {
@@ -5071,91 +4468,42 @@ function lazyllhttp () {
   }
 
   if (!mod) {
-    // We could check if the error was caused by the simd option not
-    // being enabled, but the occurring of this other error
-    // * https://github.com/emscripten-core/emscripten/issues/11495
-    // got me to remove that check to avoid breaking Node 12.
     mod = new WebAssembly.Module(llhttpWasmData || __webpack_require__(8776))
   }
 
   return new WebAssembly.Instance(mod, {
     env: {
-      /**
-       * @param {number} p
-       * @param {number} at
-       * @param {number} len
-       * @returns {number}
-       */
       wasm_on_url: (p, at, len) => {
         return 0
       },
-      /**
-       * @param {number} p
-       * @param {number} at
-       * @param {number} len
-       * @returns {number}
-       */
       wasm_on_status: (p, at, len) => {
         assert(currentParser.ptr === p)
         const start = at - currentBufferPtr + currentBufferRef.byteOffset
         return currentParser.onStatus(new FastBuffer(currentBufferRef.buffer, start, len))
       },
-      /**
-       * @param {number} p
-       * @returns {number}
-       */
       wasm_on_message_begin: p => {
         assert(currentParser.ptr === p)
         return currentParser.onMessageBegin()
       },
-      /**
-       * @param {number} p
-       * @param {number} at
-       * @param {number} len
-       * @returns {number}
-       */
       wasm_on_header_field: (p, at, len) => {
         assert(currentParser.ptr === p)
         const start = at - currentBufferPtr + currentBufferRef.byteOffset
         return currentParser.onHeaderField(new FastBuffer(currentBufferRef.buffer, start, len))
       },
-      /**
-       * @param {number} p
-       * @param {number} at
-       * @param {number} len
-       * @returns {number}
-       */
       wasm_on_header_value: (p, at, len) => {
         assert(currentParser.ptr === p)
         const start = at - currentBufferPtr + currentBufferRef.byteOffset
         return currentParser.onHeaderValue(new FastBuffer(currentBufferRef.buffer, start, len))
       },
-      /**
-       * @param {number} p
-       * @param {number} statusCode
-       * @param {0|1} upgrade
-       * @param {0|1} shouldKeepAlive
-       * @returns {number}
-       */
       wasm_on_headers_complete: (p, statusCode, upgrade, shouldKeepAlive) => {
         assert(currentParser.ptr === p)
         return currentParser.onHeadersComplete(statusCode, upgrade === 1, shouldKeepAlive === 1)
       },
-      /**
-       * @param {number} p
-       * @param {number} at
-       * @param {number} len
-       * @returns {number}
-       */
       wasm_on_body: (p, at, len) => {
         assert(currentParser.ptr === p)
         const start = at - currentBufferPtr + currentBufferRef.byteOffset
         return currentParser.onBody(new FastBuffer(currentBufferRef.buffer, start, len))
       },
-      /**
-       * @param {number} p
-       * @returns {number}
-       */
       wasm_on_message_complete: p => {
         assert(currentParser.ptr === p)
         return currentParser.onMessageComplete()
@@ -5166,14 +4514,8 @@ function lazyllhttp () {
 
 let llhttpInstance = null
 
-/**
- * @type {Parser|null}
- */
 let currentParser = null
 let currentBufferRef = null
-/**
- * @type {number}
- */
 let currentBufferSize = 0
 let currentBufferPtr = null
 let currentBuffer = null
@@ -5181,28 +4523,16 @@ let currentBuffer = null
 const USE_NATIVE_TIMER = 0
 const USE_FAST_TIMER = 1
 
-// Use fast timers for headers and body to take eventual event loop
-// latency into account.
 const TIMEOUT_HEADERS = 2 | USE_FAST_TIMER
 const TIMEOUT_BODY = 4 | USE_FAST_TIMER
 
-// Use native timers to ignore event loop latency for keep-alive
-// handling.
 const TIMEOUT_KEEP_ALIVE = 8 | USE_NATIVE_TIMER
 
 class Parser {
-  /**
-   * @param {import('./client.js')} client
-   * @param {import('net').Socket} socket
-   * @param {*} llhttp
-   */
   constructor (client, socket, { exports }) {
     this.llhttp = exports
     this.ptr = this.llhttp.llhttp_alloc(constants.TYPE.RESPONSE)
     this.client = client
-    /**
-     * @type {import('net').Socket}
-     */
     this.socket = socket
     this.timeout = null
     this.timeoutWeakRef = new WeakRef(this)
@@ -5228,12 +4558,7 @@ class Parser {
   }
 
   setTimeout (delay, type) {
-    // If the existing timer and the new timer are of different timer type
-    // (fast or native) or have different delay, we need to clear the existing
-    // timer and set a new one.
     if (delay !== this.timeoutValue || (type & USE_FAST_TIMER) ^ (this.timeoutType & USE_FAST_TIMER)) {
-      // If a timeout is already set, clear it with clearTimeout of the fast
-      // timer implementation, as it can clear fast and native timers.
       if (this.timeout) {
         timers.clearTimeout(this.timeout)
         this.timeout = null
@@ -5276,7 +4601,7 @@ class Parser {
     }
 
     this.paused = false
-    this.execute(this.socket.read() || EMPTY_BUF) // Flush parser.
+    this.execute(this.socket.read() || EMPTY_BUF)  
     this.readMore()
   }
 
@@ -5290,9 +4615,6 @@ class Parser {
     }
   }
 
-  /**
-   * @param {Buffer} chunk
-   */
   execute (chunk) {
     assert(currentParser === null)
     assert(this.ptr != null)
@@ -5300,12 +4622,10 @@ class Parser {
 
     const { socket, llhttp } = this
 
-    // Allocate a new buffer if the current buffer is too small.
     if (chunk.length > currentBufferSize) {
       if (currentBufferPtr) {
         llhttp.free(currentBufferPtr)
       }
-      // Allocate a buffer that is a multiple of 4096 bytes.
       currentBufferSize = Math.ceil(chunk.length / 4096) * 4096
       currentBufferPtr = llhttp.malloc(currentBufferSize)
     }
@@ -5321,10 +4641,6 @@ class Parser {
 
     currentBuffer.set(chunk)
 
-    // Call `execute` on the wasm parser.
-    // We pass the `llhttp_parser` pointer address, the pointer address of buffer view data,
-    // and finally the length of bytes to parse.
-    // The return value is an error code or `constants.ERROR.OK`.
     try {
       let ret
 
@@ -5360,14 +4676,6 @@ class Parser {
 
     const { llhttp } = this
 
-    // The peer closed the connection. If the body parser was paused by
-    // backpressure we must finish parsing before signalling EOF, otherwise
-    // llhttp_finish() would crash (it used to assert !paused) or report a
-    // half-parsed message. Backpressure is advisory here: onData keeps buffering
-    // delivered bytes into the response stream, so resume across pauses and
-    // drain whatever is still buffered on the socket. A Content-Length/chunked
-    // body reaches on_message_complete during execute(); an EOF-delimited body
-    // stays paused (its length is unknown) and is completed by llhttp_finish().
     if (this.paused) {
       let data
       do {
@@ -5437,18 +4745,11 @@ class Parser {
     this.paused = false
   }
 
-  /**
-   * @param {Buffer} buf
-   * @returns {0}
-   */
   onStatus (buf) {
     this.statusText = buf.toString()
     return 0
   }
 
-  /**
-   * @returns {0|-1}
-   */
   onMessageBegin () {
     const { socket, client } = this
 
@@ -5470,10 +4771,6 @@ class Parser {
     return 0
   }
 
-  /**
-   * @param {Buffer} buf
-   * @returns {number}
-   */
   onHeaderField (buf) {
     const len = this.headers.length
 
@@ -5488,10 +4785,6 @@ class Parser {
     return 0
   }
 
-  /**
-   * @param {Buffer} buf
-   * @returns {number}
-   */
   onHeaderValue (buf) {
     let len = this.headers.length
     const isContinuation = (len & 1) === 0
@@ -5527,9 +4820,6 @@ class Parser {
     return 0
   }
 
-  /**
-   * @param {number} len
-   */
   trackHeader (len) {
     this.headersSize += len
     if (this.headersSize >= this.headersMaxSize) {
@@ -5537,9 +4827,6 @@ class Parser {
     }
   }
 
-  /**
-   * @param {Buffer} head
-   */
   onUpgrade (head) {
     const { upgrade, client, socket, headers, statusCode, statusText } = this
 
@@ -5571,7 +4858,7 @@ class Parser {
     removeAllListeners(socket)
 
     client[kSocket] = null
-    client[kHTTPContext] = null // TODO (fix): This is hacky...
+    client[kHTTPContext] = null  
     client[kQueue][client[kRunningIdx]++] = null
     client.emit('disconnect', client[kUrl], [client], new InformationalError('upgrade'))
 
@@ -5585,12 +4872,6 @@ class Parser {
     client[kResume]()
   }
 
-  /**
-   * @param {number} statusCode
-   * @param {boolean} upgrade
-   * @param {boolean} shouldKeepAlive
-   * @returns {number}
-   */
   onHeadersComplete (statusCode, upgrade, shouldKeepAlive) {
     const { client, socket, headers, statusText } = this
 
@@ -5617,7 +4898,6 @@ class Parser {
       return -1
     }
 
-    /* this can only happen if server is misbehaving */
     if (upgrade && !request.upgrade) {
       util.destroy(socket, new SocketError('bad upgrade', util.getSocketInfo(socket)))
       return -1
@@ -5628,17 +4908,11 @@ class Parser {
     this.statusCode = statusCode
     this.shouldKeepAlive =
       shouldKeepAlive ||
-      // Override llhttp value which does not allow keepAlive for HEAD.
       (request.method === 'HEAD' && !socket[kReset] &&
         /(?:^|,)[\t ]*keep-alive[\t ]*(?:,|$)/i.test(this.connection) &&
         !/(?:^|,)[\t ]*close[\t ]*(?:,|$)/i.test(this.connection))
 
-    // Responses to HEAD and 204/304 responses never carry content
     if (request.method === 'HEAD' || statusCode === 204 || statusCode === 304) {
-      // A non-zero Content-Length or Transfer-Encoding on a 204/304 means the
-      // server may also have sent content inappropriately, which would then be
-      // parsed as the next response on this connection. Accept it, but do not
-      // reuse the connection. HEAD requests are fine tho.
       if (request.method !== 'HEAD' && (this.contentLength > 0 || this.hasTransferEncoding)) {
         this.shouldKeepAlive = false
       }
@@ -5684,7 +4958,6 @@ class Parser {
         client[kKeepAliveTimeoutValue] = client[kKeepAliveDefaultTimeout]
       }
     } else {
-      // Stop more requests from being dispatched.
       socket[kReset] = true
     }
 
@@ -5710,10 +4983,6 @@ class Parser {
     return pause ? constants.ERROR.PAUSED : 0
   }
 
-  /**
-   * @param {Buffer} buf
-   * @returns {number}
-   */
   onBody (buf) {
     const { client, socket, statusCode, maxResponseSize } = this
 
@@ -5747,9 +5016,6 @@ class Parser {
     return 0
   }
 
-  /**
-   * @returns {number}
-   */
   onMessageComplete () {
     const { client, socket, statusCode, upgrade, headers, contentLength, bytesRead, shouldKeepAlive } = this
 
@@ -5794,23 +5060,15 @@ class Parser {
 
     if (socket[kWriting]) {
       assert(client[kRunning] === 0)
-      // Response completed before request.
       util.destroy(socket, new InformationalError('reset'))
       return constants.ERROR.PAUSED
     } else if (!shouldKeepAlive) {
       util.destroy(socket, new InformationalError('reset'))
       return constants.ERROR.PAUSED
     } else if (socket[kReset] && client[kRunning] === 0) {
-      // Destroy socket once all requests have completed.
-      // The request at the tail of the pipeline is the one
-      // that requested reset and no further requests should
-      // have been queued since then.
       util.destroy(socket, new InformationalError('reset'))
       return constants.ERROR.PAUSED
     } else if (client[kPipelining] == null || client[kPipelining] === 1) {
-      // We must wait a full event loop cycle to reuse this socket to make sure
-      // that non-spec compliant servers are not closing the connection even if they
-      // said they won't.
       setImmediate(client[kResume])
     } else {
       client[kResume]()
@@ -5843,11 +5101,6 @@ function onParserTimeout (parserWeakRef) {
   }
 }
 
-/**
- * @param {import ('./client.js')} client
- * @param {import('net').Socket} socket
- * @returns
- */
 function connectH1 (client, socket) {
   client[kSocket] = socket
 
@@ -5891,10 +5144,6 @@ function connectH1 (client, socket) {
     resume () {
       resumeH1(client)
     },
-    /**
-     * @param {Error|undefined} err
-     * @param {() => void} callback
-     */
     destroy (err, callback) {
       if (socket[kClosed]) {
         queueMicrotask(callback)
@@ -5903,16 +5152,9 @@ function connectH1 (client, socket) {
         socket.destroy(err)
       }
     },
-    /**
-     * @returns {boolean}
-     */
     get destroyed () {
       return socket.destroyed
     },
-    /**
-     * @param {import('../core/request.js')} request
-     * @returns {boolean}
-     */
     busy (request) {
       if (socket[kWriting] || socket[kReset] || socket[kBlocking] || socket[kIdleSocketValidation] === 1) {
         return true
@@ -5920,16 +5162,10 @@ function connectH1 (client, socket) {
 
       if (request) {
         if (client[kRunning] > 0 && !request.idempotent) {
-          // Non-idempotent request cannot be retried.
-          // Ensure that no other requests are inflight and
-          // could cause failure.
           return true
         }
 
         if (client[kRunning] > 0 && (request.upgrade || request.method === 'CONNECT')) {
-          // Don't dispatch an upgrade until all preceding requests have completed.
-          // A misbehaving server might upgrade the connection before all pipelined
-          // request has completed.
           return true
         }
 
@@ -5938,14 +5174,7 @@ function connectH1 (client, socket) {
           util.bodyLength(request.body) !== 0 &&
           (util.isStream(request.body) || util.isAsyncIterable(request.body) || util.isFormDataLike(request.body))
         ) {
-          // Request with stream or iterator body can error while other requests
-          // are inflight and indirectly error those as well.
-          // Ensure this doesn't happen by waiting for inflight
-          // to complete before dispatching.
 
-          // Request with stream or iterator body cannot be retried.
-          // Ensure that no other requests are inflight and
-          // could cause failure.
           return true
         }
       }
@@ -5958,8 +5187,6 @@ function connectH1 (client, socket) {
 function onHttpSocketError (err) {
   const parser = this[kParser]
 
-  // On Mac OS, we get an ECONNRESET even if there is a full body to be forwarded
-  // to the user.
   if (err.code === 'ECONNRESET' && parser.statusCode && !parser.shouldKeepAlive) {
     const parserErr = parser.finish()
     if (parserErr) {
@@ -6011,19 +5238,17 @@ function onHttpSocketClose () {
   const client = this[kClient]
 
   client[kSocket] = null
-  client[kHTTPContext] = null // TODO (fix): This is hacky...
+  client[kHTTPContext] = null  
 
   if (client.destroyed) {
     assert(client[kPending] === 0)
 
-    // Fail entire queue.
     const requests = client[kQueue].splice(client[kRunningIdx])
     for (let i = 0; i < requests.length; i++) {
       const request = requests[i]
       util.errorRequest(client, request, err)
     }
   } else if (client[kRunning] > 0 && err.code !== 'UND_ERR_INFO') {
-    // Fail head of pipeline.
     const request = client[kQueue][client[kRunningIdx]]
     client[kQueue][client[kRunningIdx]++] = null
 
@@ -6054,15 +5279,6 @@ function clearIdleSocketValidation (socket) {
 
 function scheduleIdleSocketValidation (client, socket) {
   socket[kIdleSocketValidation] = 1
-  // Yield to the check phase (after poll) so unsolicited bytes / FIN / RST
-  // already pending on this idle keep-alive socket are processed before the
-  // next request is written (GHSA-35p6-xmwp-9g52).
-  //
-  // setTimeout(0) pays Node's ~1ms timer floor on every sequential reuse
-  // (#5493). setImmediate avoids that, but an *unref'd* Immediate lets poll
-  // block for ~500ms when the event loop is otherwise idle (#5600 / #5606).
-  // A ref'd Immediate both keeps the pending request alive and makes poll
-  // return immediately — the hybrid those issues asked for.
   socket[kIdleSocketValidationTimeout] = setImmediate(() => {
     socket[kIdleSocketValidationTimeout] = null
     socket[kIdleSocketValidation] = 2
@@ -6073,9 +5289,6 @@ function scheduleIdleSocketValidation (client, socket) {
   })
 }
 
-/**
- * @param {import('./client.js')} client
- */
 function resumeH1 (client) {
   const socket = client[kSocket]
 
@@ -6130,7 +5343,6 @@ function resumeH1 (client) {
   }
 }
 
-// https://www.rfc-editor.org/rfc/rfc7230#section-3.3.2
 function shouldSendContentLength (method) {
   return method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && method !== 'TRACE' && method !== 'CONNECT'
 }
@@ -6156,29 +5368,15 @@ function setTypeOfService (socket, request) {
     socket.setTypeOfService(typeOfService)
     socket[kTypeOfService] = typeOfService
   } catch {
-    // QoS marking is best-effort. setTypeOfService() can throw synchronously on
-    // some platforms depending on socket state, but that must not abort the request.
   }
 }
 
-/**
- * @param {import('./client.js')} client
- * @param {import('../core/request.js')} request
- * @returns
- */
 function writeH1 (client, request) {
   const { method, path, host, upgrade, blocking, reset } = request
 
   let { body, headers, contentLength } = request
 
-  // https://tools.ietf.org/html/rfc7231#section-4.3.1
-  // https://tools.ietf.org/html/rfc7231#section-4.3.2
-  // https://tools.ietf.org/html/rfc7231#section-4.3.5
 
-  // Sending a payload body on a request that does not
-  // expect it can cause undefined behavior on some
-  // servers and corrupt connection state. Do not
-  // re-use the connection for further requests.
 
   const expectsPayload =
     method === 'PUT' ||
@@ -6212,7 +5410,6 @@ function writeH1 (client, request) {
   }
 
   if (body && typeof body.read === 'function') {
-    // Try to read EOF in order to get length.
     body.read(0)
   }
 
@@ -6225,16 +5422,10 @@ function writeH1 (client, request) {
   }
 
   if (contentLength === 0 && !expectsPayload) {
-    // https://tools.ietf.org/html/rfc7230#section-3.3.2
-    // A user agent SHOULD NOT send a Content-Length header field when
-    // the request message does not contain a payload body and the method
-    // semantics do not anticipate such a body.
 
     contentLength = null
   }
 
-  // https://github.com/nodejs/undici/issues/2046
-  // A user agent may send a Content-Length header with 0 value, this should be allowed.
   if (
     shouldSendContentLength(method) &&
     contentLength > 0 &&
@@ -6252,10 +5443,6 @@ function writeH1 (client, request) {
   const socket = client[kSocket]
   clearIdleSocketValidation(socket)
 
-  /**
-   * @param {Error} [err]
-   * @returns {void}
-   */
   const abort = err => {
     if (request.aborted || request.completed) {
       return
@@ -6278,16 +5465,11 @@ function writeH1 (client, request) {
   }
 
   if (method === 'HEAD') {
-    // https://github.com/mcollina/undici/issues/258
-    // Close after a HEAD request to interop with misbehaving servers
-    // that may send a body in the response.
 
     socket[kReset] = true
   }
 
   if (upgrade || method === 'CONNECT') {
-    // On CONNECT or upgrade, block pipeline from dispatching further
-    // requests on this connection.
 
     socket[kReset] = true
   }
@@ -6362,16 +5544,6 @@ function writeH1 (client, request) {
   return true
 }
 
-/**
- * @param {AbortCallback} abort
- * @param {import('stream').Stream} body
- * @param {import('./client.js')} client
- * @param {import('../core/request.js')} request
- * @param {import('net').Socket} socket
- * @param {number} contentLength
- * @param {string} header
- * @param {boolean} expectsPayload
- */
 function writeStream (abort, body, client, request, socket, contentLength, header, expectsPayload) {
   assert(contentLength !== 0 || client[kRunning] === 0, 'stream body cannot be pipelined')
 
@@ -6379,10 +5551,6 @@ function writeStream (abort, body, client, request, socket, contentLength, heade
 
   const writer = new AsyncWriter({ abort, socket, request, contentLength, client, expectsPayload, header })
 
-  /**
-   * @param {Buffer} chunk
-   * @returns {void}
-   */
   const onData = function (chunk) {
     if (finished) {
       return
@@ -6397,9 +5565,6 @@ function writeStream (abort, body, client, request, socket, contentLength, heade
     }
   }
 
-  /**
-   * @returns {void}
-   */
   const onDrain = function () {
     if (finished) {
       return
@@ -6410,15 +5575,8 @@ function writeStream (abort, body, client, request, socket, contentLength, heade
     }
   }
 
-  /**
-   * @returns {void}
-   */
   const onClose = function () {
-    // 'close' might be emitted *before* 'error' for
-    // broken streams. Wait a tick to avoid this case.
     queueMicrotask(() => {
-      // It's only safe to remove 'error' listener after
-      // 'close'.
       body.removeListener('error', onFinished)
     })
 
@@ -6428,10 +5586,6 @@ function writeStream (abort, body, client, request, socket, contentLength, heade
     }
   }
 
-  /**
-   * @param {Error} [err]
-   * @returns
-   */
   const onFinished = function (err) {
     if (finished) {
       return
@@ -6481,24 +5635,7 @@ function writeStream (abort, body, client, request, socket, contentLength, heade
   }
 }
 
-/**
- * @typedef AbortCallback
- * @type {Function}
- * @param {Error} [err]
- * @returns {void}
- */
 
-/**
- * @param {AbortCallback} abort
- * @param {Uint8Array|null} body
- * @param {import('./client.js')} client
- * @param {import('../core/request.js')} request
- * @param {import('net').Socket} socket
- * @param {number} contentLength
- * @param {string} header
- * @param {boolean} expectsPayload
- * @returns {void}
- */
 function writeBuffer (abort, body, client, request, socket, contentLength, header, expectsPayload) {
   try {
     if (!body) {
@@ -6529,17 +5666,6 @@ function writeBuffer (abort, body, client, request, socket, contentLength, heade
   }
 }
 
-/**
- * @param {AbortCallback} abort
- * @param {Blob} body
- * @param {import('./client.js')} client
- * @param {import('../core/request.js')} request
- * @param {import('net').Socket} socket
- * @param {number} contentLength
- * @param {string} header
- * @param {boolean} expectsPayload
- * @returns {Promise<void>}
- */
 async function writeBlob (abort, body, client, request, socket, contentLength, header, expectsPayload) {
   try {
     if (contentLength != null && contentLength !== body.size) {
@@ -6566,17 +5692,6 @@ async function writeBlob (abort, body, client, request, socket, contentLength, h
   }
 }
 
-/**
- * @param {AbortCallback} abort
- * @param {Iterable} body
- * @param {import('./client.js')} client
- * @param {import('../core/request.js')} request
- * @param {import('net').Socket} socket
- * @param {number} contentLength
- * @param {string} header
- * @param {boolean} expectsPayload
- * @returns {Promise<void>}
- */
 async function writeIterable (abort, body, client, request, socket, contentLength, header, expectsPayload) {
   assert(contentLength !== 0 || client[kRunning] === 0, 'iterator body cannot be pipelined')
 
@@ -6604,7 +5719,6 @@ async function writeIterable (abort, body, client, request, socket, contentLengt
 
   const writer = new AsyncWriter({ abort, socket, request, contentLength, client, expectsPayload, header })
   try {
-    // It's up to the user to somehow abort the async iterable.
     for await (const chunk of body) {
       if (socket[kError]) {
         throw socket[kError]
@@ -6624,17 +5738,6 @@ async function writeIterable (abort, body, client, request, socket, contentLengt
 }
 
 class AsyncWriter {
-  /**
-   *
-   * @param {object} arg
-   * @param {AbortCallback} arg.abort
-   * @param {import('net').Socket} arg.socket
-   * @param {import('../core/request.js')} arg.request
-   * @param {number} arg.contentLength
-   * @param {import('./client.js')} arg.client
-   * @param {boolean} arg.expectsPayload
-   * @param {string} arg.header
-   */
   constructor ({ abort, socket, request, contentLength, client, expectsPayload, header }) {
     this.socket = socket
     this.request = request
@@ -6649,13 +5752,6 @@ class AsyncWriter {
     socket[kWriting] = true
   }
 
-  /**
-   * The body doesn't match the declared content-length and strictContentLength
-   * is off. Warn once, and mark the socket so it isn't reused: on the wire this
-   * request's body no longer ends where the server expects, so anything sent
-   * after it on the same connection would be misread.
-   * @returns {void}
-   */
   onLengthMismatch () {
     this.socket[kReset] = true
 
@@ -6665,10 +5761,6 @@ class AsyncWriter {
     }
   }
 
-  /**
-   * @param {string|Uint8Array} chunk
-   * @returns
-   */
   write (chunk) {
     const { socket, request, contentLength, client, bytesWritten, expectsPayload, header } = this
 
@@ -6685,7 +5777,6 @@ class AsyncWriter {
       return true
     }
 
-    // We should defer writing chunks.
     if (contentLength !== null && bytesWritten + len > contentLength) {
       if (client[kStrictContentLength]) {
         throw new RequestContentLengthMismatchError()
@@ -6693,9 +5784,6 @@ class AsyncWriter {
 
       this.onLengthMismatch()
 
-      // Never write past the declared content-length. The server treats any
-      // extra bytes as the start of the next request, so a body could inject
-      // a request of its own (request smuggling).
       const remaining = contentLength - bytesWritten
       if (remaining === 0) {
         return true
@@ -6741,9 +5829,6 @@ class AsyncWriter {
     return ret
   }
 
-  /**
-   * @returns {void}
-   */
   end () {
     const { socket, contentLength, client, bytesWritten, expectsPayload, header, request } = this
     request.onRequestSent()
@@ -6760,10 +5845,6 @@ class AsyncWriter {
 
     if (bytesWritten === 0) {
       if (expectsPayload) {
-        // https://tools.ietf.org/html/rfc7230#section-3.3.2
-        // A user agent SHOULD send a Content-Length in a request message when
-        // no Transfer-Encoding is sent and the request method defines a meaning
-        // for an enclosed payload body.
 
         socket.write(`${header}content-length: 0\r\n\r\n`, 'latin1')
       } else {
@@ -6778,9 +5859,6 @@ class AsyncWriter {
         throw new RequestContentLengthMismatchError()
       }
 
-      // The body is shorter than declared, so the server is still waiting for
-      // the rest. Don't let the next request's bytes on this connection be
-      // read as the missing part of this body.
       this.onLengthMismatch()
     }
 
@@ -6793,10 +5871,6 @@ class AsyncWriter {
     client[kResume]()
   }
 
-  /**
-   * @param {Error} [err]
-   * @returns {void}
-   */
   destroy (err) {
     const { socket, client, abort } = this
 
@@ -6812,10 +5886,10 @@ class AsyncWriter {
 module.exports = connectH1
 
 
-/***/ }),
+  }),
 
-/***/ 1582:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  1582:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -6874,29 +5948,18 @@ const kReceivedGoAway = Symbol('received goaway')
 const kGoAwayReplayAttempts = Symbol('goaway replay attempts')
 const kRefusedStreamRetry = Symbol('refused stream retry')
 
-// RFC 9113 section 8.7: a client SHOULD NOT automatically retry a request more
-// than once. Without a budget a peer that keeps refusing turns one request into
-// an unbounded connect/refuse/reconnect loop that never settles and starves the
-// event loop.
 const MAX_GOAWAY_REPLAY_ATTEMPTS = 1
 
-// RFC 9113 section 6.2. node:http2 reports frame types as raw numbers.
 const HTTP2_FRAME_TYPE_HEADERS = 1
 
-// Lower bound on how long a liveness PING may take to be acked. Stream
-// timeouts can be tiny (tens of ms), while an ack on a live connection can take
-// longer than that on a loaded event loop; without a floor a slow but healthy
-// connection would be torn down.
 const MIN_PROBE_TIMEOUT = 1e3
 
 let extractBody
 
-/** @type {import('http2')} */
 let http2
 try {
   http2 = __webpack_require__(8628)
 } catch {
-  // @ts-ignore
   http2 = { constants: {} }
 }
 
@@ -6955,7 +6018,6 @@ function getGoAwayPendingIdx (client, lastStreamID) {
       continue
     }
 
-    // A pending stream may not have had an ID when it was bound to the request.
     const streamId = request[kRequestStream]?.id
     if (typeof streamId !== 'number' || streamId > maxAcceptedStreamID) {
       return i
@@ -6994,8 +6056,6 @@ function completeRequest (client, request, resetPendingIdx = false) {
   const queue = client[kQueue]
   const runningIdx = client[kRunningIdx]
 
-  // In-order completion: clear the request and advance without splicing.
-  // The client's resume loop compacts cleared slots once the index grows.
   if (runningIdx < client[kPendingIdx] && queue[runningIdx] === request) {
     queue[runningIdx] = null
     client[kRunningIdx] = runningIdx + 1
@@ -7027,11 +6087,6 @@ function hasResponseStarted (request) {
   return state?.responseReceived === true
 }
 
-// Count a GOAWAY refusal against the request's replay budget. A peer that
-// refuses every connection must eventually surface an error to the caller
-// rather than being retried forever. Kept separate from canReplayRequest so
-// that the REFUSED_STREAM retry, which has its own single-attempt limit, does
-// not consume this budget just by asking whether the body can be replayed.
 function registerGoAwayRefusal (request) {
   const attempts = (request[kGoAwayReplayAttempts] ?? 0) + 1
   request[kGoAwayReplayAttempts] = attempts
@@ -7056,10 +6111,6 @@ function detachRequestStreamForClose (request) {
   return stream
 }
 
-// Unbind a stream from its request for good. releaseRequestStream() alone
-// leaves the 'close' listener attached and kRequestStreamState populated, so a
-// stream abandoned here would still run completeRequestStream() later — and
-// splice out the request that has since been requeued onto another session.
 function severRequestStream (stream) {
   if (stream == null || stream[kRequestStreamState] == null) {
     return
@@ -7067,19 +6118,12 @@ function severRequestStream (stream) {
 
   stream[kRequestStreamState] = null
   stream.off('close', completeRequestStream)
-  // Upgrade streams use their own close cleanup, which would otherwise release
-  // the session a second time after the stream has been severed for GOAWAY.
   stream.off('close', onUpgradeStreamClose)
 
   if (stream[kHTTP2Session] != null) {
     closeStreamSession(stream)
   }
 
-  // #5936: Node can still deliver a session-level error to a native stream
-  // after undici has stopped tracking it (e.g. on idle session teardown). Keep
-  // a persistent noop error sink so the 'error' event is never emitted with no
-  // listener, which would crash the process. A single sink is enough even if
-  // one was already attached by the onError path, so clear it first.
   if (!stream.destroyed && !stream.closed) {
     stream.off('error', noop)
     stream.on('error', noop)
@@ -7096,7 +6140,6 @@ function connectH2 (client, socket) {
     createConnection: () => socket,
     peerMaxConcurrentStreams: client[kHTTP2Options].maxConcurrentStreams,
     settings: {
-      // TODO(metcoder95): add support for PUSH
       enablePush: false,
       ...(http2InitialWindowSize != null ? { initialWindowSize: http2InitialWindowSize } : null)
     }
@@ -7108,30 +6151,17 @@ function connectH2 (client, socket) {
   session[kSocket] = socket
   session[kHTTP2SessionState] = {
     idleTimeout: null,
-    // Armed while the peer advertises MAX_CONCURRENT_STREAMS = 0 and we have
-    // work that cannot start. See setNoStreamsTimeout.
     noStreamsTimeout: null,
-    // Armed while a PING checks whether the peer is still there after a
-    // stream timed out. See probeHttp2Session.
     probeTimeout: null,
-    // Sockets start out ref'd. Session ref/unref proxies to the socket, so a
-    // single cached flag lets us skip redundant uv ref/unref calls, provided
-    // every ref/unref of the session or its socket goes through
-    // refH2Session/unrefH2Session.
     refed: true,
     ping: {
       interval: client[kHTTP2Options].pingInterval === 0 ? null : setInterval(onHttp2SendPing, client[kHTTP2Options].pingInterval, session).unref()
     }
   }
   session[kReceivedGoAway] = false
-  // We set it to true by default in a best-effort; however once connected to an H2 server
-  // we will check if extended CONNECT protocol is supported or not
-  // and set this value accordingly.
   session[kEnableConnectProtocol] = false
-  // States whether or not we have received the remote settings from the server
   session[kRemoteSettings] = false
 
-  // Apply connection-level flow control once connected (if supported).
   if (http2ConnectionWindowSize) {
     util.addListener(session, 'connect', applyConnectionWindowSize.bind(session, http2ConnectionWindowSize))
   }
@@ -7141,8 +6171,6 @@ function connectH2 (client, socket) {
   util.addListener(session, 'goaway', onHttp2SessionGoAway)
   util.addListener(session, 'close', onHttp2SessionClose)
   util.addListener(session, 'remoteSettings', onHttp2RemoteSettings)
-  // TODO (@metcoder95): implement SETTINGS support
-  // util.addListener(session, 'localSettings', onHttp2RemoteSettings)
 
   unrefH2Session(session)
 
@@ -7159,23 +6187,12 @@ function connectH2 (client, socket) {
   return {
     version: 'h2',
     defaultPipelining: Infinity,
-    /**
-     * @param {import('../core/request.js')} request
-     * @returns {boolean}
-    */
     write (request) {
       return writeH2(client, request)
     },
-    /**
-     * @returns {void}
-     */
     resume () {
       resumeH2(client)
     },
-    /**
-     * @param {Error | null} err
-     * @param {() => void} callback
-     */
     destroy (err, callback) {
       if (socket[kClosed]) {
         queueMicrotask(callback)
@@ -7183,22 +6200,14 @@ function connectH2 (client, socket) {
         socket.destroy(err).on('close', callback)
       }
     },
-    /**
-     * @type {boolean}
-     */
     get destroyed () {
       return socket.destroyed
     },
-    /**
-     * @param {import('../core/request.js')} request
-     * @returns {boolean}
-    */
     busy (request) {
       if (session[kRemoteSettings] === false && client[kRunning] > 0) {
         return true
       }
 
-      // Do not open streams on a connection that may be dead.
       if (session[kHTTP2SessionState].probeTimeout != null) {
         return true
       }
@@ -7209,14 +6218,7 @@ function connectH2 (client, socket) {
 
       if (request != null) {
         if (client[kRunning] > 0) {
-          // We are already processing requests
 
-          // Unlike HTTP/1.1 pipelining, HTTP/2 multiplexes requests on
-          // independent streams, so non-idempotent requests can be dispatched
-          // concurrently. Retry eligibility is handled by stream/session error
-          // handling instead of by serializing all non-idempotent requests.
-          // Don't dispatch an upgrade until all preceding requests have completed.
-          // Possibly, we do not have remote settings confirmed yet.
           if ((request.upgrade === 'websocket' || request.method === 'CONNECT') && session[kRemoteSettings] === false) return true
         } else {
           return (request.upgrade === 'websocket' || request.method === 'CONNECT') && session[kRemoteSettings] === false
@@ -7228,9 +6230,6 @@ function connectH2 (client, socket) {
   }
 }
 
-// Session ref/unref proxies to the underlying socket, so refH2Session and
-// unrefH2Session cover both and can skip the call when the cached ref state
-// already matches.
 function refH2Session (session) {
   const state = session[kHTTP2SessionState]
 
@@ -7254,7 +6253,6 @@ function resumeH2 (client) {
   const session = client[kHTTP2Session]
 
   if (socket?.destroyed === false) {
-    // After an upgrade the queue is empty but its stream is still in use, so never unref while a stream is open.
     if (session[kOpenStreams] === 0 && client[kSize] === 0) {
       unrefH2Session(session)
     } else {
@@ -7284,14 +6282,6 @@ function clearNoStreamsTimeout (session) {
   }
 }
 
-// A peer is allowed to advertise SETTINGS_MAX_CONCURRENT_STREAMS = 0 to refuse
-// new streams (RFC 9113 §6.5.2), and is expected to raise it again later. Until
-// it does, busy() reports the client as permanently busy and queued requests
-// cannot open a stream — which means no per-stream timeout covers them, and no
-// reconnect can happen either, so the SETTINGS frame that would lift the limit
-// can never arrive. Give the peer headersTimeout to start honouring requests
-// before failing them; a request that cannot even be sent has missed the same
-// deadline as one whose headers never arrive.
 function setNoStreamsTimeout (session) {
   const client = session[kClient]
   const state = session[kHTTP2SessionState]
@@ -7330,19 +6320,10 @@ function onNoStreamsTimeout (session) {
     }
   }
 
-  // Drop the unusable session so the next request gets a fresh connection,
-  // whose SETTINGS may well allow streams again.
   session[kError] = err
   resetHttp2Session(session, err)
 }
 
-// A stream timeout only resets that stream, unlike HTTP/1.1 which destroys the
-// socket. If the connection itself silently died (dropped by a NAT or load
-// balancer, a hung peer), every new stream would time out in turn and the
-// session would never be replaced. Ask the peer for a PING ack within the
-// timeout that just fired (but at least MIN_PROBE_TIMEOUT): if it answers, only
-// that request was slow; if not, drop the session so queued requests move to a
-// fresh connection.
 function probeHttp2Session (session, timeout) {
   const state = session[kHTTP2SessionState]
 
@@ -7353,7 +6334,6 @@ function probeHttp2Session (session, timeout) {
   try {
     session.ping(onHttp2ProbeAck.bind(session))
   } catch {
-    // The session is going away on its own.
     return
   }
 
@@ -7439,25 +6419,15 @@ function applyConnectionWindowSize (connectionWindowSize) {
       this.setLocalWindowSize(connectionWindowSize)
     }
   } catch {
-    // Best-effort only.
   }
 }
 
 function onHttp2RemoteSettings (settings) {
   const client = this[kClient]
 
-  // The configured maxConcurrentStreams (default 100) is the client's own
-  // ceiling. The server's SETTINGS_MAX_CONCURRENT_STREAMS can lower it, but
-  // must not raise it: a default Node.js server advertises 2^32-1.
   const localMaxConcurrentStreams = client[kHTTP2Options].maxConcurrentStreams
   const remoteMaxConcurrentStreams = settings.maxConcurrentStreams ?? client[kMaxConcurrentStreams] ?? localMaxConcurrentStreams
   client[kMaxConcurrentStreams] = Math.min(remoteMaxConcurrentStreams, localMaxConcurrentStreams)
-  /**
-   * From RFC-8441
-   * A sender MUST NOT send a SETTINGS_ENABLE_CONNECT_PROTOCOL parameter
-   * with the value of 0 after previously sending a value of 1.
-   */
-  // Note: Cannot be tested in Node, it does not supports disabling the extended CONNECT protocol once enabled
   if (this[kRemoteSettings] === true && this[kEnableConnectProtocol] === true && settings.enableConnectProtocol === false) {
     const err = new InformationalError('HTTP/2: Server disabled extended CONNECT protocol against RFC-8441')
     this[kSocket][kError] = err
@@ -7478,7 +6448,6 @@ function onHttp2SendPing (session) {
     return
   }
 
-  // If no ping sent, do nothing
   session.ping(onPing.bind(session))
 
   function onPing (err, duration) {
@@ -7517,15 +6486,6 @@ function onHttp2FrameError (type, code, id) {
   }
 }
 
-/**
- * This is the root cause of #3011
- * We need to handle GOAWAY frames properly, and trigger the session close
- * along with the socket right away
- *
- * @this {import('http2').ClientHttp2Session}
- * @param {number} errorCode
- * @param {number} lastStreamID
- */
 function onHttp2SessionGoAway (errorCode, lastStreamID) {
   if (this[kReceivedGoAway]) {
     return
@@ -7540,14 +6500,10 @@ function onHttp2SessionGoAway (errorCode, lastStreamID) {
   const retriableRequests = []
   const streamsToClose = []
 
-  // Closing one stream after GOAWAY can synchronously emit frameError on
-  // sibling streams. Detach all affected requests first so those errors do
-  // not fail requests that are about to be requeued.
   for (let i = pendingIdx; i < previousPendingIdx; i++) {
     const request = client[kQueue][i]
 
     if (request != null) {
-      // Read before detaching, which drops the stream state.
       const responseStarted = hasResponseStarted(request)
 
       streamsToClose.push(detachRequestStreamForClose(request))
@@ -7566,10 +6522,6 @@ function onHttp2SessionGoAway (errorCode, lastStreamID) {
     client[kQueue].push(...retriableRequests, ...remainingPendingRequests)
   }
 
-  // Publish the rebuilt queue and detach the session before closing anything.
-  // A synchronous sibling HEADERS frameError can requeue an accepted-but-unsent
-  // request and resume the client. It must see the final indices and must not
-  // dispatch its retry on the session that is being retired.
   client[kPendingIdx] = pendingIdx
 
   if (client[kHTTP2Session] === this) {
@@ -7622,7 +6574,6 @@ function onHttp2SessionClose () {
   if (client.destroyed) {
     assert(client[kPending] === 0)
 
-    // Fail entire queue.
     const requests = client[kQueue].splice(client[kRunningIdx])
     for (let i = 0; i < requests.length; i++) {
       const request = requests[i]
@@ -7640,10 +6591,6 @@ function onHttp2SocketClose () {
   const client = session[kClient]
 
   if (client[kSocket] !== this) {
-    // Ignore stale socket closes from a detached GOAWAY session and from any
-    // session that has already been replaced. If the session was detached
-    // without a GOAWAY and there is no replacement yet, we still need the
-    // close event to flush the client state.
     if (session[kReceivedGoAway] || (client[kHTTP2Session] != null && client[kHTTP2Session] !== session)) {
       return
     }
@@ -7692,7 +6639,6 @@ function closeStreamSession (stream) {
 
   stream[kHTTP2Session] = null
   session[kOpenStreams] -= 1
-  // A session that received GOAWAY does not need to stay ref'd for queued requests.
   if (session[kOpenStreams] === 0 && (client[kSize] === 0 || session[kReceivedGoAway])) {
     unrefH2Session(session)
     setHttp2IdleTimeout(session)
@@ -7700,8 +6646,6 @@ function closeStreamSession (stream) {
 }
 
 function onUpgradeStreamClose () {
-  // #5936: Retain the noop error sink so a session-level error delivered to
-  // this stream after undici detaches it cannot crash via an unhandled 'error'.
   const state = this[kRequestStreamState]
   this[kRequestStreamState] = null
 
@@ -7709,8 +6653,6 @@ function onUpgradeStreamClose () {
   closeStreamSession(this)
 }
 
-// Idempotent terminal cleanup, called from both 'end' and 'close': the
-// null-state guard no-ops the later call.
 function completeRequestStream () {
   const state = this[kRequestStreamState]
 
@@ -7718,17 +6660,11 @@ function completeRequestStream () {
     return
   }
 
-  // Release the stream first so request references are cleared,
-  // then complete the response with trailers if available.
   releaseRequestStream(this)
 
   if (state.pendingEnd && !state.request.aborted && !state.request.completed) {
     state.request.onResponseEnd(state.trailers || {})
   } else if (!state.request.aborted && !state.request.completed) {
-    // The stream closed without a complete response and without reporting an
-    // error. finalizeRequest() below frees the queue slot either way, so
-    // without this the request would simply vanish and its caller would never
-    // hear back.
     util.errorRequest(
       state.client,
       state.request,
@@ -7741,7 +6677,6 @@ function completeRequestStream () {
   this[kRequestStreamState] = null
 }
 
-// https://www.rfc-editor.org/rfc/rfc7230#section-3.3.2
 function shouldSendContentLength (method) {
   return method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && method !== 'TRACE' && method !== 'CONNECT'
 }
@@ -7752,8 +6687,6 @@ function buildRequestHeaders (reqHeaders) {
   for (let n = 0; n < reqHeaders.length; n += 2) {
     const key = reqHeaders[n + 0]
     const val = reqHeaders[n + 1]
-    // Reading headers[key] directly resolves `__proto__` through the prototype
-    // chain instead of reporting the header as absent.
     const current = Object.hasOwn(headers, key) ? headers[key] : undefined
 
     if (key === 'cookie') {
@@ -7805,9 +6738,6 @@ function releaseUpgradeStream (stream) {
 
   removeUpgradeStreamListeners(stream)
 
-  // #5936: removeUpgradeStreamListeners() dropped the noop sink; re-attach a
-  // persistent one so a late session-level error on this (possibly still native
-  // tracked) stream cannot crash via an unhandled 'error'.
   if (!stream.destroyed && !stream.closed) {
     stream.on('error', noop)
   }
@@ -7907,9 +6837,6 @@ function openStream (client, request, session, abort, headers, options) {
   try {
     return session.request(headers, options)
   } catch (err) {
-    // A GOAWAY'd session rejects new streams, same as an invalid session:
-    // reset and requeue on a fresh connection rather than the destroy + abort
-    // below, whose destroy(socket, err) can crash via an unhandled 'error'.
     if (err?.code === 'ERR_HTTP2_INVALID_SESSION' || err?.code === 'ERR_HTTP2_GOAWAY_SESSION') {
       const wrappedErr = new SocketError(err.message, util.getSocketInfo(session[kSocket]))
       wrappedErr.cause = err
@@ -7948,9 +6875,6 @@ function writeH2 (client, request) {
   headers[HTTP2_HEADER_AUTHORITY] = host || client[kHostAuthority]
   headers[HTTP2_HEADER_METHOD] = method
 
-  // Single pre-shaped state object shared by all stream event handlers.
-  // All fields are declared up-front so the object keeps a stable hidden
-  // class for the whole request lifetime.
   const state = {
     abort: null,
     body: request.body,
@@ -7984,40 +6908,25 @@ function writeH2 (client, request) {
     if (state.stream != null) {
       clearRequestStream(request)
 
-      // On Abort, we close the stream to send RST_STREAM frame.
       const stream = state.stream
       stream.close()
 
-      // close() alone leaves cleanup waiting on the 'close' event; on a busy,
-      // long-lived multiplexed session that event can fail to fire, leaving the
-      // native Http2Stream (and the whole request graph it pins) alive for the
-      // session's life. Destroy the stream synchronously to release the handle
-      // deterministically. Deferring the destroy (e.g. via setImmediate) leaks
-      // the same way when the event loop is stalled and the callback never runs
-      // under abort churn (#5558); close() has already queued the RST_STREAM
-      // frame on the native session, so a synchronous destroy still sends it.
       if (!stream.destroyed) {
         util.destroy(stream)
       }
 
-      // We move the running index to the next request
       client[kOnError](err)
       finalizeRequest(state, resetPendingIdx)
     }
 
-    // We do not destroy the socket as we can continue using the session
-    // the stream gets destroyed and the session remains to create new streams
     util.destroy(state.body, err)
   }
 
   state.abort = abort
 
-  /** @type {import('node:http2').ClientHttp2Stream} */
   let stream = null
 
   try {
-    // We are already connected, streams are pending.
-    // We can call on connect, and wait for abort
     request.onRequestStart(abort, null)
   } catch (err) {
     util.errorRequest(client, request, err)
@@ -8031,19 +6940,14 @@ function writeH2 (client, request) {
     refH2Session(session)
 
     if (upgrade === 'websocket') {
-      // We cannot upgrade to websocket if extended CONNECT protocol is not supported
       if (session[kEnableConnectProtocol] === false) {
         util.errorRequest(client, request, new InformationalError('HTTP/2: Extended CONNECT protocol not supported by server'))
         unrefH2Session(session)
         return false
       }
 
-      // We force the method to CONNECT
-      // as per RFC-8441
-      // https://datatracker.ietf.org/doc/html/rfc8441#section-4
       headers[HTTP2_HEADER_METHOD] = 'CONNECT'
       headers[HTTP2_HEADER_PROTOCOL] = 'websocket'
-      // :path and :scheme headers must be omitted when sending CONNECT but set if extended-CONNECT
       headers[HTTP2_HEADER_PATH] = path
 
       if (protocol === 'ws:' || protocol === 'wss:') {
@@ -8061,11 +6965,6 @@ function writeH2 (client, request) {
       return true
     }
 
-    // TODO: consolidate once we support CONNECT properly
-    // NOTE: We are already connected, streams are pending, first request
-    // will create a new stream. We trigger a request to create the stream and wait until
-    // `ready` event is triggered
-    // We disabled endStream to allow the user to write to the stream
     stream = openStream(client, request, session, abort, headers, { endStream: false, signal })
     if (stream == null) {
       unrefH2Session(session)
@@ -8076,19 +6975,10 @@ function writeH2 (client, request) {
     return true
   }
 
-  // https://tools.ietf.org/html/rfc7540#section-8.3
-  // :path and :scheme headers must be omitted when sending CONNECT
   headers[HTTP2_HEADER_PATH] = path
   headers[HTTP2_HEADER_SCHEME] = protocol === 'http:' ? 'http' : 'https'
 
-  // https://tools.ietf.org/html/rfc7231#section-4.3.1
-  // https://tools.ietf.org/html/rfc7231#section-4.3.2
-  // https://tools.ietf.org/html/rfc7231#section-4.3.5
 
-  // Sending a payload body on a request that does not
-  // expect it can cause undefined behavior on some
-  // servers and corrupt connection state. Do not
-  // re-use the connection for further requests.
 
   const expectsPayload = (
     method === 'PUT' ||
@@ -8102,7 +6992,6 @@ function writeH2 (client, request) {
   let body = state.body
 
   if (body && typeof body.read === 'function') {
-    // Try to read EOF in order to get length.
     body.read(0)
   }
 
@@ -8123,16 +7012,9 @@ function writeH2 (client, request) {
   }
 
   if (contentLength === 0 && !expectsPayload) {
-    // https://tools.ietf.org/html/rfc7230#section-3.3.2
-    // A user agent SHOULD NOT send a Content-Length header field when
-    // the request message does not contain a payload body and the method
-    // semantics do not anticipate such a body.
-    // And for methods that don't expect a payload, omit Content-Length.
     contentLength = null
   }
 
-  // https://github.com/nodejs/undici/issues/2046
-  // A user agent may send a Content-Length header with 0 value, this should be allowed.
   if (shouldSendContentLength(method) && contentLength > 0 && request.contentLength != null && request.contentLength !== contentLength) {
     if (client[kStrictContentLength]) {
       util.errorRequest(client, request, new RequestContentLengthMismatchError())
@@ -8157,7 +7039,6 @@ function writeH2 (client, request) {
     channels.sendHeaders.publish({ request, headers: header, socket: session[kSocket] })
   }
 
-  // TODO(metcoder95): add support for sending trailers
   const shouldEndStream = body === null || contentLength === 0
 
   state.body = body
@@ -8176,7 +7057,6 @@ function writeH2 (client, request) {
   stream[kRequestStreamState] = state
   state.stream = stream
 
-  // Increment counter as we have new streams open
   clearHttp2IdleTimeout(session)
   ++session[kOpenStreams]
 
@@ -8191,9 +7071,6 @@ function writeH2 (client, request) {
   if (expectContinue) {
     stream.once('continue', writeBodyH2)
   }
-  // The handlers below either remove themselves on first invocation or
-  // become unreachable once the stream closes, so plain `on` avoids the
-  // per-listener `once` wrapper allocation.
   stream.on('response', onResponse)
   stream.on('headers', onInterimResponse)
   stream.on('end', onEnd)
@@ -8242,11 +7119,6 @@ function releaseRequestStream (stream) {
     detachRequestFromStream(request)
   }
 
-  // #5936: Node can deliver a session-level error to a released stream before
-  // its native handle is dropped (e.g. on idle session teardown). Attach a
-  // persistent noop error sink so a late 'error' always has a listener and
-  // cannot crash the process. A closed/destroyed stream cannot emit further
-  // events and is no longer tracked natively, so skip the listener teardown.
   if (!stream.destroyed && !stream.closed) {
     removeRequestStreamListeners(stream)
     stream.on('error', noop)
@@ -8273,9 +7145,6 @@ function onData (chunk) {
   }
 
   if (maxResponseSize > -1 && state.bytesRead + chunk.length > maxResponseSize) {
-    // Unlike HTTP/1.1, which destroys the socket because it cannot abandon one
-    // response without losing framing, resetting the offending stream leaves
-    // the session usable for its siblings.
     state.abort(new ResponseExceededMaxSizeError())
     return
   }
@@ -8287,11 +7156,6 @@ function onData (chunk) {
   }
 }
 
-// The body timeout measures how long the peer takes to send data. While the
-// consumer applies backpressure the peer can't send (it's out of flow-control
-// window), and Http2Stream's timer, which counts stream activity, would fire.
-// Stop it while paused and start a fresh one on resume, like HTTP/1.1, which
-// ignores the body timeout while its parser is paused.
 function pauseResponseStream (stream, state) {
   stream.pause()
   if (state.bodyTimeout) {
@@ -8299,7 +7163,6 @@ function pauseResponseStream (stream, state) {
   }
 }
 
-// Passed to the handler as its resume callback, bound to the stream.
 function resumeResponseStream () {
   const stream = this
   const state = stream[kRequestStreamState]
@@ -8325,10 +7188,6 @@ function onInterimResponse (headers) {
     return
   }
 
-  // node http2 emits 'headers' for interim (1xx) informational responses,
-  // while the final response arrives via 'response'. Forward these to the
-  // handler so that onInfo is invoked, matching the HTTP/1 behaviour and the
-  // documented onInfo contract.
   const statusCode = headers[HTTP2_HEADER_STATUS]
   delete headers[HTTP2_HEADER_STATUS]
 
@@ -8347,8 +7206,6 @@ function onResponse (headers) {
 
   stream.off('response', onResponse)
 
-  // Final response received while still awaiting 100 (Continue): the body won't
-  // be sent, so close our half or the stream stays open and never completes.
   if (state.body != null && !state.bodySent && !stream.writableEnded) {
     stream.removeListener('continue', writeBodyH2)
     stream.end()
@@ -8359,10 +7216,6 @@ function onResponse (headers) {
   request.onResponseStarted()
   state.responseReceived = true
 
-  // A Content-Length in HEAD and 304 responses describes the selected
-  // representation rather than DATA on this stream. Successful CONNECT uses
-  // the upgrade path above; all other final responses use Content-Length as
-  // their DATA payload length.
   if (request.method !== 'HEAD' && statusCode !== 304) {
     const contentLength = headers[HTTP2_HEADER_CONTENT_LENGTH]
     state.responseContentLength = contentLength == null ? null : Number(contentLength)
@@ -8372,14 +7225,6 @@ function onResponse (headers) {
     stream.setTimeout(state.bodyTimeout)
   }
 
-  // Due to the stream nature, it is possible we face a race condition
-  // where the stream has been assigned, but the request has been aborted
-  // or already completed and headers hasn't been received yet. A late
-  // 'response' delivered after completion would call request.onResponseStart
-  // post-completion, tripping its `assert(!this.completed)` (an uncatchable
-  // throw on the http2 event tick). Guard `completed` here as onEnd/onTrailers
-  // already do; best effort is to release the stream immediately as there's
-  // no value to keep it open.
   if (request.aborted || request.completed) {
     releaseRequestStream(stream)
     return
@@ -8404,8 +7249,6 @@ function onEnd () {
 
   stream.off('end', onEnd)
 
-  // onTrailers (which may fire after 'end' on Windows) has already stored
-  // trailers on the state by now, so completing here still delivers them.
   if (state.responseReceived) {
     if (!request.aborted && !request.completed) {
       if (state.responseContentLength != null && state.bytesRead !== state.responseContentLength) {
@@ -8415,14 +7258,9 @@ function onEnd () {
 
       state.pendingEnd = true
 
-      // Complete on 'end': a blocked event loop can keep the stream's 'close'
-      // from firing, stranding its buffers until OOM. Idempotent, so a later
-      // 'close' no-ops.
       completeRequestStream.call(stream)
     }
   } else {
-    // Stream ended without receiving a response - this is an error
-    // (e.g., server destroyed the stream before sending headers)
     state.abort(new InformationalError('HTTP/2: stream half-closed (remote)'), true)
   }
 }
@@ -8440,22 +7278,13 @@ function retryRefusedStream (stream, state) {
     return false
   }
 
-  // RFC 9113 section 8.7 permits retrying REFUSED_STREAM, but says clients
-  // SHOULD NOT automatically retry the same request more than once.
   request[kRefusedStreamRetry] = true
 
-  // The peer only reset this stream, so the HTTP/2 session remains usable for
-  // the retry.
   requeueStreamRequest(client, state)
 
   return true
 }
 
-// nghttp2 refuses to send the HEADERS of a stream opened before a GOAWAY was
-// received but flushed after it. The peer never saw the request, so it can be
-// replayed on a new connection whatever its method. A GOAWAY whose
-// lastStreamID covers the stream (e.g. 2^31-1, a graceful shutdown notice)
-// leaves the stream attached to the session, so this is the only signal.
 function retryUnsentStream (state) {
   const { client, request, session } = state
 
@@ -8478,9 +7307,6 @@ function retryUnsentStream (state) {
 function requeueStreamRequest (client, state) {
   const { request } = state
 
-  // Detach the failed attempt before moving the request back to the pending
-  // queue. Severing also drops the 'close' listener, so the abandoned stream
-  // cannot later complete the retried request.
   detachRequestStreamForClose(request)
   state.stream = null
   state.requestFinalized = true
@@ -8499,14 +7325,8 @@ function onError (err) {
   }
 
   stream.off('error', onError)
-  // #5936: The stream has already errored, but Node may destroy it again with a
-  // session-level error before the native handle is released. Keep a persistent
-  // noop error sink so that re-delivery cannot go unhandled.
   stream.on('error', noop)
 
-  // Node's HTTP/2 implementation can turn an incomplete Content-Length body
-  // into a protocol stream error instead of emitting 'end'. Prefer the
-  // content-length mismatch error when the received byte count proves it.
   if (state.responseContentLength != null && state.bytesRead !== state.responseContentLength) {
     err = new ResponseContentLengthMismatchError()
   }
@@ -8554,7 +7374,6 @@ function onTimeout () {
     return
   }
 
-  // Remove self so timeout doesn't fire again after we handle it
   stream.off('timeout', onTimeout)
 
   const { responseReceived, session, bodyTimeout, headersTimeout } = state
@@ -8562,8 +7381,6 @@ function onTimeout () {
     ? new BodyTimeoutError(`HTTP/2: "stream timeout after ${bodyTimeout}"`)
     : new HeadersTimeoutError(`HTTP/2: "headers timeout after ${headersTimeout}"`)
 
-  // Probe before aborting: completing the request resumes the queue, which
-  // must not open new streams until the peer has proven it is alive.
   probeHttp2Session(session, responseReceived ? bodyTimeout : headersTimeout)
   state.abort(err)
 }
@@ -8585,7 +7402,6 @@ function onTrailers (trailers) {
     return
   }
 
-  // Store trailers for completeRequestStream to use when completing
   state.trailers = trailers
 }
 
@@ -8694,7 +7510,6 @@ function writeBuffer (abort, h2stream, body, client, request, socket, contentLen
 function writeStream (abort, socket, expectsPayload, h2stream, body, client, request, contentLength) {
   assert(contentLength !== 0 || client[kRunning] === 0, 'stream body cannot be pipelined')
 
-  // For HTTP/2, is enough to pipe the stream
   const pipe = pipeline(
     body,
     h2stream,
@@ -8775,7 +7590,6 @@ async function writeIterable (abort, h2stream, body, client, request, socket, co
     .on('drain', onDrain)
 
   try {
-    // It's up to the user to somehow abort the async iterable.
     for await (const chunk of body) {
       if (socket[kError]) {
         throw socket[kError]
@@ -8809,10 +7623,10 @@ async function writeIterable (abort, h2stream, body, client, request, socket, co
 module.exports = connectH2
 
 
-/***/ }),
+  }),
 
-/***/ 5215:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  5215:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -8902,11 +7716,6 @@ function emitH2OptionsNamespaceWarning (optName) {
   h2NamespaceOptsWarning = true
 }
 
-// Protocol-aware dispatch ceiling. h1 RFC7230 pipelining is unrelated to h2
-// stream multiplexing — over h2 the ceiling is the (server-confirmed)
-// maxConcurrentStreams. Before a context is attached we use the h1
-// pipelining factor; once h2 attaches the queued requests can drain in
-// one batch up to maxConcurrentStreams.
 function getMaxConcurrent (client) {
   if (client[kHTTPContext]?.version === 'h2') {
     return client[kMaxConcurrentStreams]
@@ -8914,15 +7723,7 @@ function getMaxConcurrent (client) {
   return getPipelining(client)
 }
 
-/**
- * @type {import('../../types/client.js').default}
- */
 class Client extends DispatcherBase {
-  /**
-   *
-   * @param {string|URL} url
-   * @param {import('../../types/client.js').Client.Options} options
-   */
   constructor (url, {
     maxHeaderSize,
     headersTimeout,
@@ -8947,7 +7748,6 @@ class Client extends DispatcherBase {
     maxResponseSize,
     autoSelectFamily,
     autoSelectFamilyAttemptTimeout,
-    // h2
     maxConcurrentStreams,
     allowH2,
     useH2c,
@@ -8984,8 +7784,6 @@ class Client extends DispatcherBase {
         throw new InvalidArgumentError('invalid maxHeaderSize')
       }
     } else {
-      // If maxHeaderSize is not provided, use the default value from the http module
-      // or if that is not available, throw an error.
       maxHeaderSize = getDefaultNodeMaxHeaderSize()
     }
 
@@ -9040,14 +7838,11 @@ class Client extends DispatcherBase {
       throw new InvalidArgumentError('autoSelectFamilyAttemptTimeout must be a positive number')
     }
 
-    // h2
     if (allowH2 != null && typeof allowH2 !== 'boolean') {
       throw new InvalidArgumentError('allowH2 must be a valid boolean value')
     }
 
-    // We validate only if allowH2 is enabled or null (enabled by default)
     if (allowH2 !== false) {
-      // Prioritise new h2Options object, otherwise fallback to prior configuration options
       if (h2Options != null) {
         if (h2Options.useH2c != null && typeof h2Options.useH2c !== 'boolean') {
           throw new InvalidArgumentError('h2Options.useH2c must be a valid boolean value')
@@ -9129,8 +7924,8 @@ class Client extends DispatcherBase {
     this[kKeepAliveTimeoutValue] = this[kKeepAliveDefaultTimeout]
     this[kServerName] = null
     this[kLocalAddress] = localAddress != null ? localAddress : null
-    this[kResuming] = 0 // 0, idle, 1, scheduled, 2 resuming
-    this[kNeedDrain] = 0 // 0, idle, 1, scheduled, 2 resuming
+    this[kResuming] = 0  
+    this[kNeedDrain] = 0  
     this[kHostHeader] = `host: ${this[kHostAuthority]}\r\n`
     this[kBodyTimeout] = bodyTimeout != null ? bodyTimeout : 300e3
     this[kHeadersTimeout] = headersTimeout != null ? headersTimeout : 300e3
@@ -9139,31 +7934,16 @@ class Client extends DispatcherBase {
     this[kClosedResolve] = null
     this[kMaxResponseSize] = maxResponseSize > -1 ? maxResponseSize : -1
     this[kHTTPContext] = null
-    // h2
     this[kHTTP2Options] = {
       pingInterval: h2Options?.pingInterval ?? pingInterval ?? 60e3,
       connectionWindowSize: h2Options?.connectionWindowSize ?? connectionWindowSize ?? 524288,
-      maxConcurrentStreams: h2Options?.maxConcurrentStreams ?? maxConcurrentStreams ?? 100, // Max peerConcurrentStreams for a Node h2 server
+      maxConcurrentStreams: h2Options?.maxConcurrentStreams ?? maxConcurrentStreams ?? 100,  
       sessionOptions: {
-        // HTTP/2 window sizes are set to higher defaults than Node.js core for better performance:
-        // - initialWindowSize: 262144 (256KB) vs Node.js default 65535 (64KB - 1)
-        //   Allows more data to be sent before requiring acknowledgment, improving throughput
-        //   especially on high-latency networks. This matches common production HTTP/2 servers.
-        // - connectionWindowSize: 524288 (512KB) vs Node.js default (none set)
-        //   Provides better flow control for the entire connection across multiple streams.
         initialWindowSize: h2Options?.initialWindowSize ?? initialWindowSize ?? 262144
       }
     }
     this[kUseMilo] = useMilo
 
-    // kQueue is built up of 3 sections separated by
-    // the kRunningIdx and kPendingIdx indices.
-    // |   complete   |   running   |   pending   |
-    //                ^ kRunningIdx ^ kPendingIdx ^ kQueue.length
-    // kRunningIdx points to the first running element.
-    // kPendingIdx points to the first pending element.
-    // This implements a fast queue with an amortized
-    // time of O(1).
 
     this[kQueue] = []
     this[kRunningIdx] = 0
@@ -9203,11 +7983,6 @@ class Client extends DispatcherBase {
   }
 
   get [kBusy] () {
-    // The `kPending > 0` check below is the gate Pool uses to decide whether
-    // to spin up an additional Client. For h1 that fan-out is correct —
-    // each socket only handles one pipelined request at a time. Once an h2
-    // context is attached we want concurrent dispatches to multiplex onto
-    // the shared session, so suppress that signal in the h2 case.
     const allowsMux = this[kHTTPContext]?.version === 'h2'
 
     return Boolean(
@@ -9227,9 +8002,7 @@ class Client extends DispatcherBase {
 
     this[kQueue].push(request)
     if (this[kResuming]) {
-      // Do nothing.
     } else if (util.bodyLength(request.body) == null && util.isIterable(request.body)) {
-      // Wait a tick in case stream/iterator is ended in the same tick.
       this[kResuming] = 1
       queueMicrotask(() => resume(this))
     } else {
@@ -9244,8 +8017,6 @@ class Client extends DispatcherBase {
   }
 
   [kClose] () {
-    // TODO: for H2 we need to gracefully flush the remaining enqueued
-    // request and close each stream.
     return new Promise((resolve) => {
       if (this[kSize]) {
         this[kClosedResolve] = resolve
@@ -9267,7 +8038,6 @@ class Client extends DispatcherBase {
 
       const callback = () => {
         if (this[kClosedResolve]) {
-          // TODO (fix): Should we error here with ClientDestroyedError?
           this[kClosedResolve]()
           this[kClosedResolve] = null
         }
@@ -9292,8 +8062,6 @@ function onError (client, err) {
     err.code !== 'UND_ERR_INFO' &&
     err.code !== 'UND_ERR_SOCKET'
   ) {
-    // Error is not caused by running request and not a recoverable
-    // socket error.
 
     assert(client[kPendingIdx] === client[kRunningIdx])
 
@@ -9309,17 +8077,12 @@ function onError (client, err) {
   }
 }
 
-/**
- * @param {Client} client
- * @returns {void}
- */
 function connect (client) {
   assert(!client[kConnecting])
   assert(!client[kHTTPContext])
 
   let { host, hostname, protocol, port } = client[kUrl]
 
-  // Resolve ipv6
   if (hostname[0] === '[') {
     const idx = hostname.indexOf(']')
 
@@ -9566,10 +8329,10 @@ function _resume (client, sync) {
 module.exports = Client
 
 
-/***/ }),
+  }),
 
-/***/ 4339:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  4339:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -9590,30 +8353,20 @@ const kWebSocketOptions = Symbol('webSocketOptions')
 const kEventSourceOptions = Symbol('eventSourceOptions')
 
 class DispatcherBase extends Dispatcher {
-  /** @type {boolean} */
   [kDestroyed] = false;
 
-  /** @type {Array<Function|null} */
   [kOnDestroyed] = null;
 
-  /** @type {boolean} */
   [kClosed] = false;
 
-  /** @type {Array<Function>|null} */
   [kOnClosed] = null
 
-  /**
-   * @param {import('../../types/dispatcher').DispatcherOptions} [opts]
-   */
   constructor (opts) {
     super()
     this[kWebSocketOptions] = opts?.webSocket ?? {}
     this[kEventSourceOptions] = opts?.eventSource ?? {}
   }
 
-  /**
-   * @returns {import('../../types/client').Client.WebSocketOptions}
-   */
   get webSocketOptions () {
     return {
       maxFragments: this[kWebSocketOptions].maxFragments ?? defaultWebSocketMaxFragments,
@@ -9621,21 +8374,16 @@ class DispatcherBase extends Dispatcher {
     }
   }
 
-  /**
-   * @returns {import('../../types/client').Client.EventSourceOptions}
-   */
   get eventSourceOptions () {
     return {
       maxEventSize: this[kEventSourceOptions].maxEventSize ?? buffer.kStringMaxLength
     }
   }
 
-  /** @returns {boolean} */
   get destroyed () {
     return this[kDestroyed]
   }
 
-  /** @returns {boolean} */
   get closed () {
     return this[kClosed]
   }
@@ -9680,7 +8428,6 @@ class DispatcherBase extends Dispatcher {
       }
     }
 
-    // Should not error.
     this[kClose]()
       .then(() => this.destroy())
       .then(() => queueMicrotask(onClosed))
@@ -9729,7 +8476,6 @@ class DispatcherBase extends Dispatcher {
       }
     }
 
-    // Should not error.
     this[kDestroy](err)
       .then(() => queueMicrotask(onDestroyed))
   }
@@ -9772,10 +8518,10 @@ class DispatcherBase extends Dispatcher {
 module.exports = DispatcherBase
 
 
-/***/ }),
+  }),
 
-/***/ 6089:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  6089:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -9796,9 +8542,7 @@ class Dispatcher extends EventEmitter {
   }
 
   compose (...args) {
-    // So we handle [interceptor1, interceptor2] or interceptor1, interceptor2, ...
     const interceptors = Array.isArray(args[0]) ? args[0] : args
-    // null disables origin-dependent interceptors; undefined uses opts.origin.
     const interceptorOrigin = this[kOriginless] === true
       ? null
       : this[kUrl]?.origin
@@ -9838,102 +8582,38 @@ class Dispatcher extends EventEmitter {
 module.exports = Dispatcher
 
 
-/***/ }),
+  }),
 
-/***/ 158:
-/***/ ((module) => {
+  158:
+  ((module) => {
 
 "use strict";
 
 
-// Extracted from node/lib/internal/fixed_queue.js
 
-// Currently optimal queue size, tested on V8 6.0 - 6.6. Must be power of two.
 const kSize = 2048
 const kMask = kSize - 1
 
-// The FixedQueue is implemented as a singly-linked list of fixed-size
-// circular buffers. It looks something like this:
-//
-//  head                                                       tail
-//    |                                                          |
-//    v                                                          v
-// +-----------+ <-----\       +-----------+ <------\         +-----------+
-// |  [null]   |        \----- |   next    |         \------- |   next    |
-// +-----------+               +-----------+                  +-----------+
-// |   item    | <-- bottom    |   item    | <-- bottom       | undefined |
-// |   item    |               |   item    |                  | undefined |
-// |   item    |               |   item    |                  | undefined |
-// |   item    |               |   item    |                  | undefined |
-// |   item    |               |   item    |       bottom --> |   item    |
-// |   item    |               |   item    |                  |   item    |
-// |    ...    |               |    ...    |                  |    ...    |
-// |   item    |               |   item    |                  |   item    |
-// |   item    |               |   item    |                  |   item    |
-// | undefined | <-- top       |   item    |                  |   item    |
-// | undefined |               |   item    |                  |   item    |
-// | undefined |               | undefined | <-- top  top --> | undefined |
-// +-----------+               +-----------+                  +-----------+
-//
-// Or, if there is only one circular buffer, it looks something
-// like either of these:
-//
-//  head   tail                                 head   tail
-//    |     |                                     |     |
-//    v     v                                     v     v
-// +-----------+                               +-----------+
-// |  [null]   |                               |  [null]   |
-// +-----------+                               +-----------+
-// | undefined |                               |   item    |
-// | undefined |                               |   item    |
-// |   item    | <-- bottom            top --> | undefined |
-// |   item    |                               | undefined |
-// | undefined | <-- top            bottom --> |   item    |
-// | undefined |                               |   item    |
-// +-----------+                               +-----------+
-//
-// Adding a value means moving `top` forward by one, removing means
-// moving `bottom` forward by one. After reaching the end, the queue
-// wraps around.
-//
-// When `top === bottom` the current queue is empty and when
-// `top + 1 === bottom` it's full. This wastes a single space of storage
-// but allows much quicker checks.
 
-/**
- * @type {FixedCircularBuffer}
- * @template T
- */
 class FixedCircularBuffer {
-  /** @type {number} */
   bottom = 0
-  /** @type {number} */
   top = 0
-  /** @type {Array<T|undefined>} */
   list = new Array(kSize).fill(undefined)
-  /** @type {T|null} */
   next = null
 
-  /** @returns {boolean} */
   isEmpty () {
     return this.top === this.bottom
   }
 
-  /** @returns {boolean} */
   isFull () {
     return ((this.top + 1) & kMask) === this.bottom
   }
 
-  /**
-   * @param {T} data
-   * @returns {void}
-   */
   push (data) {
     this.list[this.top] = data
     this.top = (this.top + 1) & kMask
   }
 
-  /** @returns {T|null} */
   shift () {
     const nextItem = this.list[this.bottom]
     if (nextItem === undefined) { return null }
@@ -9943,36 +8623,26 @@ class FixedCircularBuffer {
   }
 }
 
-/**
- * @template T
- */
 module.exports = class FixedQueue {
   constructor () {
-    /** @type {FixedCircularBuffer<T>} */
     this.head = this.tail = new FixedCircularBuffer()
   }
 
-  /** @returns {boolean} */
   isEmpty () {
     return this.head.isEmpty()
   }
 
-  /** @param {T} data */
   push (data) {
     if (this.head.isFull()) {
-      // Head is full: Creates a new queue, sets the old queue's `.next` to it,
-      // and sets it as the new main queue.
       this.head = this.head.next = new FixedCircularBuffer()
     }
     this.head.push(data)
   }
 
-  /** @returns {T|null} */
   shift () {
     const tail = this.tail
     const next = tail.shift()
     if (tail.isEmpty() && tail.next !== null) {
-      // If there is another queue, it forms the new tail.
       this.tail = tail.next
       tail.next = null
     }
@@ -9981,10 +8651,10 @@ module.exports = class FixedQueue {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 3475:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  3475:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -10040,10 +8710,7 @@ const EVENT_HEADERS_SIZE = 19
 
 let miloPackage
 
-// We disable wasm SIMD on ppc64 as it seems to be broken on Power 9 architectures.
-// We disable wasm SIMD on riscv64 as it seems to be broken on there as well.
 let useWasmSIMD = (process.arch !== 'riscv64' && process.arch !== 'ppc64')
-// The Env Variable UNDICI_NO_WASM_SIMD allows explicitly overriding the default behavior.
 if (process.env.UNDICI_NO_WASM_SIMD === '1') {
   useWasmSIMD = false
 } else if (process.env.UNDICI_NO_WASM_SIMD === '0') {
@@ -10092,7 +8759,6 @@ function getMilo () {
     return miloInstance
   }
 
-  // Milo modules compile WASM on load; defer loading until the parser is needed.
   if (useWasmSIMD) {
     try {
       miloPackage = __webpack_require__(4383)
@@ -10219,7 +8885,6 @@ class H1Parser {
       milo.dealloc(currentBufferPtr, currentBufferSize)
     }
 
-    // Reallocate buffers
     currentBufferSize = Math.ceil(size / BUFFER_PAGE_SIZE) * BUFFER_PAGE_SIZE
     currentBufferPtr = milo.alloc(currentBufferSize)
     currentBuffer = new FastBuffer(
@@ -11054,10 +9719,10 @@ function getMiloEnabled () {
 module.exports = { H1Parser, getMiloEnabled, setMiloEnabled }
 
 
-/***/ }),
+  }),
 
-/***/ 4830:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  4830:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -11086,13 +9751,6 @@ const kRemoveClient = Symbol('remove client')
 const kRetireClient = Symbol('retire client')
 const kRetiring = Symbol('retiring clients')
 
-// Closes every live client, including clients that have been
-// taken out of rotation but are still finishing their own
-// requests.
-// Requests that wait in the Pool queue are dispatched later from whichever
-// callback drains the queue (another request's connect, drain, ...). Capture
-// the caller's async context so Client#dispatch, and the diagnostics channel
-// events it publishes, still run in it.
 class QueuedRequest extends AsyncResource {
   constructor (opts, handler) {
     super('UNDICI_POOL_QUEUED_REQUEST')
@@ -11126,8 +9784,6 @@ class PoolBase extends DispatcherBase {
 
   [kClients] = [];
 
-  // Clients removed from kClients that have not finished closing,
-  // mapped to a promise that settles once they have.
   [kRetiring] = new Map();
 
   [kNeedDrain] = false;
@@ -11155,11 +9811,6 @@ class PoolBase extends DispatcherBase {
     if (needDrain) {
       this[kOnClientBusy](client)
 
-      // This client is full but requests are still queued, e.g. an h2
-      // client that has just released everything queued while ALPN was
-      // negotiated and hit maxConcurrentStreams. Hand the rest to other
-      // clients, creating new ones up to the connection limit, instead of
-      // leaving them for this client to drain one batch at a time.
       if (!queue.isEmpty()) {
         return this[kDrainQueue](origin, targets)
       }
@@ -11354,10 +10005,6 @@ class PoolBase extends DispatcherBase {
     return this
   }
 
-  // Takes a client out of rotation. A closed client no longer takes requests
-  // from the pool queue (see kOnDrain), but it finishes the requests it
-  // already has. Until it has, pool.close() waits for it and pool.destroy()
-  // destroys it.
   [kRetireClient] (client) {
     const idx = this[kClients].indexOf(client)
     if (idx !== -1) {
@@ -11368,8 +10015,6 @@ class PoolBase extends DispatcherBase {
       return
     }
 
-    // Use the callback form: custom dispatchers from `factory` are not
-    // required to return a promise, and may call back synchronously.
     let done = false
     let resolveClosed
     const closed = new Promise((resolve) => { resolveClosed = resolve })
@@ -11409,10 +10054,10 @@ module.exports = {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 7454:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  7454:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -11457,11 +10102,6 @@ function shouldCreateProtocolProbe (pool, dispatcher) {
 function createClient (pool) {
   const dispatcher = pool[kFactory](pool[kUrl], pool[kOptions])
 
-  // HTTPS does not reveal whether the peer selected h1 or h2 until ALPN
-  // completes. While h2 is still possible, let one Client probe the protocol
-  // and keep later requests in the Pool queue instead of opening one TLS
-  // connection per request. A confirmed h1 connection disables this gate and
-  // restores the usual Pool fan-out.
   if (shouldCreateProtocolProbe(pool, dispatcher)) {
     pool[kProtocolProbe] = dispatcher
   }
@@ -11533,9 +10173,6 @@ class Pool extends PoolBase {
       }
 
       if (client === this[kProtocolProbe]) {
-        // An h2 Client's drain event releases the requests accumulated during
-        // negotiation onto that Client. If ALPN selected h1, release the probe
-        // immediately and restore normal Pool fan-out instead.
         if (this[kProtocol] !== 'h2') {
           this[kProtocolProbe] = null
           this[kDrainQueue](origin, targets.slice(1))
@@ -11553,25 +10190,17 @@ class Pool extends PoolBase {
     this.on('connectionError', (origin, targets) => {
       let resumeQueued = false
 
-      // If a connection error occurs, we remove the client from the pool,
-      // and emit a connectionError event. They will not be re-used.
-      // Fixes https://github.com/nodejs/undici/issues/3895
       for (const target of targets) {
         if (target === this[kProtocolProbe]) {
           this[kProtocolProbe] = null
           resumeQueued = true
         }
 
-        // Retire (close) the client rather than only dropping it from
-        // kClients: otherwise its drain listener keeps pulling requests from
-        // the pool queue onto a client that pool.destroy() can't reach.
         if (this[kClients].includes(target)) {
           this[kRetireClient](target)
         }
       }
 
-      // The retired client no longer drains the pool queue, so hand any
-      // queued requests to another (possibly new) client.
       if (resumeQueued || this[kQueued] > 0) {
         this[kDrainQueue](origin, targets.slice(1))
       }
@@ -11599,7 +10228,6 @@ class Pool extends PoolBase {
     for (let i = 0; i < this[kClients].length; i++) {
       const client = this[kClients][i]
 
-      // check ttl of client and if it's stale, remove it from the pool
       if (clientTtlOption != null && clientTtlOption > 0 && client.ttl && ((Date.now() - client.ttl) > clientTtlOption)) {
         this[kRemoveClient](client)
         i--
@@ -11646,39 +10274,28 @@ class Pool extends PoolBase {
 module.exports = Pool
 
 
-/***/ }),
+  }),
 
-/***/ 6478:
-/***/ ((module) => {
+  6478:
+  ((module) => {
 
 "use strict";
 
 
 const textDecoder = new TextDecoder()
 
-/**
- * @see https://encoding.spec.whatwg.org/#utf-8-decode
- * @param {Uint8Array} buffer
- */
 function utf8DecodeBytes (buffer) {
   if (buffer.length === 0) {
     return ''
   }
 
-  // 1. Let buffer be the result of peeking three bytes from
-  //    ioQueue, converted to a byte sequence.
 
-  // 2. If buffer is 0xEF 0xBB 0xBF, then read three
-  //    bytes from ioQueue. (Do nothing with those bytes.)
   if (buffer[0] === 0xEF && buffer[1] === 0xBB && buffer[2] === 0xBF) {
     buffer = buffer.subarray(3)
   }
 
-  // 3. Process a queue with an instance of UTF-8’s
-  //    decoder, ioQueue, output, and "replacement".
   const output = textDecoder.decode(buffer)
 
-  // 4. Return output.
   return output
 }
 
@@ -11687,17 +10304,16 @@ module.exports = {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 2418:
-/***/ ((__unused_webpack_module, exports, __webpack_require__) => {
+  2418:
+  ((__unused_webpack_module, exports, __webpack_require__) => {
 
 "use strict";
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SPECIAL_HEADERS = exports.MINOR = exports.MAJOR = exports.HTAB_SP_VCHAR_OBS_TEXT = exports.QUOTED_STRING = exports.CONNECTION_TOKEN_CHARS = exports.HEADER_CHARS = exports.TOKEN = exports.HEX = exports.URL_CHAR = exports.USERINFO_CHARS = exports.MARK = exports.ALPHANUM = exports.NUM = exports.HEX_MAP = exports.NUM_MAP = exports.ALPHA = exports.STATUSES_HTTP = exports.H_METHOD_MAP = exports.METHOD_MAP = exports.METHODS_RTSP = exports.METHODS_ICE = exports.METHODS_HTTP = exports.HEADER_STATE = exports.FINISH = exports.STATUSES = exports.METHODS = exports.LENIENT_FLAGS = exports.FLAGS = exports.TYPE = exports.ERROR = void 0;
 const utils_1 = __webpack_require__(3562);
-// Emums
 exports.ERROR = {
     OK: 0,
     INTERNAL: 1,
@@ -11738,7 +10354,7 @@ exports.ERROR = {
     CB_PROTOCOL_COMPLETE: 38,
 };
 exports.TYPE = {
-    BOTH: 0, // default
+    BOTH: 0,  
     REQUEST: 1,
     RESPONSE: 2,
 };
@@ -11751,7 +10367,6 @@ exports.FLAGS = {
     CONTENT_LENGTH: 1 << 5,
     SKIPBODY: 1 << 6,
     TRAILING: 1 << 7,
-    // 1 << 8 is unused
     TRANSFER_ENCODING: 1 << 9,
 };
 exports.LENIENT_FLAGS = {
@@ -11772,11 +10387,9 @@ exports.METHODS = {
     'HEAD': 2,
     'POST': 3,
     'PUT': 4,
-    /* pathological */
     'CONNECT': 5,
     'OPTIONS': 6,
     'TRACE': 7,
-    /* WebDAV */
     'COPY': 8,
     'LOCK': 9,
     'MKCOL': 10,
@@ -11789,29 +10402,21 @@ exports.METHODS = {
     'REBIND': 17,
     'UNBIND': 18,
     'ACL': 19,
-    /* subversion */
     'REPORT': 20,
     'MKACTIVITY': 21,
     'CHECKOUT': 22,
     'MERGE': 23,
-    /* upnp */
     'M-SEARCH': 24,
     'NOTIFY': 25,
     'SUBSCRIBE': 26,
     'UNSUBSCRIBE': 27,
-    /* RFC-5789 */
     'PATCH': 28,
     'PURGE': 29,
-    /* CalDAV */
     'MKCALENDAR': 30,
-    /* RFC-2068, section 19.6.1.2 */
     'LINK': 31,
     'UNLINK': 32,
-    /* icecast */
     'SOURCE': 33,
-    /* RFC-7540, section 11.6 */
     'PRI': 34,
-    /* RFC-2326 RTSP */
     'DESCRIBE': 35,
     'ANNOUNCE': 36,
     'SETUP': 37,
@@ -11822,9 +10427,7 @@ exports.METHODS = {
     'SET_PARAMETER': 42,
     'REDIRECT': 43,
     'RECORD': 44,
-    /* RAOP */
     'FLUSH': 45,
-    /* DRAFT https://www.ietf.org/archive/id/draft-ietf-httpbis-safe-method-w-body-02.html */
     'QUERY': 46,
 };
 exports.STATUSES = {
@@ -11832,11 +10435,11 @@ exports.STATUSES = {
     SWITCHING_PROTOCOLS: 101,
     PROCESSING: 102,
     EARLY_HINTS: 103,
-    RESPONSE_IS_STALE: 110, // Unofficial
-    REVALIDATION_FAILED: 111, // Unofficial
-    DISCONNECTED_OPERATION: 112, // Unofficial
-    HEURISTIC_EXPIRATION: 113, // Unofficial
-    MISCELLANEOUS_WARNING: 199, // Unofficial
+    RESPONSE_IS_STALE: 110,  
+    REVALIDATION_FAILED: 111,  
+    DISCONNECTED_OPERATION: 112,  
+    HEURISTIC_EXPIRATION: 113,  
+    MISCELLANEOUS_WARNING: 199,  
     OK: 200,
     CREATED: 201,
     ACCEPTED: 202,
@@ -11846,16 +10449,16 @@ exports.STATUSES = {
     PARTIAL_CONTENT: 206,
     MULTI_STATUS: 207,
     ALREADY_REPORTED: 208,
-    TRANSFORMATION_APPLIED: 214, // Unofficial
+    TRANSFORMATION_APPLIED: 214,  
     IM_USED: 226,
-    MISCELLANEOUS_PERSISTENT_WARNING: 299, // Unofficial
+    MISCELLANEOUS_PERSISTENT_WARNING: 299,  
     MULTIPLE_CHOICES: 300,
     MOVED_PERMANENTLY: 301,
     FOUND: 302,
     SEE_OTHER: 303,
     NOT_MODIFIED: 304,
     USE_PROXY: 305,
-    SWITCH_PROXY: 306, // No longer used
+    SWITCH_PROXY: 306,  
     TEMPORARY_REDIRECT: 307,
     PERMANENT_REDIRECT: 308,
     BAD_REQUEST: 400,
@@ -11877,8 +10480,8 @@ exports.STATUSES = {
     RANGE_NOT_SATISFIABLE: 416,
     EXPECTATION_FAILED: 417,
     IM_A_TEAPOT: 418,
-    PAGE_EXPIRED: 419, // Unofficial
-    ENHANCE_YOUR_CALM: 420, // Unofficial
+    PAGE_EXPIRED: 419,  
+    ENHANCE_YOUR_CALM: 420,  
     MISDIRECTED_REQUEST: 421,
     UNPROCESSABLE_ENTITY: 422,
     LOCKED: 423,
@@ -11887,21 +10490,21 @@ exports.STATUSES = {
     UPGRADE_REQUIRED: 426,
     PRECONDITION_REQUIRED: 428,
     TOO_MANY_REQUESTS: 429,
-    REQUEST_HEADER_FIELDS_TOO_LARGE_UNOFFICIAL: 430, // Unofficial
+    REQUEST_HEADER_FIELDS_TOO_LARGE_UNOFFICIAL: 430,  
     REQUEST_HEADER_FIELDS_TOO_LARGE: 431,
-    LOGIN_TIMEOUT: 440, // Unofficial
-    NO_RESPONSE: 444, // Unofficial
-    RETRY_WITH: 449, // Unofficial
-    BLOCKED_BY_PARENTAL_CONTROL: 450, // Unofficial
+    LOGIN_TIMEOUT: 440,  
+    NO_RESPONSE: 444,  
+    RETRY_WITH: 449,  
+    BLOCKED_BY_PARENTAL_CONTROL: 450,  
     UNAVAILABLE_FOR_LEGAL_REASONS: 451,
-    CLIENT_CLOSED_LOAD_BALANCED_REQUEST: 460, // Unofficial
-    INVALID_X_FORWARDED_FOR: 463, // Unofficial
-    REQUEST_HEADER_TOO_LARGE: 494, // Unofficial
-    SSL_CERTIFICATE_ERROR: 495, // Unofficial
-    SSL_CERTIFICATE_REQUIRED: 496, // Unofficial
-    HTTP_REQUEST_SENT_TO_HTTPS_PORT: 497, // Unofficial
-    INVALID_TOKEN: 498, // Unofficial
-    CLIENT_CLOSED_REQUEST: 499, // Unofficial
+    CLIENT_CLOSED_LOAD_BALANCED_REQUEST: 460,  
+    INVALID_X_FORWARDED_FOR: 463,  
+    REQUEST_HEADER_TOO_LARGE: 494,  
+    SSL_CERTIFICATE_ERROR: 495,  
+    SSL_CERTIFICATE_REQUIRED: 496,  
+    HTTP_REQUEST_SENT_TO_HTTPS_PORT: 497,  
+    INVALID_TOKEN: 498,  
+    CLIENT_CLOSED_REQUEST: 499,  
     INTERNAL_SERVER_ERROR: 500,
     NOT_IMPLEMENTED: 501,
     BAD_GATEWAY: 502,
@@ -11914,19 +10517,19 @@ exports.STATUSES = {
     BANDWIDTH_LIMIT_EXCEEDED: 509,
     NOT_EXTENDED: 510,
     NETWORK_AUTHENTICATION_REQUIRED: 511,
-    WEB_SERVER_UNKNOWN_ERROR: 520, // Unofficial
-    WEB_SERVER_IS_DOWN: 521, // Unofficial
-    CONNECTION_TIMEOUT: 522, // Unofficial
-    ORIGIN_IS_UNREACHABLE: 523, // Unofficial
-    TIMEOUT_OCCURED: 524, // Unofficial
-    SSL_HANDSHAKE_FAILED: 525, // Unofficial
-    INVALID_SSL_CERTIFICATE: 526, // Unofficial
-    RAILGUN_ERROR: 527, // Unofficial
-    SITE_IS_OVERLOADED: 529, // Unofficial
-    SITE_IS_FROZEN: 530, // Unofficial
-    IDENTITY_PROVIDER_AUTHENTICATION_ERROR: 561, // Unofficial
-    NETWORK_READ_TIMEOUT: 598, // Unofficial
-    NETWORK_CONNECT_TIMEOUT: 599, // Unofficial
+    WEB_SERVER_UNKNOWN_ERROR: 520,  
+    WEB_SERVER_IS_DOWN: 521,  
+    CONNECTION_TIMEOUT: 522,  
+    ORIGIN_IS_UNREACHABLE: 523,  
+    TIMEOUT_OCCURED: 524,  
+    SSL_HANDSHAKE_FAILED: 525,  
+    INVALID_SSL_CERTIFICATE: 526,  
+    RAILGUN_ERROR: 527,  
+    SITE_IS_OVERLOADED: 529,  
+    SITE_IS_FROZEN: 530,  
+    IDENTITY_PROVIDER_AUTHENTICATION_ERROR: 561,  
+    NETWORK_READ_TIMEOUT: 598,  
+    NETWORK_CONNECT_TIMEOUT: 599,  
 };
 exports.FINISH = {
     SAFE: 0,
@@ -11944,7 +10547,6 @@ exports.HEADER_STATE = {
     CONNECTION_UPGRADE: 7,
     TRANSFER_ENCODING_CHUNKED: 8,
 };
-// C headers
 exports.METHODS_HTTP = [
     exports.METHODS.DELETE,
     exports.METHODS.GET,
@@ -11980,7 +10582,6 @@ exports.METHODS_HTTP = [
     exports.METHODS.LINK,
     exports.METHODS.UNLINK,
     exports.METHODS.PRI,
-    // TODO(indutny): should we allow it with HTTP?
     exports.METHODS.SOURCE,
     exports.METHODS.QUERY,
 ];
@@ -12000,7 +10601,6 @@ exports.METHODS_RTSP = [
     exports.METHODS.REDIRECT,
     exports.METHODS.RECORD,
     exports.METHODS.FLUSH,
-    // For AirPlay
     exports.METHODS.GET,
     exports.METHODS.POST,
 ];
@@ -12109,9 +10709,7 @@ exports.STATUSES_HTTP = [
 ];
 exports.ALPHA = [];
 for (let i = 'A'.charCodeAt(0); i <= 'Z'.charCodeAt(0); i++) {
-    // Upper case
     exports.ALPHA.push(String.fromCharCode(i));
-    // Lower case
     exports.ALPHA.push(String.fromCharCode(i + 0x20));
 }
 exports.NUM_MAP = {
@@ -12132,7 +10730,6 @@ exports.MARK = ['-', '_', '.', '!', '~', '*', '\'', '(', ')'];
 exports.USERINFO_CHARS = exports.ALPHANUM
     .concat(exports.MARK)
     .concat(['%', ';', ':', '&', '=', '+', '$', ',']);
-// TODO(indutny): use RFC
 exports.URL_CHAR = [
     '!', '"', '$', '%', '&', '\'',
     '(', ')', '*', '+', ',', '-', '.', '/',
@@ -12142,43 +10739,29 @@ exports.URL_CHAR = [
     '{', '|', '}', '~',
 ].concat(exports.ALPHANUM);
 exports.HEX = exports.NUM.concat(['a', 'b', 'c', 'd', 'e', 'f', 'A', 'B', 'C', 'D', 'E', 'F']);
-/* Tokens as defined by rfc 2616. Also lowercases them.
- *        token       = 1*<any CHAR except CTLs or separators>
- *     separators     = "(" | ")" | "<" | ">" | "@"
- *                    | "," | ";" | ":" | "\" | <">
- *                    | "/" | "[" | "]" | "?" | "="
- *                    | "{" | "}" | SP | HT
- */
 exports.TOKEN = [
     '!', '#', '$', '%', '&', '\'',
     '*', '+', '-', '.',
     '^', '_', '`',
     '|', '~',
 ].concat(exports.ALPHANUM);
-/*
- * Verify that a char is a valid visible (printable) US-ASCII
- * character or %x80-FF
- */
 exports.HEADER_CHARS = ['\t'];
 for (let i = 32; i <= 255; i++) {
     if (i !== 127) {
         exports.HEADER_CHARS.push(i);
     }
 }
-// ',' = \x44
 exports.CONNECTION_TOKEN_CHARS = exports.HEADER_CHARS.filter((c) => c !== 44);
 exports.QUOTED_STRING = ['\t', ' '];
 for (let i = 0x21; i <= 0xff; i++) {
-    if (i !== 0x22 && i !== 0x5c) { // All characters in ASCII except \ and "
+    if (i !== 0x22 && i !== 0x5c) {  
         exports.QUOTED_STRING.push(i);
     }
 }
 exports.HTAB_SP_VCHAR_OBS_TEXT = ['\t', ' '];
-// VCHAR: https://tools.ietf.org/html/rfc5234#appendix-B.1
 for (let i = 0x21; i <= 0x7E; i++) {
     exports.HTAB_SP_VCHAR_OBS_TEXT.push(i);
 }
-// OBS_TEXT: https://datatracker.ietf.org/doc/html/rfc9110#name-collected-abnf
 for (let i = 0x80; i <= 0xff; i++) {
     exports.HTAB_SP_VCHAR_OBS_TEXT.push(i);
 }
@@ -12226,13 +10809,13 @@ exports["default"] = {
 };
 
 
-/***/ }),
+  }),
 
-/***/ 8776:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  8776:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
-/* module decorator */ module = __webpack_require__.nmd(module);
+  module = __webpack_require__.nmd(module);
 
 
 const { Buffer } = __webpack_require__(4573)
@@ -12250,13 +10833,13 @@ Object.defineProperty(module, 'exports', {
 })
 
 
-/***/ }),
+  }),
 
-/***/ 3072:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  3072:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
-/* module decorator */ module = __webpack_require__.nmd(module);
+  module = __webpack_require__.nmd(module);
 
 
 const { Buffer } = __webpack_require__(4573)
@@ -12274,10 +10857,10 @@ Object.defineProperty(module, 'exports', {
 })
 
 
-/***/ }),
+  }),
 
-/***/ 3562:
-/***/ ((__unused_webpack_module, exports) => {
+  3562:
+  ((__unused_webpack_module, exports) => {
 
 "use strict";
 
@@ -12294,10 +10877,10 @@ function enumToMap(obj, filter = [], exceptions = []) {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 4399:
-/***/ ((module) => {
+  4399:
+  ((module) => {
 
 const wasmModule = new WebAssembly.Module(
   Buffer.from(
@@ -12972,8 +11555,6 @@ function setup (env = {}) {
     logger = log.bind(context, logOption)
   }
 
-  // Create the WASM instance
-  /* eslint-disable-next-line no-undef */
   const instance = new WebAssembly.Instance(wasmModule, {
     env: {
       logger,
@@ -13291,7 +11872,7 @@ function setup (env = {}) {
 function simple () {
   const spans = {}
 
-  const milo = setup({/* REPLACE: callbacks:simple */})
+  const milo = setup({ })
 
   milo.spans = spans
   milo.create = simpleCreate.bind(milo, spans, milo.create)
@@ -13303,10 +11884,10 @@ function simple () {
 module.exports = { wasmModule, noop, setup, simple }
 
 
-/***/ }),
+  }),
 
-/***/ 4383:
-/***/ ((module) => {
+  4383:
+  ((module) => {
 
 const wasmModule = new WebAssembly.Module(
   Buffer.from(
@@ -13981,8 +12562,6 @@ function setup (env = {}) {
     logger = log.bind(context, logOption)
   }
 
-  // Create the WASM instance
-  /* eslint-disable-next-line no-undef */
   const instance = new WebAssembly.Instance(wasmModule, {
     env: {
       logger,
@@ -14300,7 +12879,7 @@ function setup (env = {}) {
 function simple () {
   const spans = {}
 
-  const milo = setup({/* REPLACE: callbacks:simple */})
+  const milo = setup({ })
 
   milo.spans = spans
   milo.create = simpleCreate.bind(milo, spans, milo.create)
@@ -14312,27 +12891,21 @@ function simple () {
 module.exports = { wasmModule, noop, setup, simple }
 
 
-/***/ }),
+  }),
 
-/***/ 1811:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  1811:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
 
-/** @typedef {`node:${string}`} NodeModuleName */
 
-/** @type {Record<NodeModuleName, () => any>} */
 const lazyLoaders = {
   __proto__: null,
   'node:crypto': () => __webpack_require__(7598),
   'node:sqlite': () => __webpack_require__(99)
 }
 
-/**
- * @param {NodeModuleName} moduleName
- * @returns {boolean}
- */
 function detectRuntimeFeatureByNodeModule (moduleName) {
   try {
     lazyLoaders[moduleName]()
@@ -14345,50 +12918,28 @@ function detectRuntimeFeatureByNodeModule (moduleName) {
   }
 }
 
-const runtimeFeaturesAsNodeModule = /** @type {const} */ (['crypto', 'sqlite'])
-/** @typedef {typeof runtimeFeaturesAsNodeModule[number]} RuntimeFeatureByNodeModule */
-/** @typedef {RuntimeFeatureByNodeModule} Feature */
+const runtimeFeaturesAsNodeModule =   (['crypto', 'sqlite'])
 
-/**
- * @param {Feature} feature
- * @returns {boolean}
- */
 function detectRuntimeFeature (feature) {
-  if (runtimeFeaturesAsNodeModule.includes(/** @type {RuntimeFeatureByNodeModule} */ (feature))) {
+  if (runtimeFeaturesAsNodeModule.includes(  (feature))) {
     return detectRuntimeFeatureByNodeModule(`node:${feature}`)
   }
   throw new TypeError(`unknown feature: ${feature}`)
 }
 
-/**
- * @class
- * @name RuntimeFeatures
- */
 class RuntimeFeatures {
-  /** @type {Map<Feature, boolean>} */
   #map = new Map()
 
-  /**
-   * Clears all cached feature detections.
-   */
   clear () {
     this.#map.clear()
   }
 
-  /**
-   * @param {Feature} feature
-   * @returns {boolean}
-   */
   has (feature) {
     return (
       this.#map.get(feature) ?? this.#detectRuntimeFeature(feature)
     )
   }
 
-  /**
-   * @param {Feature} feature
-   * @param {boolean} value
-   */
   set (feature, value) {
     if (runtimeFeaturesAsNodeModule.includes(feature) === false) {
       throw new TypeError(`unknown feature: ${feature}`)
@@ -14396,10 +12947,6 @@ class RuntimeFeatures {
     this.#map.set(feature, value)
   }
 
-  /**
-   * @param {Feature} feature
-   * @returns {boolean}
-   */
   #detectRuntimeFeature (feature) {
     const result = detectRuntimeFeature(feature)
     this.#map.set(feature, result)
@@ -14413,10 +12960,10 @@ module.exports.runtimeFeatures = instance
 module.exports["default"] = instance
 
 
-/***/ }),
+  }),
 
-/***/ 4624:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  4624:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -14453,165 +13000,47 @@ class PoolStats {
 module.exports = { ClientStats, PoolStats }
 
 
-/***/ }),
+  }),
 
-/***/ 1017:
-/***/ ((module) => {
+  1017:
+  ((module) => {
 
 "use strict";
 
 
-/**
- * This module offers an optimized timer implementation designed for scenarios
- * where high precision is not critical.
- *
- * The timer achieves faster performance by using a low-resolution approach,
- * with an accuracy target of within 500ms. This makes it particularly useful
- * for timers with delays of 1 second or more, where exact timing is less
- * crucial.
- *
- * It's important to note that Node.js timers are inherently imprecise, as
- * delays can occur due to the event loop being blocked by other operations.
- * Consequently, timers may trigger later than their scheduled time.
- */
 
-/**
- * The fastNow variable contains the internal fast timer clock value.
- *
- * @type {number}
- */
 let fastNow = 0
 
-/**
- * RESOLUTION_MS represents the target resolution time in milliseconds.
- *
- * @type {number}
- * @default 1000
- */
 const RESOLUTION_MS = 1e3
 
-/**
- * TICK_MS defines the desired interval in milliseconds between each tick.
- * The target value is set to half the resolution time, minus 1 ms, to account
- * for potential event loop overhead.
- *
- * @type {number}
- * @default 499
- */
 const TICK_MS = (RESOLUTION_MS >> 1) - 1
 
-/**
- * fastNowTimeout is a Node.js timer used to manage and process
- * the FastTimers stored in the `fastTimers` array.
- *
- * @type {NodeJS.Timeout}
- */
 let fastNowTimeout
 
-/**
- * The kFastTimer symbol is used to identify FastTimer instances.
- *
- * @type {Symbol}
- */
 const kFastTimer = Symbol('kFastTimer')
 
-/**
- * The fastTimers array contains all active FastTimers.
- *
- * @type {FastTimer[]}
- */
 const fastTimers = []
 
-/**
- * These constants represent the various states of a FastTimer.
- */
 
-/**
- * The `NOT_IN_LIST` constant indicates that the FastTimer is not included
- * in the `fastTimers` array. Timers with this status will not be processed
- * during the next tick by the `onTick` function.
- *
- * A FastTimer can be re-added to the `fastTimers` array by invoking the
- * `refresh` method on the FastTimer instance.
- *
- * @type {-2}
- */
 const NOT_IN_LIST = -2
 
-/**
- * The `TO_BE_CLEARED` constant indicates that the FastTimer is scheduled
- * for removal from the `fastTimers` array. A FastTimer in this state will
- * be removed in the next tick by the `onTick` function and will no longer
- * be processed.
- *
- * This status is also set when the `clear` method is called on the FastTimer instance.
- *
- * @type {-1}
- */
 const TO_BE_CLEARED = -1
 
-/**
- * The `PENDING` constant signifies that the FastTimer is awaiting processing
- * in the next tick by the `onTick` function. Timers with this status will have
- * their `_idleStart` value set and their status updated to `ACTIVE` in the next tick.
- *
- * @type {0}
- */
 const PENDING = 0
 
-/**
- * The `ACTIVE` constant indicates that the FastTimer is active and waiting
- * for its timer to expire. During the next tick, the `onTick` function will
- * check if the timer has expired, and if so, it will execute the associated callback.
- *
- * @type {1}
- */
 const ACTIVE = 1
 
-/**
- * The onTick function processes the fastTimers array.
- *
- * @returns {void}
- */
 function onTick () {
-  /**
-   * Increment the fastNow value by the TICK_MS value, despite the actual time
-   * that has passed since the last tick. This approach ensures independence
-   * from the system clock and delays caused by a blocked event loop.
-   *
-   * @type {number}
-   */
   fastNow += TICK_MS
 
-  /**
-   * The `idx` variable is used to iterate over the `fastTimers` array.
-   * Expired timers are removed by replacing them with the last element in the array.
-   * Consequently, `idx` is only incremented when the current element is not removed.
-   *
-   * @type {number}
-   */
   let idx = 0
 
-  /**
-   * The len variable will contain the length of the fastTimers array
-   * and will be decremented when a FastTimer should be removed from the
-   * fastTimers array.
-   *
-   * @type {number}
-   */
   let len = fastTimers.length
 
   while (idx < len) {
-    /**
-     * @type {FastTimer}
-     */
     const timer = fastTimers[idx]
 
-    // If the timer is in the ACTIVE state and the timer has expired, it will
-    // be processed in the next tick.
     if (timer._state === PENDING) {
-      // Set the _idleStart value to the fastNow value minus the TICK_MS value
-      // to account for the time the timer was in the PENDING state.
       timer._idleStart = fastNow - TICK_MS
       timer._state = ACTIVE
     } else if (
@@ -14626,8 +13055,6 @@ function onTick () {
     if (timer._state === TO_BE_CLEARED) {
       timer._state = NOT_IN_LIST
 
-      // Move the last element to the current index and decrement len if it is
-      // not the only element in the array.
       if (--len !== 0) {
         fastTimers[idx] = fastTimers[len]
       }
@@ -14636,97 +13063,36 @@ function onTick () {
     }
   }
 
-  // Set the length of the fastTimers array to the new length and thus
-  // removing the excess FastTimers elements from the array.
   fastTimers.length = len
 
-  // If there are still active FastTimers in the array, refresh the Timer.
-  // If there are no active FastTimers, the timer will be refreshed again
-  // when a new FastTimer is instantiated.
   if (fastTimers.length !== 0) {
     refreshTimeout()
   }
 }
 
 function refreshTimeout () {
-  // If the fastNowTimeout is already set and the Timer has the refresh()-
-  // method available, call it to refresh the timer.
-  // Some timer objects returned by setTimeout may not have a .refresh()
-  // method (e.g. mocked timers in tests).
   if (fastNowTimeout?.refresh) {
     fastNowTimeout.refresh()
-    // fastNowTimeout is not instantiated yet or refresh is not availabe,
-    // create a new Timer.
   } else {
     clearTimeout(fastNowTimeout)
     fastNowTimeout = setTimeout(onTick, TICK_MS)
-    // If the Timer has an unref method, call it to allow the process to exit,
-    // if there are no other active handles. When using fake timers or mocked
-    // environments (like Jest), .unref() may not be defined,
     fastNowTimeout?.unref()
   }
 }
 
-/**
- * The `FastTimer` class is a data structure designed to store and manage
- * timer information.
- */
 class FastTimer {
   [kFastTimer] = true
 
-  /**
-   * The state of the timer, which can be one of the following:
-   * - NOT_IN_LIST (-2)
-   * - TO_BE_CLEARED (-1)
-   * - PENDING (0)
-   * - ACTIVE (1)
-   *
-   * @type {-2|-1|0|1}
-   * @private
-   */
   _state = NOT_IN_LIST
 
-  /**
-   * The number of milliseconds to wait before calling the callback.
-   *
-   * @type {number}
-   * @private
-   */
   _idleTimeout = -1
 
-  /**
-   * The time in milliseconds when the timer was started. This value is used to
-   * calculate when the timer should expire.
-   *
-   * @type {number}
-   * @default -1
-   * @private
-   */
   _idleStart = -1
 
-  /**
-   * The function to be executed when the timer expires.
-   * @type {Function}
-   * @private
-   */
   _onTimeout
 
-  /**
-   * The argument to be passed to the callback when the timer expires.
-   *
-   * @type {*}
-   * @private
-   */
   _timerArg
 
-  /**
-   * @constructor
-   * @param {Function} callback A function to be executed after the timer
-   * expires.
-   * @param {number} delay The time, in milliseconds that the timer should wait
-   * before the specified function or code is executed.
-   * @param {*} arg
-   */
   constructor (callback, delay, arg) {
     this._onTimeout = callback
     this._idleTimeout = delay
@@ -14735,161 +13101,66 @@ class FastTimer {
     this.refresh()
   }
 
-  /**
-   * Sets the timer's start time to the current time, and reschedules the timer
-   * to call its callback at the previously specified duration adjusted to the
-   * current time.
-   * Using this on a timer that has already called its callback will reactivate
-   * the timer.
-   *
-   * @returns {void}
-   */
   refresh () {
-    // In the special case that the timer is not in the list of active timers,
-    // add it back to the array to be processed in the next tick by the onTick
-    // function.
     if (this._state === NOT_IN_LIST) {
       fastTimers.push(this)
     }
 
-    // If the timer is the only active timer, refresh the fastNowTimeout for
-    // better resolution.
     if (!fastNowTimeout || fastTimers.length === 1) {
       refreshTimeout()
     }
 
-    // Setting the state to PENDING will cause the timer to be reset in the
-    // next tick by the onTick function.
     this._state = PENDING
   }
 
-  /**
-   * The `clear` method cancels the timer, preventing it from executing.
-   *
-   * @returns {void}
-   * @private
-   */
   clear () {
-    // Set the state to TO_BE_CLEARED to mark the timer for removal in the next
-    // tick by the onTick function.
     this._state = TO_BE_CLEARED
 
-    // Reset the _idleStart value to -1 to indicate that the timer is no longer
-    // active.
     this._idleStart = -1
   }
 }
 
-/**
- * This module exports a setTimeout and clearTimeout function that can be
- * used as a drop-in replacement for the native functions.
- */
 module.exports = {
-  /**
-   * The setTimeout() method sets a timer which executes a function once the
-   * timer expires.
-   * @param {Function} callback A function to be executed after the timer
-   * expires.
-   * @param {number} delay The time, in milliseconds that the timer should
-   * wait before the specified function or code is executed.
-   * @param {*} [arg] An optional argument to be passed to the callback function
-   * when the timer expires.
-   * @returns {NodeJS.Timeout|FastTimer}
-   */
   setTimeout (callback, delay, arg) {
-    // If the delay is less than or equal to the RESOLUTION_MS value return a
-    // native Node.js Timer instance.
     return delay <= RESOLUTION_MS
       ? setTimeout(callback, delay, arg)
       : new FastTimer(callback, delay, arg)
   },
-  /**
-   * The clearTimeout method cancels an instantiated Timer previously created
-   * by calling setTimeout.
-   *
-   * @param {NodeJS.Timeout|FastTimer} timeout
-   */
   clearTimeout (timeout) {
-    // If the timeout is a FastTimer, call its own clear method.
     if (timeout[kFastTimer]) {
-      /**
-       * @type {FastTimer}
-       */
       timeout.clear()
-      // Otherwise it is an instance of a native NodeJS.Timeout, so call the
-      // Node.js native clearTimeout function.
     } else {
       clearTimeout(timeout)
     }
   },
-  /**
-   * The setFastTimeout() method sets a fastTimer which executes a function once
-   * the timer expires.
-   * @param {Function} callback A function to be executed after the timer
-   * expires.
-   * @param {number} delay The time, in milliseconds that the timer should
-   * wait before the specified function or code is executed.
-   * @param {*} [arg] An optional argument to be passed to the callback function
-   * when the timer expires.
-   * @returns {FastTimer}
-   */
   setFastTimeout (callback, delay, arg) {
     return new FastTimer(callback, delay, arg)
   },
-  /**
-   * The clearTimeout method cancels an instantiated FastTimer previously
-   * created by calling setFastTimeout.
-   *
-   * @param {FastTimer} timeout
-   */
   clearFastTimeout (timeout) {
     timeout.clear()
   },
-  /**
-   * The now method returns the value of the internal fast timer clock.
-   *
-   * @returns {number}
-   */
   now () {
     return fastNow
   },
-  /**
-   * Trigger the onTick function to process the fastTimers array.
-   * Exported for testing purposes only.
-   * Marking as deprecated to discourage any use outside of testing.
-   * @deprecated
-   * @param {number} [delay=0] The delay in milliseconds to add to the now value.
-   */
   tick (delay = 0) {
     fastNow += delay - RESOLUTION_MS + 1
     onTick()
     onTick()
   },
-  /**
-   * Reset FastTimers.
-   * Exported for testing purposes only.
-   * Marking as deprecated to discourage any use outside of testing.
-   * @deprecated
-   */
   reset () {
     fastNow = 0
     fastTimers.length = 0
     clearTimeout(fastNowTimeout)
     fastNowTimeout = null
   },
-  /**
-   * Exporting for testing purposes only.
-   * Marking as deprecated to discourage any use outside of testing.
-   * @deprecated
-   */
   kFastTimer
 }
 
 
-/***/ }),
+  }),
 
-/***/ 3842:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  3842:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -14921,44 +13192,25 @@ const streamRegistry = new FinalizationRegistry((weakRef) => {
   }
 })
 
-/**
- * Extract a body with type from a byte sequence or BodyInit object
- *
- * @param {import('../../../types').BodyInit} object - The BodyInit object to extract from
- * @param {boolean} [keepalive=false] - If true, indicates that the body
- * @returns {[{stream: ReadableStream, source: any, length: number | null}, string | null]} - Returns a tuple containing the body and its type
- *
- * @see https://fetch.spec.whatwg.org/#concept-bodyinit-extract
- */
 function extractBody (object, keepalive = false) {
-  // 1. Let stream be null.
   let stream = null
 
-  // 2. If object is a ReadableStream object, then set stream to object.
   if (webidl.is.ReadableStream(object)) {
     stream = object
   } else if (webidl.is.Blob(object)) {
-    // 3. Otherwise, if object is a Blob object, set stream to the
-    //    result of running object’s get stream.
     stream = object.stream()
   } else {
-    // 4. Otherwise, set stream to a new ReadableStream object, and set
-    //    up stream with byte reading support.
     stream = new ReadableStream({
       start () {},
       async pull (controller) {
-        // 19.1. Run action.
         const result = action()
 
         const iterator = result?.[Symbol.asyncIterator]?.()
         if (iterator == null) {
-          // 19.2. Whenever one or more bytes are available and stream is not errored,
-          // enqueue the result of creating a Uint8Array from the available bytes into stream.
           if (result?.length && !isErrored(stream)) {
             controller.enqueue(typeof result === 'string' ? textEncoder.encode(result) : new Uint8Array(result))
           }
 
-          // 19.3. When running action is done, close stream.
           queueMicrotask(() => readableStreamClose(controller))
           return
         }
@@ -14966,14 +13218,11 @@ function extractBody (object, keepalive = false) {
         while (true) {
           const { value, done } = await iterator.next()
 
-          // 19.3. When running action is done, close stream.
           if (done) {
             queueMicrotask(() => readableStreamClose(controller))
             return
           }
 
-          // 19.2. Whenever one or more bytes are available and stream is not errored,
-          // enqueue the result of creating a Uint8Array from the available bytes into stream.
           if (value.length && !isErrored(stream)) {
             controller.enqueue(new Uint8Array(value))
             return
@@ -14987,44 +13236,27 @@ function extractBody (object, keepalive = false) {
     })
   }
 
-  // 5. Assert: stream is a ReadableStream object.
   assert(webidl.is.ReadableStream(stream))
 
-  // 6. Let action be null.
   let action = null
 
-  // 7. Let source be null.
   let source = null
 
-  // 8. Let length be null.
   let length = null
 
-  // 9. Let type be null.
   let type = null
 
-  // 10. Switch on object:
   if (typeof object === 'string') {
-    // Set source to the UTF-8 encoding of object.
-    // Note: setting source to a Uint8Array here breaks some mocking assumptions.
     source = object
 
-    // Set type to `text/plain;charset=UTF-8`.
     type = 'text/plain;charset=UTF-8'
   } else if (webidl.is.URLSearchParams(object)) {
-    // URLSearchParams
 
-    // spec says to run application/x-www-form-urlencoded on body.list
-    // this is implemented in Node.js as apart of an URLSearchParams instance toString method
-    // See: https://github.com/nodejs/node/blob/e46c680bf2b211bbd52cf959ca17ee98c7f657f5/lib/internal/url.js#L490
-    // and https://github.com/nodejs/node/blob/e46c680bf2b211bbd52cf959ca17ee98c7f657f5/lib/internal/url.js#L1100
 
-    // Set source to the result of running the application/x-www-form-urlencoded serializer with object’s list.
     source = object.toString()
 
-    // Set type to `application/x-www-form-urlencoded;charset=UTF-8`.
     type = 'application/x-www-form-urlencoded;charset=UTF-8'
   } else if (webidl.is.BufferSource(object)) {
-    // Set source to a copy of the bytes held by object.
     source = webidl.util.getCopyOfBytesHeldByBufferSource(object)
   } else if (webidl.is.FormData(object)) {
     const boundary = getFormDataBoundary(object)
@@ -15035,14 +13267,9 @@ function extractBody (object, keepalive = false) {
       str.replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22')
     const normalizeLinefeeds = (value) => value.replace(/\r?\n|\r/g, '\r\n')
 
-    // Set action to this step: run the multipart/form-data
-    // encoding algorithm, with object’s entry list and UTF-8.
-    // - This ensures that the body is immutable and can't be changed afterwords
-    // - That the content-length is calculated in advance.
-    // - And that all parts are pre-encoded and ready to be sent.
 
     const blobParts = []
-    const rn = new Uint8Array([13, 10]) // '\r\n'
+    const rn = new Uint8Array([13, 10])  
     length = 0
     let hasUnknownSizeValue = false
 
@@ -15068,9 +13295,6 @@ function extractBody (object, keepalive = false) {
       }
     }
 
-    // CRLF is appended to the body to function with legacy servers and match other implementations.
-    // https://github.com/curl/curl/blob/3434c6b46e682452973972e8313613dfa58cd690/lib/mime.c#L1029-L1030
-    // https://github.com/form-data/form-data/issues/63
     const chunk = textEncoder.encode(`--${boundary}--\r\n`)
     blobParts.push(chunk)
     length += chunk.byteLength
@@ -15078,7 +13302,6 @@ function extractBody (object, keepalive = false) {
       length = null
     }
 
-    // Set source to object.
     source = object
 
     const parts = (async function * () {
@@ -15092,31 +13315,21 @@ function extractBody (object, keepalive = false) {
     })()
     action = () => parts
 
-    // Set type to `multipart/form-data; boundary=`,
-    // followed by the multipart/form-data boundary string generated
-    // by the multipart/form-data encoding algorithm.
     type = `multipart/form-data; boundary=${boundary}`
   } else if (webidl.is.Blob(object)) {
-    // Blob
 
-    // Set source to object.
     source = object
 
-    // Set length to object’s size.
     length = object.size
 
-    // If object’s type attribute is not the empty byte sequence, set
-    // type to its value.
     if (object.type) {
       type = object.type
     }
   } else if (typeof object[Symbol.asyncIterator] === 'function') {
-    // If keepalive is true, then throw a TypeError.
     if (keepalive) {
       throw new TypeError('keepalive')
     }
 
-    // If object is disturbed or locked, then throw a TypeError.
     if (util.isDisturbed(object) || object.locked) {
       throw new TypeError(
         'Response body object should not be disturbed or locked'
@@ -15128,7 +13341,6 @@ function extractBody (object, keepalive = false) {
     } else {
       const reader = ReadableStream.from(object).getReader()
       let cancelled = false
-      // Do not pull from the iterable until the body is read.
       stream = new ReadableStream({
         async pull (controller) {
           while (true) {
@@ -15155,67 +13367,35 @@ function extractBody (object, keepalive = false) {
     }
   }
 
-  // 18. If source is a byte sequence, then set action to a
-  // step that returns source and length to source’s length.
   if (typeof source === 'string' || isUint8Array(source)) {
     action = () => source
     length = typeof source === 'string' ? Buffer.byteLength(source) : source.length
   }
 
-  // 19. If action is non-null, then run these steps in parallel:
-  // Note: this is done in the pull method of the stream created above
 
-  // 20. Let body be a body whose stream is stream, source is source,
-  // and length is length.
   const body = { stream, source, length }
 
-  // 21. Return (body, type).
   return [body, type]
 }
 
-/**
- * @typedef {object} ExtractBodyResult
- * @property {ReadableStream<Uint8Array<ArrayBuffer>>} stream - The ReadableStream containing the body data
- * @property {any} source - The original source of the body data
- * @property {number | null} length - The length of the body data, or null
- */
 
-/**
- * Safely extract a body with type from a byte sequence or BodyInit object.
- *
- * @param {import('../../../types').BodyInit} object - The BodyInit object to extract from
- * @param {boolean} [keepalive=false] - If true, indicates that the body
- * @returns {[ExtractBodyResult, string | null]} - Returns a tuple containing the body and its type
- *
- * @see https://fetch.spec.whatwg.org/#bodyinit-safely-extract
- */
 function safelyExtractBody (object, keepalive = false) {
-  // To safely extract a body and a `Content-Type` value from
-  // a byte sequence or BodyInit object object, run these steps:
 
-  // 1. If object is a ReadableStream object, then:
   if (webidl.is.ReadableStream(object)) {
-    // Assert: object is neither disturbed nor locked.
     assert(!util.isDisturbed(object), 'The body has already been consumed.')
     assert(!object.locked, 'The stream is locked.')
   }
 
-  // 2. Return the results of extracting object.
   return extractBody(object, keepalive)
 }
 
 function cloneBody (body) {
-  // To clone a body body, run these steps:
 
-  // https://fetch.spec.whatwg.org/#concept-body-clone
 
-  // 1. Let « out1, out2 » be the result of teeing body’s stream.
   const { 0: out1, 1: out2 } = ReadableStreamTee?.(body.stream, true) ?? body.stream.tee()
 
-  // 2. Set body’s stream to out1.
   body.stream = out1
 
-  // 3. Return a body whose stream is out2 and other members are copied from body.
   return {
     stream: out2,
     length: body.length,
@@ -15226,11 +13406,6 @@ function cloneBody (body) {
 function bodyMixinMethods (brandCheck, getInternalState) {
   const methods = {
     blob () {
-      // The blob() method steps are to return the result of
-      // running consume body with this and the following step
-      // given a byte sequence bytes: return a Blob whose
-      // contents are bytes and whose type attribute is this’s
-      // MIME type.
       return consumeBody(this, (bytes) => {
         let mimeType = bodyMimeType(getInternalState(this))
 
@@ -15240,64 +13415,42 @@ function bodyMixinMethods (brandCheck, getInternalState) {
           mimeType = serializeAMimeType(mimeType)
         }
 
-        // Return a Blob whose contents are bytes and type attribute
-        // is mimeType.
         return new Blob([bytes], { type: mimeType })
       }, brandCheck, getInternalState)
     },
 
     arrayBuffer () {
-      // The arrayBuffer() method steps are to return the result
-      // of running consume body with this and the following step
-      // given a byte sequence bytes: return a new ArrayBuffer
-      // whose contents are bytes.
       return consumeBody(this, (bytes) => {
         return new Uint8Array(bytes).buffer
       }, brandCheck, getInternalState)
     },
 
     text () {
-      // The text() method steps are to return the result of running
-      // consume body with this and UTF-8 decode.
       return consumeBody(this, utf8DecodeBytes, brandCheck, getInternalState)
     },
 
     json () {
-      // The json() method steps are to return the result of running
-      // consume body with this and parse JSON from bytes.
       return consumeBody(this, parseJSONFromBytes, brandCheck, getInternalState)
     },
 
     formData () {
-      // The formData() method steps are to return the result of running
-      // consume body with this and the following step given a byte sequence bytes:
       return consumeBody(this, (value) => {
-        // 1. Let mimeType be the result of get the MIME type with this.
         const mimeType = bodyMimeType(getInternalState(this))
 
-        // 2. If mimeType is non-null, then switch on mimeType’s essence and run
-        //    the corresponding steps:
         if (mimeType !== null) {
           switch (mimeType.essence) {
             case 'multipart/form-data': {
-              // 1. ... [long step]
-              // 2. If that fails for some reason, then throw a TypeError.
               const parsed = multipartFormDataParser(value, mimeType)
 
-              // 3. Return a new FormData object, appending each entry,
-              //    resulting from the parsing operation, to its entry list.
               const fd = new FormData()
               setFormDataState(fd, parsed)
 
               return fd
             }
             case 'application/x-www-form-urlencoded': {
-              // 1. Let entries be the result of parsing bytes.
               const entries = new URLSearchParams(value.toString())
 
-              // 2. If entries is failure, then throw a TypeError.
 
-              // 3. Return a new FormData object whose entry list is entries.
               const fd = new FormData()
 
               for (const [name, value] of entries) {
@@ -15309,7 +13462,6 @@ function bodyMixinMethods (brandCheck, getInternalState) {
           }
         }
 
-        // 3. Throw a TypeError.
         throw new TypeError(
           'Content-Type was not one of "multipart/form-data" or "application/x-www-form-urlencoded".'
         )
@@ -15317,9 +13469,6 @@ function bodyMixinMethods (brandCheck, getInternalState) {
     },
 
     bytes () {
-      // The bytes() method steps are to return the result of running consume body
-      // with this and the following step given a byte sequence bytes: return the
-      // result of creating a Uint8Array from bytes in this’s relevant realm.
       return consumeBody(this, (bytes) => {
         return new Uint8Array(bytes)
       }, brandCheck, getInternalState)
@@ -15328,16 +13477,11 @@ function bodyMixinMethods (brandCheck, getInternalState) {
     textStream () {
       const this_ = getInternalState(this)
 
-      // 1. If this is unusable, then throw a TypeError.
       if (bodyUnusable(this_)) {
         throw new TypeError('Body is unusable: Body has already been read')
       }
 
-      // 2. If this’s body is null:
       if (this_.body == null) {
-        // 2.1. Let emptyStream be a new ReadableStream in this’s relevant realm.
-        // 2.2. Set up emptyStream.
-        /** @type {ReadableStreamDefaultController<any>} */
         let controller
         const emptyStream = new ReadableStream({
           start: (c) => {
@@ -15349,22 +13493,15 @@ function bodyMixinMethods (brandCheck, getInternalState) {
           size: () => 1
         })
 
-        // 2.3. Close emptyStream.
         controller.close()
 
-        // 2.4. Return emptyStream.
         return emptyStream
       }
 
-      // 3. Let stream be this’s body’s stream.
-      /** @type {ReadableStream} */
       const stream = this_.body.stream
 
-      // 4. Let decoder be a new TextDecoderStream object in this’s relevant realm.
-      // 5. Set up decoder with UTF-8.
       const decoder = new TextDecoderStream('UTF-8')
 
-      // 6. Return the result of stream, piped through decoder.
       return stream.pipeThrough(decoder)
     }
   }
@@ -15376,13 +13513,6 @@ function mixinBody (prototype, getInternalState, brandCheck) {
   Object.assign(prototype.prototype, bodyMixinMethods(brandCheck, getInternalState))
 }
 
-/**
- * @see https://fetch.spec.whatwg.org/#concept-body-consume-body
- * @param {any} object internal state
- * @param {(value: unknown) => unknown} convertBytesToJSValue
- * @param {import('../../../types/webidl').WebidlIsFunction} brandCheck
- * @param {(target: any) => any} getInternalState
- */
 function consumeBody (object, convertBytesToJSValue, brandCheck, getInternalState) {
   try {
     webidl.brandCheck(object, brandCheck)
@@ -15392,22 +13522,14 @@ function consumeBody (object, convertBytesToJSValue, brandCheck, getInternalStat
 
   object = getInternalState(object)
 
-  // 1. If object is unusable, then return a promise rejected
-  //    with a TypeError.
   if (bodyUnusable(object)) {
     return Promise.reject(new TypeError('Body is unusable: Body has already been read'))
   }
 
-  // 2. Let promise be a new promise.
   const promise = Promise.withResolvers()
 
-  // 3. Let errorSteps given error be to reject promise with error.
   const errorSteps = promise.reject
 
-  // 4. Let successSteps given a byte sequence data be to resolve
-  //    promise with the result of running convertBytesToJSValue
-  //    with data. If that threw an exception, then run errorSteps
-  //    with that exception.
   const successSteps = (data) => {
     try {
       promise.resolve(convertBytesToJSValue(data))
@@ -15416,54 +13538,31 @@ function consumeBody (object, convertBytesToJSValue, brandCheck, getInternalStat
     }
   }
 
-  // 5. If object’s body is null, then run successSteps with an
-  //    empty byte sequence.
   if (object.body == null) {
     successSteps(Buffer.allocUnsafe(0))
     return promise.promise
   }
 
-  // 6. Otherwise, fully read object’s body given successSteps,
-  //    errorSteps, and object’s relevant global object.
   fullyReadBody(object.body, successSteps, errorSteps)
 
-  // 7. Return promise.
   return promise.promise
 }
 
-/**
- * @see https://fetch.spec.whatwg.org/#body-unusable
- * @param {any} object internal state
- */
 function bodyUnusable (object) {
   const body = object.body
 
-  // An object including the Body interface mixin is
-  // said to be unusable if its body is non-null and
-  // its body’s stream is disturbed or locked.
   return body != null && (body.stream.locked || util.isDisturbed(body.stream))
 }
 
-/**
- * @see https://fetch.spec.whatwg.org/#concept-body-mime-type
- * @param {any} requestOrResponse internal state
- */
 function bodyMimeType (requestOrResponse) {
-  // 1. Let headers be null.
-  // 2. If requestOrResponse is a Request object, then set headers to requestOrResponse’s request’s header list.
-  // 3. Otherwise, set headers to requestOrResponse’s response’s header list.
-  /** @type {import('./headers').HeadersList} */
   const headers = requestOrResponse.headersList
 
-  // 4. Let mimeType be the result of extracting a MIME type from headers.
   const mimeType = extractMimeType(headers)
 
-  // 5. If mimeType is failure, then return null.
   if (mimeType === 'failure') {
     return null
   }
 
-  // 6. Return mimeType.
   return mimeType
 }
 
@@ -15477,26 +13576,23 @@ module.exports = {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 6689:
-/***/ ((module) => {
+  6689:
+  ((module) => {
 
 "use strict";
 
 
-const corsSafeListedMethods = /** @type {const} */ (['GET', 'HEAD', 'POST'])
+const corsSafeListedMethods =   (['GET', 'HEAD', 'POST'])
 const corsSafeListedMethodsSet = new Set(corsSafeListedMethods)
 
-const nullBodyStatus = /** @type {const} */ ([101, 204, 205, 304])
+const nullBodyStatus =   ([101, 204, 205, 304])
 
-const redirectStatus = /** @type {const} */ ([301, 302, 303, 307, 308])
+const redirectStatus =   ([301, 302, 303, 307, 308])
 const redirectStatusSet = new Set(redirectStatus)
 
-/**
- * @see https://fetch.spec.whatwg.org/#block-bad-port
- */
-const badPorts = /** @type {const} */ ([
+const badPorts =   ([
   '1', '7', '9', '11', '13', '15', '17', '19', '20', '21', '22', '23', '25', '37', '42', '43', '53', '69', '77', '79',
   '87', '95', '101', '102', '103', '104', '109', '110', '111', '113', '115', '117', '119', '123', '135', '137',
   '139', '143', '161', '179', '389', '427', '465', '512', '513', '514', '515', '526', '530', '531', '532',
@@ -15506,10 +13602,7 @@ const badPorts = /** @type {const} */ ([
 ])
 const badPortsSet = new Set(badPorts)
 
-/**
- * @see https://w3c.github.io/webappsec-referrer-policy/#referrer-policy-header
- */
-const referrerPolicyTokens = /** @type {const} */ ([
+const referrerPolicyTokens =   ([
   'no-referrer',
   'no-referrer-when-downgrade',
   'same-origin',
@@ -15520,25 +13613,22 @@ const referrerPolicyTokens = /** @type {const} */ ([
   'unsafe-url'
 ])
 
-/**
- * @see https://w3c.github.io/webappsec-referrer-policy/#referrer-policies
- */
-const referrerPolicy = /** @type {const} */ ([
+const referrerPolicy =   ([
   '',
   ...referrerPolicyTokens
 ])
 const referrerPolicyTokensSet = new Set(referrerPolicyTokens)
 
-const requestRedirect = /** @type {const} */ (['follow', 'manual', 'error'])
+const requestRedirect =   (['follow', 'manual', 'error'])
 
-const safeMethods = /** @type {const} */ (['GET', 'HEAD', 'OPTIONS', 'TRACE', 'QUERY'])
+const safeMethods =   (['GET', 'HEAD', 'OPTIONS', 'TRACE', 'QUERY'])
 const safeMethodsSet = new Set(safeMethods)
 
-const requestMode = /** @type {const} */ (['navigate', 'same-origin', 'no-cors', 'cors'])
+const requestMode =   (['navigate', 'same-origin', 'no-cors', 'cors'])
 
-const requestCredentials = /** @type {const} */ (['omit', 'same-origin', 'include'])
+const requestCredentials =   (['omit', 'same-origin', 'include'])
 
-const requestCache = /** @type {const} */ ([
+const requestCache =   ([
   'default',
   'no-store',
   'reload',
@@ -15547,35 +13637,22 @@ const requestCache = /** @type {const} */ ([
   'only-if-cached'
 ])
 
-/**
- * @see https://fetch.spec.whatwg.org/#request-body-header-name
- */
-const requestBodyHeader = /** @type {const} */ ([
+const requestBodyHeader =   ([
   'content-encoding',
   'content-language',
   'content-location',
   'content-type',
-  // See https://github.com/nodejs/undici/issues/2021
-  // 'Content-Length' is a forbidden header name, which is typically
-  // removed in the Headers implementation. However, undici doesn't
-  // filter out headers, so we add it here.
   'content-length'
 ])
 
-/**
- * @see https://fetch.spec.whatwg.org/#enumdef-requestduplex
- */
-const requestDuplex = /** @type {const} */ ([
+const requestDuplex =   ([
   'half'
 ])
 
-/**
- * @see http://fetch.spec.whatwg.org/#forbidden-method
- */
-const forbiddenMethods = /** @type {const} */ (['CONNECT', 'TRACE', 'TRACK'])
+const forbiddenMethods =   (['CONNECT', 'TRACE', 'TRACK'])
 const forbiddenMethodsSet = new Set(forbiddenMethods)
 
-const subresource = /** @type {const} */ ([
+const subresource =   ([
   'audio',
   'audioworklet',
   'font',
@@ -15616,10 +13693,10 @@ module.exports = {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 2318:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  2318:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -15629,121 +13706,68 @@ const { asciiLowercase, forgivingBase64, collectASequenceOfCodePoints, collectAS
 
 const encoder = new TextEncoder()
 
-/**
- * @see https://mimesniff.spec.whatwg.org/#http-token-code-point
- */
 const HTTP_TOKEN_CODEPOINTS = /^[-!#$%&'*+.^_`|~A-Za-z0-9]+$/u
-const HTTP_WHITESPACE_REGEX = /[\u000A\u000D\u0009\u0020]/u // eslint-disable-line
+const HTTP_WHITESPACE_REGEX = /[\u000A\u000D\u0009\u0020]/u  
 
-/**
- * @see https://mimesniff.spec.whatwg.org/#http-quoted-string-token-code-point
- */
-const HTTP_QUOTED_STRING_TOKENS = /^[\u0009\u0020-\u007E\u0080-\u00FF]+$/u // eslint-disable-line
+const HTTP_QUOTED_STRING_TOKENS = /^[\u0009\u0020-\u007E\u0080-\u00FF]+$/u  
 
-// https://fetch.spec.whatwg.org/#data-url-processor
-/** @param {URL} dataURL */
 function dataURLProcessor (dataURL) {
-  // 1. Assert: dataURL’s scheme is "data".
   assert(dataURL.protocol === 'data:')
 
-  // 2. Let input be the result of running the URL
-  // serializer on dataURL with exclude fragment
-  // set to true.
   let input = URLSerializer(dataURL, true)
 
-  // 3. Remove the leading "data:" string from input.
   input = input.slice(5)
 
-  // 4. Let position point at the start of input.
   const position = { position: 0 }
 
-  // 5. Let mimeType be the result of collecting a
-  // sequence of code points that are not equal
-  // to U+002C (,), given position.
   let mimeType = collectASequenceOfCodePointsFast(
     ',',
     input,
     position
   )
 
-  // 6. Strip leading and trailing ASCII whitespace
-  // from mimeType.
-  // Undici implementation note: we need to store the
-  // length because if the mimetype has spaces removed,
-  // the wrong amount will be sliced from the input in
-  // step #9
   const mimeTypeLength = mimeType.length
   mimeType = removeASCIIWhitespace(mimeType, true, true)
 
-  // 7. If position is past the end of input, then
-  // return failure
   if (position.position >= input.length) {
     return 'failure'
   }
 
-  // 8. Advance position by 1.
   position.position++
 
-  // 9. Let encodedBody be the remainder of input.
   const encodedBody = input.slice(mimeTypeLength + 1)
 
-  // 10. Let body be the percent-decoding of encodedBody.
   let body = stringPercentDecode(encodedBody)
 
-  // 11. If mimeType ends with U+003B (;), followed by
-  // zero or more U+0020 SPACE, followed by an ASCII
-  // case-insensitive match for "base64", then:
   if (/;\u0020*[Bb][Aa][Ss][Ee]64$/u.test(mimeType)) {
-    // 1. Let stringBody be the isomorphic decode of body.
     const stringBody = isomorphicDecode(body)
 
-    // 2. Set body to the forgiving-base64 decode of
-    // stringBody.
     body = forgivingBase64(stringBody)
 
-    // 3. If body is failure, then return failure.
     if (body === 'failure') {
       return 'failure'
     }
 
-    // 4. Remove the last 6 code points from mimeType.
     mimeType = mimeType.slice(0, -6)
 
-    // 5. Remove trailing U+0020 SPACE code points from mimeType,
-    // if any.
     mimeType = mimeType.replace(/(\u0020+)$/u, '')
 
-    // 6. Remove the last U+003B (;) code point from mimeType.
     mimeType = mimeType.slice(0, -1)
   }
 
-  // 12. If mimeType starts with U+003B (;), then prepend
-  // "text/plain" to mimeType.
   if (mimeType.startsWith(';')) {
     mimeType = 'text/plain' + mimeType
   }
 
-  // 13. Let mimeTypeRecord be the result of parsing
-  // mimeType.
   let mimeTypeRecord = parseMIMEType(mimeType)
 
-  // 14. If mimeTypeRecord is failure, then set
-  // mimeTypeRecord to text/plain;charset=US-ASCII.
   if (mimeTypeRecord === 'failure') {
     mimeTypeRecord = parseMIMEType('text/plain;charset=US-ASCII')
   }
 
-  // 15. Return a new data: URL struct whose MIME
-  // type is mimeTypeRecord and body is body.
-  // https://fetch.spec.whatwg.org/#data-url-struct
   return { mimeType: mimeTypeRecord, body }
 }
 
-// https://url.spec.whatwg.org/#concept-url-serializer
-/**
- * @param {URL} url
- * @param {boolean} excludeFragment
- */
 function URLSerializer (url, excludeFragment = false) {
   if (!excludeFragment) {
     return url.href
@@ -15761,133 +13785,81 @@ function URLSerializer (url, excludeFragment = false) {
   return serialized
 }
 
-// https://url.spec.whatwg.org/#string-percent-decode
-/** @param {string} input */
 function stringPercentDecode (input) {
-  // 1. Let bytes be the UTF-8 encoding of input.
   const bytes = encoder.encode(input)
 
-  // 2. Return the percent-decoding of bytes.
   return percentDecode(bytes)
 }
 
-/**
- * @param {number} byte
- */
 function isHexCharByte (byte) {
-  // 0-9 A-F a-f
   return (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
 }
 
-/**
- * @param {number} byte
- */
 function hexByteToNumber (byte) {
   return (
-    // 0-9
     byte >= 0x30 && byte <= 0x39
       ? (byte - 48)
-    // Convert to uppercase
-    // ((byte & 0xDF) - 65) + 10
       : ((byte & 0xDF) - 55)
   )
 }
 
-// https://url.spec.whatwg.org/#percent-decode
-/** @param {Uint8Array} input */
 function percentDecode (input) {
   const length = input.length
-  // 1. Let output be an empty byte sequence.
-  /** @type {Uint8Array} */
   const output = new Uint8Array(length)
   let j = 0
   let i = 0
-  // 2. For each byte byte in input:
   while (i < length) {
     const byte = input[i]
 
-    // 1. If byte is not 0x25 (%), then append byte to output.
     if (byte !== 0x25) {
       output[j++] = byte
 
-    // 2. Otherwise, if byte is 0x25 (%) and the next two bytes
-    // after byte in input are not in the ranges
-    // 0x30 (0) to 0x39 (9), 0x41 (A) to 0x46 (F),
-    // and 0x61 (a) to 0x66 (f), all inclusive, append byte
-    // to output.
     } else if (
       byte === 0x25 &&
       !(isHexCharByte(input[i + 1]) && isHexCharByte(input[i + 2]))
     ) {
       output[j++] = 0x25
 
-    // 3. Otherwise:
     } else {
-      // 1. Let bytePoint be the two bytes after byte in input,
-      // decoded, and then interpreted as hexadecimal number.
-      // 2. Append a byte whose value is bytePoint to output.
       output[j++] = (hexByteToNumber(input[i + 1]) << 4) | hexByteToNumber(input[i + 2])
 
-      // 3. Skip the next two bytes in input.
       i += 2
     }
     ++i
   }
 
-  // 3. Return output.
   return length === j ? output : output.subarray(0, j)
 }
 
-// https://mimesniff.spec.whatwg.org/#parse-a-mime-type
-/** @param {string} input */
 function parseMIMEType (input) {
-  // 1. Remove any leading and trailing HTTP whitespace
-  // from input.
   input = removeHTTPWhitespace(input, true, true)
 
-  // 2. Let position be a position variable for input,
-  // initially pointing at the start of input.
   const position = { position: 0 }
 
-  // 3. Let type be the result of collecting a sequence
-  // of code points that are not U+002F (/) from
-  // input, given position.
   const type = collectASequenceOfCodePointsFast(
     '/',
     input,
     position
   )
 
-  // 4. If type is the empty string or does not solely
-  // contain HTTP token code points, then return failure.
-  // https://mimesniff.spec.whatwg.org/#http-token-code-point
   if (type.length === 0 || !HTTP_TOKEN_CODEPOINTS.test(type)) {
     return 'failure'
   }
 
-  // 5. If position is past the end of input, then return
-  // failure
   if (position.position >= input.length) {
     return 'failure'
   }
 
-  // 6. Advance position by 1. (This skips past U+002F (/).)
   position.position++
 
-  // 7. Let subtype be the result of collecting a sequence of
-  // code points that are not U+003B (;) from input, given
-  // position.
   let subtype = collectASequenceOfCodePointsFast(
     ';',
     input,
     position
   )
 
-  // 8. Remove any trailing HTTP whitespace from subtype.
   subtype = removeHTTPWhitespace(subtype, false, true)
 
-  // 9. If subtype is the empty string or does not solely
-  // contain HTTP token code points, then return failure.
   if (subtype.length === 0 || !HTTP_TOKEN_CODEPOINTS.test(subtype)) {
     return 'failure'
   }
@@ -15895,108 +13867,67 @@ function parseMIMEType (input) {
   const typeLowercase = asciiLowercase(type)
   const subtypeLowercase = asciiLowercase(subtype)
 
-  // 10. Let mimeType be a new MIME type record whose type
-  // is type, in ASCII lowercase, and subtype is subtype,
-  // in ASCII lowercase.
-  // https://mimesniff.spec.whatwg.org/#mime-type
   const mimeType = {
     type: typeLowercase,
     subtype: subtypeLowercase,
-    /** @type {Map<string, string>} */
     parameters: new Map(),
-    // https://mimesniff.spec.whatwg.org/#mime-type-essence
     essence: `${typeLowercase}/${subtypeLowercase}`
   }
 
-  // 11. While position is not past the end of input:
   while (position.position < input.length) {
-    // 1. Advance position by 1. (This skips past U+003B (;).)
     position.position++
 
-    // 2. Collect a sequence of code points that are HTTP
-    // whitespace from input given position.
     collectASequenceOfCodePoints(
-      // https://fetch.spec.whatwg.org/#http-whitespace
       char => HTTP_WHITESPACE_REGEX.test(char),
       input,
       position
     )
 
-    // 3. Let parameterName be the result of collecting a
-    // sequence of code points that are not U+003B (;)
-    // or U+003D (=) from input, given position.
     let parameterName = collectASequenceOfCodePoints(
       (char) => char !== ';' && char !== '=',
       input,
       position
     )
 
-    // 4. Set parameterName to parameterName, in ASCII
-    // lowercase.
     parameterName = asciiLowercase(parameterName)
 
-    // 5. If position is not past the end of input, then:
     if (position.position < input.length) {
-      // 1. If the code point at position within input is
-      // U+003B (;), then continue.
       if (input[position.position] === ';') {
         continue
       }
 
-      // 2. Advance position by 1. (This skips past U+003D (=).)
       position.position++
     }
 
-    // 6. If position is past the end of input, then break.
     if (position.position >= input.length) {
       break
     }
 
-    // 7. Let parameterValue be null.
     let parameterValue = null
 
-    // 8. If the code point at position within input is
-    // U+0022 ("), then:
     if (input[position.position] === '"') {
-      // 1. Set parameterValue to the result of collecting
-      // an HTTP quoted string from input, given position
-      // and the extract-value flag.
       parameterValue = collectAnHTTPQuotedString(input, position, true)
 
-      // 2. Collect a sequence of code points that are not
-      // U+003B (;) from input, given position.
       collectASequenceOfCodePointsFast(
         ';',
         input,
         position
       )
 
-    // 9. Otherwise:
     } else {
-      // 1. Set parameterValue to the result of collecting
-      // a sequence of code points that are not U+003B (;)
-      // from input, given position.
       parameterValue = collectASequenceOfCodePointsFast(
         ';',
         input,
         position
       )
 
-      // 2. Remove any trailing HTTP whitespace from parameterValue.
       parameterValue = removeHTTPWhitespace(parameterValue, false, true)
 
-      // 3. If parameterValue is the empty string, then continue.
       if (parameterValue.length === 0) {
         continue
       }
     }
 
-    // 10. If all of the following are true
-    // - parameterName is not the empty string
-    // - parameterName solely contains HTTP token code points
-    // - parameterValue solely contains HTTP quoted-string token code points
-    // - mimeType’s parameters[parameterName] does not exist
-    // then set mimeType’s parameters[parameterName] to parameterValue.
     if (
       parameterName.length !== 0 &&
       HTTP_TOKEN_CODEPOINTS.test(parameterName) &&
@@ -16007,156 +13938,92 @@ function parseMIMEType (input) {
     }
   }
 
-  // 12. Return mimeType.
   return mimeType
 }
 
-// https://fetch.spec.whatwg.org/#collect-an-http-quoted-string
-// tests: https://fetch.spec.whatwg.org/#example-http-quoted-string
-/**
- * @param {string} input
- * @param {{ position: number }} position
- * @param {boolean} [extractValue=false]
- */
 function collectAnHTTPQuotedString (input, position, extractValue = false) {
-  // 1. Let positionStart be position.
   const positionStart = position.position
 
-  // 2. Let value be the empty string.
   let value = ''
 
-  // 3. Assert: the code point at position within input
-  // is U+0022 (").
   assert(input[position.position] === '"')
 
-  // 4. Advance position by 1.
   position.position++
 
-  // 5. While true:
   while (true) {
-    // 1. Append the result of collecting a sequence of code points
-    // that are not U+0022 (") or U+005C (\) from input, given
-    // position, to value.
     value += collectASequenceOfCodePoints(
       (char) => char !== '"' && char !== '\\',
       input,
       position
     )
 
-    // 2. If position is past the end of input, then break.
     if (position.position >= input.length) {
       break
     }
 
-    // 3. Let quoteOrBackslash be the code point at position within
-    // input.
     const quoteOrBackslash = input[position.position]
 
-    // 4. Advance position by 1.
     position.position++
 
-    // 5. If quoteOrBackslash is U+005C (\), then:
     if (quoteOrBackslash === '\\') {
-      // 1. If position is past the end of input, then append
-      // U+005C (\) to value and break.
       if (position.position >= input.length) {
         value += '\\'
         break
       }
 
-      // 2. Append the code point at position within input to value.
       value += input[position.position]
 
-      // 3. Advance position by 1.
       position.position++
 
-    // 6. Otherwise:
     } else {
-      // 1. Assert: quoteOrBackslash is U+0022 (").
       assert(quoteOrBackslash === '"')
 
-      // 2. Break.
       break
     }
   }
 
-  // 6. If the extract-value flag is set, then return value.
   if (extractValue) {
     return value
   }
 
-  // 7. Return the code points from positionStart to position,
-  // inclusive, within input.
   return input.slice(positionStart, position.position)
 }
 
-/**
- * @see https://mimesniff.spec.whatwg.org/#serialize-a-mime-type
- */
 function serializeAMimeType (mimeType) {
   assert(mimeType !== 'failure')
   const { parameters, essence } = mimeType
 
-  // 1. Let serialization be the concatenation of mimeType’s
-  //    type, U+002F (/), and mimeType’s subtype.
   let serialization = essence
 
-  // 2. For each name → value of mimeType’s parameters:
   for (let [name, value] of parameters.entries()) {
-    // 1. Append U+003B (;) to serialization.
     serialization += ';'
 
-    // 2. Append name to serialization.
     serialization += name
 
-    // 3. Append U+003D (=) to serialization.
     serialization += '='
 
-    // 4. If value does not solely contain HTTP token code
-    //    points or value is the empty string, then:
     if (!HTTP_TOKEN_CODEPOINTS.test(value)) {
-      // 1. Precede each occurrence of U+0022 (") or
-      //    U+005C (\) in value with U+005C (\).
       value = value.replace(/[\\"]/ug, '\\$&')
 
-      // 2. Prepend U+0022 (") to value.
       value = '"' + value
 
-      // 3. Append U+0022 (") to value.
       value += '"'
     }
 
-    // 5. Append value to serialization.
     serialization += value
   }
 
-  // 3. Return serialization.
   return serialization
 }
 
-/**
- * @see https://fetch.spec.whatwg.org/#http-whitespace
- * @param {number} char
- */
 function isHTTPWhiteSpace (char) {
-  // "\r\n\t "
   return char === 0x00d || char === 0x00a || char === 0x009 || char === 0x020
 }
 
-/**
- * @see https://fetch.spec.whatwg.org/#http-whitespace
- * @param {string} str
- * @param {boolean} [leading=true]
- * @param {boolean} [trailing=true]
- */
 function removeHTTPWhitespace (str, leading = true, trailing = true) {
   return removeChars(str, leading, trailing, isHTTPWhiteSpace)
 }
 
-/**
- * @see https://mimesniff.spec.whatwg.org/#minimize-a-supported-mime-type
- * @param {Exclude<ReturnType<typeof parseMIMEType>, 'failure'>} mimeType
- */
 function minimizeSupportedMimeType (mimeType) {
   switch (mimeType.essence) {
     case 'application/ecmascript':
@@ -16175,35 +14042,26 @@ function minimizeSupportedMimeType (mimeType) {
     case 'text/livescript':
     case 'text/x-ecmascript':
     case 'text/x-javascript':
-      // 1. If mimeType is a JavaScript MIME type, then return "text/javascript".
       return 'text/javascript'
     case 'application/json':
     case 'text/json':
-      // 2. If mimeType is a JSON MIME type, then return "application/json".
       return 'application/json'
     case 'image/svg+xml':
-      // 3. If mimeType’s essence is "image/svg+xml", then return "image/svg+xml".
       return 'image/svg+xml'
     case 'text/xml':
     case 'application/xml':
-      // 4. If mimeType is an XML MIME type, then return "application/xml".
       return 'application/xml'
   }
 
-  // 2. If mimeType is a JSON MIME type, then return "application/json".
   if (mimeType.subtype.endsWith('+json')) {
     return 'application/json'
   }
 
-  // 4. If mimeType is an XML MIME type, then return "application/xml".
   if (mimeType.subtype.endsWith('+xml')) {
     return 'application/xml'
   }
 
-  // 5. If mimeType is supported by the user agent, then return mimeType’s essence.
-  // Technically, node doesn't support any mimetypes.
 
-  // 6. Return the empty string.
   return ''
 }
 
@@ -16220,10 +14078,10 @@ module.exports = {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 2102:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  2102:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -16239,9 +14097,6 @@ const dd = Buffer.from('--')
 const decoder = new TextDecoder()
 const decoderIgnoreBOM = new TextDecoder('utf-8', { ignoreBOM: true })
 
-/**
- * @param {string} chars
- */
 function isAsciiString (chars) {
   for (let i = 0; i < chars.length; ++i) {
     if ((chars.charCodeAt(i) & ~0x7F) !== 0) {
@@ -16251,21 +14106,13 @@ function isAsciiString (chars) {
   return true
 }
 
-/**
- * @see https://andreubotella.github.io/multipart-form-data/#multipart-form-data-boundary
- * @param {string} boundary
- */
 function validateBoundary (boundary) {
   const length = boundary.length
 
-  // - its length is greater or equal to 27 and lesser or equal to 70, and
   if (length < 27 || length > 70) {
     return false
   }
 
-  // - it is composed by bytes in the ranges 0x30 to 0x39, 0x41 to 0x5A, or
-  //   0x61 to 0x7A, inclusive (ASCII alphanumeric), or which are 0x27 ('),
-  //   0x2D (-) or 0x5F (_).
   for (let i = 0; i < length; ++i) {
     const cp = boundary.charCodeAt(i)
 
@@ -16284,91 +14131,54 @@ function validateBoundary (boundary) {
   return true
 }
 
-/**
- * @see https://andreubotella.github.io/multipart-form-data/#multipart-form-data-parser
- * @param {Buffer} input
- * @param {ReturnType<import('./data-url')['parseMIMEType']>} mimeType
- */
 function multipartFormDataParser (input, mimeType) {
-  // 1. Assert: mimeType’s essence is "multipart/form-data".
   assert(mimeType !== 'failure' && mimeType.essence === 'multipart/form-data')
 
   const boundaryString = mimeType.parameters.get('boundary')
 
-  // 2. If mimeType’s parameters["boundary"] does not exist, return failure.
-  //    Otherwise, let boundary be the result of UTF-8 decoding mimeType’s
-  //    parameters["boundary"].
   if (boundaryString === undefined) {
     throw parsingError('missing boundary in content-type header')
   }
 
   const boundary = Buffer.from(`--${boundaryString}`, 'utf8')
 
-  // 3. Let entry list be an empty entry list.
   const entryList = []
 
-  // 4. Let position be a pointer to a byte in input, initially pointing at
-  //    the first byte.
   const position = { position: 0 }
 
-  // Note: Per RFC 2046 Section 5.1.1, we must ignore anything before the
-  // first boundary delimiter line (preamble). Search for the first boundary.
   const firstBoundaryIndex = input.indexOf(boundary)
 
   if (firstBoundaryIndex === -1) {
     throw parsingError('no boundary found in multipart body')
   }
 
-  // Start parsing from the first boundary, ignoring any preamble
   position.position = firstBoundaryIndex
 
-  // 5. While true:
   while (true) {
-    // 5.1. If position points to a sequence of bytes starting with 0x2D 0x2D
-    //      (`--`) followed by boundary, advance position by 2 + the length of
-    //      boundary. Otherwise, return failure.
-    // Note: boundary is padded with 2 dashes already, no need to add 2.
     if (input.subarray(position.position, position.position + boundary.length).equals(boundary)) {
       position.position += boundary.length
     } else {
       throw parsingError('expected a value starting with -- and the boundary')
     }
 
-    // 5.2. If position points to the sequence of bytes 0x2D 0x2D 0x0D 0x0A
-    //      (`--` followed by CR LF) followed by the end of input, return entry list.
-    // Note: Per RFC 2046 Section 5.1.1, we must ignore anything after the
-    // final boundary delimiter (epilogue). Check for -- or --CRLF and return
-    // regardless of what follows.
     if (bufferStartsWith(input, dd, position)) {
-      // Found closing boundary delimiter (--), ignore any epilogue
       return entryList
     }
 
-    // 5.3. If position does not point to a sequence of bytes starting with 0x0D
-    //      0x0A (CR LF), return failure.
     if (input[position.position] !== 0x0d || input[position.position + 1] !== 0x0a) {
       throw parsingError('expected CRLF')
     }
 
-    // 5.4. Advance position by 2. (This skips past the newline.)
     position.position += 2
 
-    // 5.5. Let name, filename and contentType be the result of parsing
-    //      multipart/form-data headers on input and position, if the result
-    //      is not failure. Otherwise, return failure.
     const result = parseMultipartFormDataHeaders(input, position)
 
     let { name, filename, contentType, encoding } = result
 
-    // 5.6. Advance position by 2. (This skips past the empty line that marks
-    //      the end of the headers.)
     position.position += 2
 
-    // 5.7. Let body be the empty byte sequence.
     let body
 
-    // 5.8. Body loop: While position is not past the end of input:
-    // TODO: the steps here are completely wrong
     {
       const boundaryIndex = input.indexOf(boundary.subarray(2), position.position)
 
@@ -16380,76 +14190,53 @@ function multipartFormDataParser (input, mimeType) {
 
       position.position += body.length
 
-      // Note: position must be advanced by the body's length before being
-      // decoded, otherwise the parsing will fail.
       if (encoding === 'base64') {
         body = Buffer.from(body.toString(), 'base64')
       }
     }
 
-    // 5.9. If position does not point to a sequence of bytes starting with
-    //      0x0D 0x0A (CR LF), return failure. Otherwise, advance position by 2.
     if (input[position.position] !== 0x0d || input[position.position + 1] !== 0x0a) {
       throw parsingError('expected CRLF')
     } else {
       position.position += 2
     }
 
-    // 5.10. If filename is not null:
     let value
 
     if (filename !== null) {
-      // 5.10.1. If contentType is null, set contentType to "text/plain".
       contentType ??= 'text/plain'
 
-      // 5.10.2. If contentType is not an ASCII string, set contentType to the empty string.
 
-      // Note: `buffer.isAscii` can be used at zero-cost, but converting a string to a buffer is a high overhead.
-      // Content-Type is a relatively small string, so it is faster to use `String#charCodeAt`.
       if (!isAsciiString(contentType)) {
         contentType = ''
       }
 
-      // 5.10.3. Let value be a new File object with name filename, type contentType, and body body.
       value = new File([body], filename, { type: contentType })
     } else {
-      // 5.11. Otherwise:
 
-      // 5.11.1. Let value be the UTF-8 decoding without BOM of body.
       value = decoderIgnoreBOM.decode(Buffer.from(body))
     }
 
-    // 5.12. Assert: name is a scalar value string and value is either a scalar value string or a File object.
     assert(webidl.is.USVString(name))
     assert((typeof value === 'string' && webidl.is.USVString(value)) || webidl.is.File(value))
 
-    // 5.13. Create an entry with name and value, and append it to entry list.
     entryList.push(makeEntry(name, value, filename))
   }
 }
 
-/**
- * Parses content-disposition attributes (e.g., name="value" or filename*=utf-8''encoded)
- * @param {Buffer} input
- * @param {{ position: number }} position
- * @returns {{ name: string, value: string, extended: boolean } | null}
- */
 function parseContentDispositionAttribute (input, position) {
-  // Skip leading semicolon and whitespace
-  if (input[position.position] === 0x3b /* ; */) {
+  if (input[position.position] === 0x3b  ) {
     position.position++
   }
 
-  // Skip whitespace
   collectASequenceOfBytes(
     (char) => char === 0x20 || char === 0x09,
     input,
     position
   )
 
-  // Collect attribute name (token characters)
   const attributeName = collectASequenceOfBytes(
-    (char) => isToken(char) && char !== 0x3d && char !== 0x2a, // not = or *
+    (char) => isToken(char) && char !== 0x3d && char !== 0x2a,  
     input,
     position
   )
@@ -16460,19 +14247,16 @@ function parseContentDispositionAttribute (input, position) {
 
   const attrNameStr = attributeName.toString('ascii').toLowerCase()
 
-  // Check for extended notation (attribute*)
-  const isExtended = input[position.position] === 0x2a /* * */
+  const isExtended = input[position.position] === 0x2a  
   if (isExtended) {
-    position.position++ // skip *
+    position.position++  
   }
 
-  // Expect = sign
-  if (input[position.position] !== 0x3d /* = */) {
+  if (input[position.position] !== 0x3d  ) {
     return null
   }
-  position.position++ // skip =
+  position.position++  
 
-  // Skip whitespace
   collectASequenceOfBytes(
     (char) => char === 0x20 || char === 0x09,
     input,
@@ -16482,9 +14266,8 @@ function parseContentDispositionAttribute (input, position) {
   let value
 
   if (isExtended) {
-    // Extended attribute format: charset'language'encoded-value
     const headerValue = collectASequenceOfBytes(
-      (char) => char !== 0x20 && char !== 0x0d && char !== 0x0a && char !== 0x3b, // not space, CRLF, or ;
+      (char) => char !== 0x20 && char !== 0x0d && char !== 0x0a && char !== 0x3b,  
       input,
       position
     )
@@ -16500,22 +14283,21 @@ function parseContentDispositionAttribute (input, position) {
 
     if (
       charsetSeparator !== 5 ||
-      (headerValue[0] !== 0x75 && headerValue[0] !== 0x55) || // u or U
-      (headerValue[1] !== 0x74 && headerValue[1] !== 0x54) || // t or T
-      (headerValue[2] !== 0x66 && headerValue[2] !== 0x46) || // f or F
-      headerValue[3] !== 0x2d || // -
-      headerValue[4] !== 0x38 // 8
+      (headerValue[0] !== 0x75 && headerValue[0] !== 0x55) ||  
+      (headerValue[1] !== 0x74 && headerValue[1] !== 0x54) ||  
+      (headerValue[2] !== 0x66 && headerValue[2] !== 0x46) ||  
+      headerValue[3] !== 0x2d ||  
+      headerValue[4] !== 0x38  
     ) {
       throw parsingError('unknown charset, expected utf-8')
     }
 
     value = decodeURIComponent(decoder.decode(headerValue.subarray(languageSeparator + 1)))
-  } else if (input[position.position] === 0x22 /* " */) {
-    // Quoted string
-    position.position++ // skip opening quote
+  } else if (input[position.position] === 0x22  ) {
+    position.position++  
 
     const quotedValue = collectASequenceOfBytes(
-      (char) => char !== 0x0a && char !== 0x0d && char !== 0x22, // not LF, CR, or "
+      (char) => char !== 0x0a && char !== 0x0d && char !== 0x22,  
       input,
       position
     )
@@ -16523,16 +14305,15 @@ function parseContentDispositionAttribute (input, position) {
     if (input[position.position] !== 0x22) {
       throw parsingError('Closing quote not found')
     }
-    position.position++ // skip closing quote
+    position.position++  
 
     value = decoder.decode(quotedValue)
       .replace(/%0A/ig, '\n')
       .replace(/%0D/ig, '\r')
       .replace(/%22/g, '"')
   } else {
-    // Token value (no quotes)
     const tokenValue = collectASequenceOfBytes(
-      (char) => isToken(char) && char !== 0x3b, // not ;
+      (char) => isToken(char) && char !== 0x3b,  
       input,
       position
     )
@@ -16543,72 +14324,50 @@ function parseContentDispositionAttribute (input, position) {
   return { name: attrNameStr, value, extended: isExtended }
 }
 
-/**
- * @see https://andreubotella.github.io/multipart-form-data/#parse-multipart-form-data-headers
- * @param {Buffer} input
- * @param {{ position: number }} position
- */
 function parseMultipartFormDataHeaders (input, position) {
-  // 1. Let name, filename and contentType be null.
   let name = null
   let filename = null
   let contentType = null
   let encoding = null
 
-  // 2. While true:
   while (true) {
-    // 2.1. If position points to a sequence of bytes starting with 0x0D 0x0A (CR LF):
     if (input[position.position] === 0x0d && input[position.position + 1] === 0x0a) {
-      // 2.1.1. If name is null, return failure.
       if (name === null) {
         throw parsingError('header name is null')
       }
 
-      // 2.1.2. Return name, filename and contentType.
       return { name, filename, contentType, encoding }
     }
 
-    // 2.2. Let header name be the result of collecting a sequence of bytes that are
-    //      not 0x0A (LF), 0x0D (CR) or 0x3A (:), given position.
     let headerName = collectASequenceOfBytes(
       (char) => char !== 0x0a && char !== 0x0d && char !== 0x3a,
       input,
       position
     )
 
-    // 2.3. Remove any HTTP tab or space bytes from the start or end of header name.
     headerName = removeChars(headerName, true, true, (char) => char === 0x9 || char === 0x20)
 
-    // 2.4. If header name does not match the field-name token production, return failure.
     if (!HTTP_TOKEN_CODEPOINTS.test(headerName.toString())) {
       throw parsingError('header name does not match the field-name token production')
     }
 
-    // 2.5. If the byte at position is not 0x3A (:), return failure.
     if (input[position.position] !== 0x3a) {
       throw parsingError('expected :')
     }
 
-    // 2.6. Advance position by 1.
     position.position++
 
-    // 2.7. Collect a sequence of bytes that are HTTP tab or space bytes given position.
-    //      (Do nothing with those bytes.)
     collectASequenceOfBytes(
       (char) => char === 0x20 || char === 0x09,
       input,
       position
     )
 
-    // 2.8. Byte-lowercase header name and switch on the result:
     switch (bufferToLowerCasedHeaderName(headerName)) {
       case 'content-disposition': {
         name = filename = null
-        // Track whether filename was set from the extended (RFC 5987) form so
-        // a subsequent legacy `filename` attribute does not override it.
         let filenameIsExtended = false
 
-        // Collect the disposition type (should be "form-data")
         const dispositionType = collectASequenceOfBytes(
           (char) => isToken(char),
           input,
@@ -16619,7 +14378,6 @@ function parseMultipartFormDataHeaders (input, position) {
           throw parsingError('expected form-data for content-disposition header')
         }
 
-        // Parse attributes recursively until CRLF
         while (
           position.position < input.length &&
           (input[position.position] !== 0x0d ||
@@ -16634,9 +14392,6 @@ function parseMultipartFormDataHeaders (input, position) {
           if (attribute.name === 'name') {
             name = attribute.value
           } else if (attribute.name === 'filename') {
-            // Per RFC 5987 §4.1, when both legacy and extended forms of the
-            // same parameter are present, the extended (filename*) form takes
-            // precedence regardless of the order they appear in.
             if (attribute.extended) {
               filename = attribute.value
               filenameIsExtended = true
@@ -16653,18 +14408,14 @@ function parseMultipartFormDataHeaders (input, position) {
         break
       }
       case 'content-type': {
-        // 1. Let header value be the result of collecting a sequence of bytes that are
-        //    not 0x0A (LF) or 0x0D (CR), given position.
         let headerValue = collectASequenceOfBytes(
           (char) => char !== 0x0a && char !== 0x0d,
           input,
           position
         )
 
-        // 2. Remove any HTTP tab or space bytes from the end of header value.
         headerValue = removeChars(headerValue, false, true, (char) => char === 0x9 || char === 0x20)
 
-        // 3. Set contentType to the isomorphic decoding of header value.
         contentType = isomorphicDecode(headerValue)
 
         break
@@ -16683,8 +14434,6 @@ function parseMultipartFormDataHeaders (input, position) {
         break
       }
       default: {
-        // Collect a sequence of bytes that are not 0x0A (LF) or 0x0D (CR), given position.
-        // (Do nothing with those bytes.)
         collectASequenceOfBytes(
           (char) => char !== 0x0a && char !== 0x0d,
           input,
@@ -16693,8 +14442,6 @@ function parseMultipartFormDataHeaders (input, position) {
       }
     }
 
-    // 2.9. If position does not point to a sequence of bytes starting with 0x0D 0x0A
-    //      (CR LF), return failure. Otherwise, advance position by 2 (past the newline).
     if (input[position.position] !== 0x0d || input[position.position + 1] !== 0x0a) {
       throw parsingError('expected CRLF')
     } else {
@@ -16703,11 +14450,6 @@ function parseMultipartFormDataHeaders (input, position) {
   }
 }
 
-/**
- * @param {(char: number) => boolean} condition
- * @param {Buffer} input
- * @param {{ position: number }} position
- */
 function collectASequenceOfBytes (condition, input, position) {
   let start = position.position
 
@@ -16718,13 +14460,6 @@ function collectASequenceOfBytes (condition, input, position) {
   return input.subarray(position.position, (position.position = start))
 }
 
-/**
- * @param {Buffer} buf
- * @param {boolean} leading
- * @param {boolean} trailing
- * @param {(charCode: number) => boolean} predicate
- * @returns {Buffer}
- */
 function removeChars (buf, leading, trailing, predicate) {
   let lead = 0
   let trail = buf.length - 1
@@ -16740,12 +14475,6 @@ function removeChars (buf, leading, trailing, predicate) {
   return lead === 0 && trail === buf.length - 1 ? buf : buf.subarray(lead, trail + 1)
 }
 
-/**
- * Checks if {@param buffer} starts with {@param start}
- * @param {Buffer} buffer
- * @param {Buffer} start
- * @param {{ position: number }} position
- */
 function bufferStartsWith (buffer, start, position) {
   if (buffer.length < start.length) {
     return false
@@ -16764,52 +14493,34 @@ function parsingError (cause) {
   return new TypeError('Failed to parse body as FormData.', { cause: new TypeError(cause) })
 }
 
-/**
- * CTL            = <any US-ASCII control character
- *                  (octets 0 - 31) and DEL (127)>
- * @param {number} char
- */
 function isCTL (char) {
   return char <= 0x1f || char === 0x7f
 }
 
-/**
- * tspecials :=  "(" / ")" / "<" / ">" / "@" /
- *                "," / ";" / ":" / "\" / <">
- *                "/" / "[" / "]" / "?" / "="
- *                ; Must be in quoted-string,
- *                ; to use within parameter values
- * @param {number} char
- */
 function isTSpecial (char) {
   return (
-    char === 0x28 || // (
-    char === 0x29 || // )
-    char === 0x3c || // <
-    char === 0x3e || // >
-    char === 0x40 || // @
-    char === 0x2c || // ,
-    char === 0x3b || // ;
-    char === 0x3a || // :
-    char === 0x5c || // \
-    char === 0x22 || // "
-    char === 0x2f || // /
-    char === 0x5b || // [
-    char === 0x5d || // ]
-    char === 0x3f || // ?
-    char === 0x3d    // +
+    char === 0x28 ||  
+    char === 0x29 ||  
+    char === 0x3c ||  
+    char === 0x3e ||  
+    char === 0x40 ||  
+    char === 0x2c ||  
+    char === 0x3b ||  
+    char === 0x3a ||  
+    char === 0x5c ||  
+    char === 0x22 ||  
+    char === 0x2f ||  
+    char === 0x5b ||  
+    char === 0x5d ||  
+    char === 0x3f ||  
+    char === 0x3d     
   )
 }
 
-/**
- * token := 1*<any (US-ASCII) CHAR except SPACE, CTLs,
- *          or tspecials>
- * @param {number} char
- */
 function isToken (char) {
   return (
-    char <= 0x7f &&  // ascii
-    char !== 0x20 && // space
+    char <= 0x7f &&   
+    char !== 0x20 &&  
     char !== 0x09 &&
     !isCTL(char) &&
     !isTSpecial(char)
@@ -16822,10 +14533,10 @@ module.exports = {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 1112:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  1112:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -16842,7 +14553,6 @@ const random = runtimeFeatures.has('crypto')
 
 let getFormDataState, setFormDataState, getFormDataBoundary
 
-// https://xhr.spec.whatwg.org/#formdata
 class FormData {
   #state = []
   #boundary = null
@@ -16877,13 +14587,9 @@ class FormData {
       value = webidl.converters.USVString(value)
     }
 
-    // 1. Let value be value if given; otherwise blobValue.
 
-    // 2. Let entry be the result of creating an entry with
-    // name, value, and filename if given.
     const entry = makeEntry(name, value, filename)
 
-    // 3. Append entry to this’s entry list.
     this.#state.push(entry)
   }
 
@@ -16895,8 +14601,6 @@ class FormData {
 
     name = webidl.converters.USVString(name)
 
-    // The delete(name) method steps are to remove all entries whose name
-    // is name from this’s entry list.
     this.#state = this.#state.filter(entry => entry.name !== name)
   }
 
@@ -16908,15 +14612,11 @@ class FormData {
 
     name = webidl.converters.USVString(name)
 
-    // 1. If there is no entry whose name is name in this’s entry list,
-    // then return null.
     const idx = this.#state.findIndex((entry) => entry.name === name)
     if (idx === -1) {
       return null
     }
 
-    // 2. Return the value of the first entry whose name is name from
-    // this’s entry list.
     return this.#state[idx].value
   }
 
@@ -16928,10 +14628,6 @@ class FormData {
 
     name = webidl.converters.USVString(name)
 
-    // 1. If there is no entry whose name is name in this’s entry list,
-    // then return the empty list.
-    // 2. Return the values of all entries whose name is name, in order,
-    // from this’s entry list.
     return this.#state
       .filter((entry) => entry.name === name)
       .map((entry) => entry.value)
@@ -16945,8 +14641,6 @@ class FormData {
 
     name = webidl.converters.USVString(name)
 
-    // The has(name) method steps are to return true if there is an entry
-    // whose name is name in this’s entry list; otherwise false.
     return this.#state.findIndex((entry) => entry.name === name) !== -1
   }
 
@@ -16968,17 +14662,10 @@ class FormData {
       value = webidl.converters.USVString(value)
     }
 
-    // The set(name, value) and set(name, blobValue, filename) method steps
-    // are:
 
-    // 1. Let value be value if given; otherwise blobValue.
 
-    // 2. Let entry be the result of creating an entry with name, value, and
-    // filename if given.
     const entry = makeEntry(name, value, filename)
 
-    // 3. If there are entries in this’s entry list whose name is name, then
-    // replace the first such entry with entry and remove the others.
     const idx = this.#state.findIndex((entry) => entry.name === name)
     if (idx !== -1) {
       this.#state = [
@@ -16987,7 +14674,6 @@ class FormData {
         ...this.#state.slice(idx + 1).filter((entry) => entry.name !== name)
       ]
     } else {
-      // 4. Otherwise, append entry to this’s entry list.
       this.#state.push(entry)
     }
   }
@@ -17012,28 +14698,17 @@ class FormData {
 
     const output = nodeUtil.formatWithOptions(options, state)
 
-    // remove [Object null prototype]
     return `FormData ${output.slice(output.indexOf(']') + 2)}`
   }
 
   static {
-    /** @param {FormData} formData  */
     getFormDataState = (formData) => formData.#state
 
-    /**
-     * @param {FormData} formData
-     * @param {any[]} newState
-     */
     setFormDataState = (formData, newState) => {
       formData.#state = newState
     }
 
-    /**
-     * @param {FormData} formData
-     * @returns {string | null}
-     */
     getFormDataBoundary = (formData) => {
-      // eslint-disable-next-line no-return-assign
       return formData.#boundary ??= `----formdata-undici-0${`${random(1e11)}`.padStart(11, '0')}`
     }
 
@@ -17058,34 +14733,16 @@ Object.defineProperties(FormData.prototype, {
   }
 })
 
-/**
- * @see https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#create-an-entry
- * @param {string} name
- * @param {string|Blob} value
- * @param {?string} filename
- * @returns
- */
 function makeEntry (name, value, filename) {
-  // 1. Set name to the result of converting name into a scalar value string.
-  // Note: This operation was done by the webidl converter USVString.
 
-  // 2. If value is a string, then set value to the result of converting
-  //    value into a scalar value string.
   if (typeof value === 'string') {
-    // Note: This operation was done by the webidl converter USVString.
   } else {
-    // 3. Otherwise:
 
-    // 1. If value is not a File object, then set value to a new File object,
-    //    representing the same bytes, whose name attribute value is "blob"
     if (!webidl.is.File(value)) {
       value = new File([value], 'blob', { type: value.type })
     }
 
-    // 2. If filename is given, then set value to a new File object,
-    //    representing the same bytes, whose name attribute is filename.
     if (filename !== undefined) {
-      /** @type {FilePropertyBag} */
       const options = {
         type: value.type,
         lastModified: value.lastModified
@@ -17095,23 +14752,20 @@ function makeEntry (name, value, filename) {
     }
   }
 
-  // 4. Return an entry whose name is name and whose value is value.
   return { name, value }
 }
 
 module.exports = { FormData, makeEntry, setFormDataState, getFormDataBoundary }
 
 
-/***/ }),
+  }),
 
-/***/ 3109:
-/***/ ((module) => {
+  3109:
+  ((module) => {
 
 "use strict";
 
 
-// In case of breaking changes, increase the version
-// number to avoid conflicts.
 const globalOrigin = Symbol.for('undici.globalOrigin.1')
 
 function getGlobalOrigin () {
@@ -17150,10 +14804,10 @@ module.exports = {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 9774:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  9774:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -17171,59 +14825,39 @@ const { webidl } = __webpack_require__(8161)
 const { isomorphicEncode, collectASequenceOfCodePoints, removeChars } = __webpack_require__(926)
 
 function responseURL (response) {
-  // https://fetch.spec.whatwg.org/#responses
-  // A response has an associated URL. It is a pointer to the last URL
-  // in response’s URL list and null if response’s URL list is empty.
   const urlList = response.urlList
   const length = urlList.length
   return length === 0 ? null : urlList[length - 1].toString()
 }
 
-// https://fetch.spec.whatwg.org/#concept-response-location-url
 function responseLocationURL (response, requestFragment) {
-  // 1. If response’s status is not a redirect status, then return null.
   if (!redirectStatusSet.has(response.status)) {
     return null
   }
 
-  // 2. Let location be the result of extracting header list values given
-  // `Location` and response’s header list.
   let location = response.headersList.get('location', true)
 
-  // 3. If location is a header value, then set location to the result of
-  //    parsing location with response’s URL.
   if (location !== null && isValidHeaderValue(location)) {
     if (!isValidEncodedURL(location)) {
-      // Some websites respond location header in UTF-8 form without encoding them as ASCII
-      // and major browsers redirect them to correctly UTF-8 encoded addresses.
-      // Here, we handle that behavior in the same way.
       location = normalizeBinaryStringToUtf8(location)
     }
     location = new URL(location, responseURL(response))
   }
 
-  // 4. If location is a URL whose fragment is null, then set location’s
-  // fragment to requestFragment.
   if (location && !location.hash) {
     location.hash = requestFragment
   }
 
-  // 5. Return location.
   return location
 }
 
-/**
- * @see https://www.rfc-editor.org/rfc/rfc1738#section-2.2
- * @param {string} url
- * @returns {boolean}
- */
 function isValidEncodedURL (url) {
   for (let i = 0; i < url.length; ++i) {
     const code = url.charCodeAt(i)
 
     if (
-      code > 0x7E || // Non-US-ASCII + DEL
-      code < 0x20 // Control characters NUL - US
+      code > 0x7E ||  
+      code < 0x20  
     ) {
       return false
     }
@@ -17231,32 +14865,21 @@ function isValidEncodedURL (url) {
   return true
 }
 
-/**
- * If string contains non-ASCII characters, assumes it's UTF-8 encoded and decodes it.
- * Since UTF-8 is a superset of ASCII, this will work for ASCII strings as well.
- * @param {string} value
- * @returns {string}
- */
 function normalizeBinaryStringToUtf8 (value) {
   return Buffer.from(value, 'binary').toString('utf8')
 }
 
-/** @returns {URL} */
 function requestCurrentURL (request) {
   return request.urlList[request.urlList.length - 1]
 }
 
 function requestBadPort (request) {
-  // 1. Let url be request’s current URL.
   const url = requestCurrentURL(request)
 
-  // 2. If url’s scheme is an HTTP(S) scheme and url’s port is a bad port,
-  // then return blocked.
   if (urlIsHttpHttpsScheme(url) && badPortsSet.has(url.port)) {
     return 'blocked'
   }
 
-  // 3. Return allowed.
   return 'allowed'
 }
 
@@ -17267,22 +14890,16 @@ function isErrorLike (object) {
   )
 }
 
-// Check whether |statusText| is a ByteString and
-// matches the Reason-Phrase token production.
-// RFC 2616: https://tools.ietf.org/html/rfc2616
-// RFC 7230: https://tools.ietf.org/html/rfc7230
-// "reason-phrase = *( HTAB / SP / VCHAR / obs-text )"
-// https://github.com/chromium/chromium/blob/94.0.4604.1/third_party/blink/renderer/core/fetch/response.cc#L116
 function isValidReasonPhrase (statusText) {
   for (let i = 0; i < statusText.length; ++i) {
     const c = statusText.charCodeAt(i)
     if (
       !(
         (
-          c === 0x09 || // HTAB
-          (c >= 0x20 && c <= 0x7e) || // SP / VCHAR
+          c === 0x09 ||  
+          (c >= 0x20 && c <= 0x7e) ||  
           (c >= 0x80 && c <= 0xff)
-        ) // obs-text
+        )  
       )
     ) {
       return false
@@ -17291,19 +14908,9 @@ function isValidReasonPhrase (statusText) {
   return true
 }
 
-/**
- * @see https://fetch.spec.whatwg.org/#header-name
- * @param {string} potentialValue
- */
 const isValidHeaderName = isValidHTTPToken
 
-/**
- * @see https://fetch.spec.whatwg.org/#header-value
- * @param {string} potentialValue
- */
 function isValidHeaderValue (potentialValue) {
-  // - Has no leading or trailing HTTP tab or space bytes.
-  // - Contains no 0x00 (NUL) or HTTP newline bytes.
   return (
     potentialValue[0] === '\t' ||
     potentialValue[0] === ' ' ||
@@ -17315,26 +14922,13 @@ function isValidHeaderValue (potentialValue) {
   ) === false
 }
 
-/**
- * Parse a referrer policy from a Referrer-Policy header
- * @see https://w3c.github.io/webappsec-referrer-policy/#parse-referrer-policy-from-header
- */
 function parseReferrerPolicy (actualResponse) {
-  // 1. Let policy-tokens be the result of extracting header list values given `Referrer-Policy` and response’s header list.
   const policyHeader = (actualResponse.headersList.get('referrer-policy', true) ?? '').split(',')
 
-  // 2. Let policy be the empty string.
   let policy = ''
 
-  // 3. For each token in policy-tokens, if token is a referrer policy and token is not the empty string, then set policy to token.
 
-  // Note: As the referrer-policy can contain multiple policies
-  // separated by comma, we need to loop through all of them
-  // and pick the first valid one.
-  // Ref: https://developer.mozilla.org/en-US/docs/Web/HTTP/Headers/Referrer-Policy#specify_a_fallback_policy
   if (policyHeader.length) {
-    // The right-most policy takes precedence.
-    // The left-most policy is the fallback.
     for (let i = policyHeader.length; i !== 0; i--) {
       const token = policyHeader[i - 1].trim()
       if (referrerPolicyTokens.has(token)) {
@@ -17344,139 +14938,83 @@ function parseReferrerPolicy (actualResponse) {
     }
   }
 
-  // 4. Return policy.
   return policy
 }
 
-/**
- * Given a request request and a response actualResponse, this algorithm
- * updates request’s referrer policy according to the Referrer-Policy
- * header (if any) in actualResponse.
- * @see https://w3c.github.io/webappsec-referrer-policy/#set-requests-referrer-policy-on-redirect
- * @param {import('./request').Request} request
- * @param {import('./response').Response} actualResponse
- */
 function setRequestReferrerPolicyOnRedirect (request, actualResponse) {
-  // 1. Let policy be the result of executing § 8.1 Parse a referrer policy
-  // from a Referrer-Policy header on actualResponse.
   const policy = parseReferrerPolicy(actualResponse)
 
-  // 2. If policy is not the empty string, then set request’s referrer policy to policy.
   if (policy !== '') {
     request.referrerPolicy = policy
   }
 }
 
-// https://fetch.spec.whatwg.org/#cross-origin-resource-policy-check
 function crossOriginResourcePolicyCheck () {
-  // TODO
   return 'allowed'
 }
 
-// https://fetch.spec.whatwg.org/#concept-cors-check
 function corsCheck () {
-  // TODO
   return 'success'
 }
 
-// https://fetch.spec.whatwg.org/#concept-tao-check
 function TAOCheck () {
-  // TODO
   return 'success'
 }
 
-// https://w3c.github.io/webappsec-fetch-metadata/#abstract-opdef-append-the-fetch-metadata-headers-for-a-request
 function appendFetchMetadata (httpRequest) {
-  //  1. If r’s url is not a potentially trustworthy URL, return.
   if (!isURLPotentiallyTrustworthy(requestCurrentURL(httpRequest))) {
     return
   }
 
-  //  https://w3c.github.io/webappsec-fetch-metadata/#sec-fetch-dest-header
-  //  TODO
 
-  //  https://w3c.github.io/webappsec-fetch-metadata/#sec-fetch-mode-header
 
-  //  1. Assert: r’s url is a potentially trustworthy URL.
 
-  //  2. Let header be a Structured Header whose value is a token.
   let header = null
 
-  //  3. Set header’s value to r’s mode.
   header = httpRequest.mode
 
-  //  4. Set a structured field value `Sec-Fetch-Mode`/header in r’s header list.
   httpRequest.headersList.set('sec-fetch-mode', header, true)
 
-  //  https://w3c.github.io/webappsec-fetch-metadata/#sec-fetch-site-header
-  //  TODO
 
-  //  https://w3c.github.io/webappsec-fetch-metadata/#sec-fetch-user-header
-  //  TODO
 }
 
-// https://fetch.spec.whatwg.org/#append-a-request-origin-header
 function appendRequestOriginHeader (request) {
-  // 1. Let serializedOrigin be the result of byte-serializing a request origin
-  //    with request.
-  // TODO: implement "byte-serializing a request origin"
   let serializedOrigin = request.origin
 
-  // - "'client' is changed to an origin during fetching."
-  //   This doesn't happen in undici (in most cases) because undici, by default,
-  //   has no concept of origin.
-  // - request.origin can also be set to request.client.origin (client being
-  //   an environment settings object), which is undefined without using
-  //   setGlobalOrigin.
   if (serializedOrigin === 'client' || serializedOrigin === undefined) {
     return
   }
 
-  // 2. If request’s response tainting is "cors" or request’s mode is "websocket",
-  //    then append (`Origin`, serializedOrigin) to request’s header list.
-  // 3. Otherwise, if request’s method is neither `GET` nor `HEAD`, then:
   if (request.responseTainting === 'cors' || request.mode === 'websocket') {
     request.headersList.append('origin', serializedOrigin, true)
   } else if (request.method !== 'GET' && request.method !== 'HEAD') {
-    // 1. Switch on request’s referrer policy:
     switch (request.referrerPolicy) {
       case 'no-referrer':
-        // Set serializedOrigin to `null`.
         serializedOrigin = null
         break
       case 'no-referrer-when-downgrade':
       case 'strict-origin':
       case 'strict-origin-when-cross-origin':
-        // If request’s origin is a tuple origin, its scheme is "https", and
-        // request’s current URL’s scheme is not "https", then set
-        // serializedOrigin to `null`.
         if (request.origin && urlHasHttpsScheme(request.origin) && !urlHasHttpsScheme(requestCurrentURL(request))) {
           serializedOrigin = null
         }
         break
       case 'same-origin':
-        // If request’s origin is not same origin with request’s current URL’s
-        // origin, then set serializedOrigin to `null`.
         if (!sameOrigin(request, requestCurrentURL(request))) {
           serializedOrigin = null
         }
         break
       default:
-        // Do nothing.
     }
 
-    // 2. Append (`Origin`, serializedOrigin) to request’s header list.
     request.headersList.append('origin', serializedOrigin, true)
   }
 }
 
-// https://w3c.github.io/hr-time/#dfn-coarsen-time
 function coarsenTime (timestamp, crossOriginIsolatedCapability) {
-  // TODO
   return timestamp
 }
 
-// https://fetch.spec.whatwg.org/#clamp-and-coarsen-connection-timing-info
 function clampAndCoarsenConnectionTimingInfo (connectionTimingInfo, defaultStartTime, crossOriginIsolatedCapability) {
   if (!connectionTimingInfo?.startTime || connectionTimingInfo.startTime < defaultStartTime) {
     return {
@@ -17499,12 +15037,10 @@ function clampAndCoarsenConnectionTimingInfo (connectionTimingInfo, defaultStart
   }
 }
 
-// https://w3c.github.io/hr-time/#dfn-coarsened-shared-current-time
 function coarsenedSharedCurrentTime (crossOriginIsolatedCapability) {
   return coarsenTime(performance.now(), crossOriginIsolatedCapability)
 }
 
-// https://fetch.spec.whatwg.org/#create-an-opaque-timing-info
 function createOpaqueTimingInfo (timingInfo) {
   return {
     startTime: timingInfo.startTime ?? 0,
@@ -17521,47 +15057,29 @@ function createOpaqueTimingInfo (timingInfo) {
   }
 }
 
-// https://html.spec.whatwg.org/multipage/origin.html#policy-container
 function makePolicyContainer () {
-  // Note: the fetch spec doesn't make use of embedder policy or CSP list
   return {
     referrerPolicy: 'strict-origin-when-cross-origin'
   }
 }
 
-// https://html.spec.whatwg.org/multipage/origin.html#clone-a-policy-container
 function clonePolicyContainer (policyContainer) {
   return {
     referrerPolicy: policyContainer.referrerPolicy
   }
 }
 
-/**
- * Determine request’s Referrer
- *
- * @see https://w3c.github.io/webappsec-referrer-policy/#determine-requests-referrer
- */
 function determineRequestsReferrer (request) {
-  // Given a request request, we can determine the correct referrer information
-  // to send by examining its referrer policy as detailed in the following
-  // steps, which return either no referrer or a URL:
 
-  // 1. Let policy be request's referrer policy.
   const policy = request.referrerPolicy
 
-  // Note: policy cannot (shouldn't) be null or an empty string.
   assert(policy)
 
-  // 2. Let environment be request’s client.
 
   let referrerSource = null
 
-  // 3. Switch on request’s referrer:
 
-  // "client"
   if (request.referrer === 'client') {
-    // Note: node isn't a browser and doesn't implement document/iframes,
-    // so we bypass this step and replace it with our own.
 
     const globalOrigin = getGlobalOrigin()
 
@@ -17569,152 +15087,93 @@ function determineRequestsReferrer (request) {
       return 'no-referrer'
     }
 
-    // Note: we need to clone it as it's mutated
     referrerSource = new URL(globalOrigin)
-  // a URL
   } else if (webidl.is.URL(request.referrer)) {
-    // Let referrerSource be request’s referrer.
     referrerSource = request.referrer
   }
 
-  // 4. Let request’s referrerURL be the result of stripping referrerSource for
-  //    use as a referrer.
   let referrerURL = stripURLForReferrer(referrerSource)
 
-  // 5. Let referrerOrigin be the result of stripping referrerSource for use as
-  //    a referrer, with the origin-only flag set to true.
   const referrerOrigin = stripURLForReferrer(referrerSource, true)
 
-  // 6. If the result of serializing referrerURL is a string whose length is
-  //    greater than 4096, set referrerURL to referrerOrigin.
   if (referrerURL.toString().length > 4096) {
     referrerURL = referrerOrigin
   }
 
-  // 7. The user agent MAY alter referrerURL or referrerOrigin at this point
-  // to enforce arbitrary policy considerations in the interests of minimizing
-  // data leakage. For example, the user agent could strip the URL down to an
-  // origin, modify its host, replace it with an empty string, etc.
 
-  // 8. Execute the switch statements corresponding to the value of policy:
   switch (policy) {
     case 'no-referrer':
-      // Return no referrer
       return 'no-referrer'
     case 'origin':
-      // Return referrerOrigin
       if (referrerOrigin != null) {
         return referrerOrigin
       }
       return stripURLForReferrer(referrerSource, true)
     case 'unsafe-url':
-      // Return referrerURL.
       return referrerURL
     case 'strict-origin': {
       const currentURL = requestCurrentURL(request)
 
-      // 1. If referrerURL is a potentially trustworthy URL and request’s
-      //    current URL is not a potentially trustworthy URL, then return no
-      //    referrer.
       if (isURLPotentiallyTrustworthy(referrerURL) && !isURLPotentiallyTrustworthy(currentURL)) {
         return 'no-referrer'
       }
-      // 2. Return referrerOrigin
       return referrerOrigin
     }
     case 'strict-origin-when-cross-origin': {
       const currentURL = requestCurrentURL(request)
 
-      // 1. If the origin of referrerURL and the origin of request’s current
-      //    URL are the same, then return referrerURL.
       if (sameOrigin(referrerURL, currentURL)) {
         return referrerURL
       }
 
-      // 2. If referrerURL is a potentially trustworthy URL and request’s
-      //    current URL is not a potentially trustworthy URL, then return no
-      //    referrer.
       if (isURLPotentiallyTrustworthy(referrerURL) && !isURLPotentiallyTrustworthy(currentURL)) {
         return 'no-referrer'
       }
 
-      // 3. Return referrerOrigin.
       return referrerOrigin
     }
     case 'same-origin':
-      // 1. If the origin of referrerURL and the origin of request’s current
-      // URL are the same, then return referrerURL.
       if (sameOrigin(request, referrerURL)) {
         return referrerURL
       }
-      // 2. Return no referrer.
       return 'no-referrer'
     case 'origin-when-cross-origin':
-      // 1. If the origin of referrerURL and the origin of request’s current
-      // URL are the same, then return referrerURL.
       if (sameOrigin(request, referrerURL)) {
         return referrerURL
       }
-      // 2. Return referrerOrigin.
       return referrerOrigin
     case 'no-referrer-when-downgrade': {
       const currentURL = requestCurrentURL(request)
 
-      // 1. If referrerURL is a potentially trustworthy URL and request’s
-      //    current URL is not a potentially trustworthy URL, then return no
-      //    referrer.
       if (isURLPotentiallyTrustworthy(referrerURL) && !isURLPotentiallyTrustworthy(currentURL)) {
         return 'no-referrer'
       }
-      // 2. Return referrerURL.
       return referrerURL
     }
   }
 }
 
-/**
- * Certain portions of URLs must not be included when sending a URL as the
- * value of a `Referer` header: a URLs fragment, username, and password
- * components must be stripped from the URL before it’s sent out. This
- * algorithm accepts a origin-only flag, which defaults to false. If set to
- * true, the algorithm will additionally remove the URL’s path and query
- * components, leaving only the scheme, host, and port.
- *
- * @see https://w3c.github.io/webappsec-referrer-policy/#strip-url
- * @param {URL} url
- * @param {boolean} [originOnly=false]
- */
 function stripURLForReferrer (url, originOnly = false) {
-  // 1. Assert: url is a URL.
   assert(webidl.is.URL(url))
 
-  // Note: Create a new URL instance to avoid mutating the original URL.
   url = new URL(url)
 
-  // 2. If url’s scheme is a local scheme, then return no referrer.
   if (urlIsLocal(url)) {
     return 'no-referrer'
   }
 
-  // 3. Set url’s username to the empty string.
   url.username = ''
 
-  // 4. Set url’s password to the empty string.
   url.password = ''
 
-  // 5. Set url’s fragment to null.
   url.hash = ''
 
-  // 6. If the origin-only flag is true, then:
   if (originOnly === true) {
-    // 1. Set url’s path to « the empty string ».
     url.pathname = ''
 
-    // 2. Set url’s query to null.
     url.search = ''
   }
 
-  // 7. Return url.
   return url
 }
 
@@ -17724,147 +15183,78 @@ const isPotentialleTrustworthyIPv4 = RegExp.prototype.test
 const isPotentiallyTrustworthyIPv6 = RegExp.prototype.test
   .bind(/^(?:(?:0{1,4}:){7}|(?:0{1,4}:){1,6}:|::)0{0,3}1$/)
 
-/**
- * Check if host matches one of the CIDR notations 127.0.0.0/8 or ::1/128.
- *
- * @param {string} origin
- * @returns {boolean}
- */
 function isOriginIPPotentiallyTrustworthy (origin) {
-  // IPv6
   if (origin.includes(':')) {
-    // Remove brackets from IPv6 addresses
     if (origin[0] === '[' && origin[origin.length - 1] === ']') {
       origin = origin.slice(1, -1)
     }
     return isPotentiallyTrustworthyIPv6(origin)
   }
 
-  // IPv4
   return isPotentialleTrustworthyIPv4(origin)
 }
 
-/**
- * A potentially trustworthy origin is one which a user agent can generally
- * trust as delivering data securely.
- *
- * Return value `true` means `Potentially Trustworthy`.
- * Return value `false` means `Not Trustworthy`.
- *
- * @see https://w3c.github.io/webappsec-secure-contexts/#is-origin-trustworthy
- * @param {string} origin
- * @returns {boolean}
- */
 function isOriginPotentiallyTrustworthy (origin) {
-  // 1. If origin is an opaque origin, return "Not Trustworthy".
   if (origin == null || origin === 'null') {
     return false
   }
 
-  // 2. Assert: origin is a tuple origin.
   origin = new URL(origin)
 
-  // 3. If origin’s scheme is either "https" or "wss",
-  //    return "Potentially Trustworthy".
   if (origin.protocol === 'https:' || origin.protocol === 'wss:') {
     return true
   }
 
-  // 4. If origin’s host matches one of the CIDR notations 127.0.0.0/8 or
-  // ::1/128 [RFC4632], return "Potentially Trustworthy".
   if (isOriginIPPotentiallyTrustworthy(origin.hostname)) {
     return true
   }
 
-  // 5. If the user agent conforms to the name resolution rules in
-  //    [let-localhost-be-localhost] and one of the following is true:
 
-  //    origin’s host is "localhost" or "localhost."
   if (origin.hostname === 'localhost' || origin.hostname === 'localhost.') {
     return true
   }
 
-  //    origin’s host ends with ".localhost" or ".localhost."
   if (origin.hostname.endsWith('.localhost') || origin.hostname.endsWith('.localhost.')) {
     return true
   }
 
-  // 6. If origin’s scheme is "file", return "Potentially Trustworthy".
   if (origin.protocol === 'file:') {
     return true
   }
 
-  // 7. If origin’s scheme component is one which the user agent considers to
-  // be authenticated, return "Potentially Trustworthy".
 
-  // 8. If origin has been configured as a trustworthy origin, return
-  //    "Potentially Trustworthy".
 
-  // 9. Return "Not Trustworthy".
   return false
 }
 
-/**
- * A potentially trustworthy URL is one which either inherits context from its
- * creator (about:blank, about:srcdoc, data) or one whose origin is a
- * potentially trustworthy origin.
- *
- * Return value `true` means `Potentially Trustworthy`.
- * Return value `false` means `Not Trustworthy`.
- *
- * @see https://www.w3.org/TR/secure-contexts/#is-url-trustworthy
- * @param {URL} url
- * @returns {boolean}
- */
 function isURLPotentiallyTrustworthy (url) {
-  // Given a URL record (url), the following algorithm returns "Potentially
-  // Trustworthy" or "Not Trustworthy" as appropriate:
   if (!webidl.is.URL(url)) {
     return false
   }
 
-  // 1. If url is "about:blank" or "about:srcdoc",
-  //    return "Potentially Trustworthy".
   if (url.href === 'about:blank' || url.href === 'about:srcdoc') {
     return true
   }
 
-  // 2. If url’s scheme is "data", return "Potentially Trustworthy".
   if (url.protocol === 'data:') return true
 
-  // Note: The origin of blob: URLs is the origin of the context in which they
-  // were created. Therefore, blobs created in a trustworthy origin will
-  // themselves be potentially trustworthy.
   if (url.protocol === 'blob:') return true
 
-  // 3. Return the result of executing § 3.1 Is origin potentially trustworthy?
-  // on url’s origin.
   return isOriginPotentiallyTrustworthy(url.origin)
 }
 
-// https://w3c.github.io/webappsec-upgrade-insecure-requests/#upgrade-request
 function tryUpgradeRequestToAPotentiallyTrustworthyURL (request) {
-  // TODO
 }
 
-/**
- * @link {https://html.spec.whatwg.org/multipage/origin.html#same-origin}
- * @param {URL} A
- * @param {URL} B
- */
 function sameOrigin (A, B) {
-  // 1. If A and B are the same opaque origin, then return true.
   if (A.origin === B.origin && A.origin === 'null') {
     return true
   }
 
-  // 2. If A and B are both tuple origins and their schemes,
-  //    hosts, and port are identical, then return true.
   if (A.protocol === B.protocol && A.hostname === B.hostname && A.port === B.port) {
     return true
   }
 
-  // 3. Return false.
   return false
 }
 
@@ -17877,38 +15267,18 @@ function isCancelled (fetchParams) {
     fetchParams.controller.state === 'terminated'
 }
 
-/**
- * @see https://fetch.spec.whatwg.org/#concept-method-normalize
- * @param {string} method
- */
 function normalizeMethod (method) {
   return normalizedMethodRecordsBase[method.toLowerCase()] ?? method
 }
 
-// https://tc39.es/ecma262/#sec-%25iteratorprototype%25-object
 const esIteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()))
 
-/**
- * @see https://webidl.spec.whatwg.org/#dfn-iterator-prototype-object
- * @param {string} name name of the instance
- * @param {((target: any) => any)} kInternalIterator
- * @param {string | number} [keyIndex]
- * @param {string | number} [valueIndex]
- */
 function createIterator (name, kInternalIterator, keyIndex = 0, valueIndex = 1) {
   class FastIterableIterator {
-    /** @type {any} */
     #target
-    /** @type {'key' | 'value' | 'key+value'} */
     #kind
-    /** @type {number} */
     #index
 
-    /**
-     * @see https://webidl.spec.whatwg.org/#dfn-default-iterator-object
-     * @param {unknown} target
-     * @param {'key' | 'value' | 'key+value'} kind
-     */
     constructor (target, kind) {
       this.#target = target
       this.#kind = kind
@@ -17916,30 +15286,17 @@ function createIterator (name, kInternalIterator, keyIndex = 0, valueIndex = 1) 
     }
 
     next () {
-      // 1. Let interface be the interface for which the iterator prototype object exists.
-      // 2. Let thisValue be the this value.
-      // 3. Let object be ? ToObject(thisValue).
-      // 4. If object is a platform object, then perform a security
-      //    check, passing:
-      // 5. If object is not a default iterator object for interface,
-      //    then throw a TypeError.
       if (typeof this !== 'object' || this === null || !(#target in this)) {
         throw new TypeError(
           `'next' called on an object that does not implement interface ${name} Iterator.`
         )
       }
 
-      // 6. Let index be object’s index.
-      // 7. Let kind be object’s kind.
-      // 8. Let values be object’s target's value pairs to iterate over.
       const index = this.#index
       const values = kInternalIterator(this.#target)
 
-      // 9. Let len be the length of values.
       const len = values.length
 
-      // 10. If index is greater than or equal to len, then return
-      //     CreateIterResultObject(undefined, true).
       if (index >= len) {
         return {
           value: undefined,
@@ -17947,49 +15304,25 @@ function createIterator (name, kInternalIterator, keyIndex = 0, valueIndex = 1) 
         }
       }
 
-      // 11. Let pair be the entry in values at index index.
       const { [keyIndex]: key, [valueIndex]: value } = values[index]
 
-      // 12. Set object’s index to index + 1.
       this.#index = index + 1
 
-      // 13. Return the iterator result for pair and kind.
 
-      // https://webidl.spec.whatwg.org/#iterator-result
 
-      // 1. Let result be a value determined by the value of kind:
       let result
       switch (this.#kind) {
         case 'key':
-          // 1. Let idlKey be pair’s key.
-          // 2. Let key be the result of converting idlKey to an
-          //    ECMAScript value.
-          // 3. result is key.
           result = key
           break
         case 'value':
-          // 1. Let idlValue be pair’s value.
-          // 2. Let value be the result of converting idlValue to
-          //    an ECMAScript value.
-          // 3. result is value.
           result = value
           break
         case 'key+value':
-          // 1. Let idlKey be pair’s key.
-          // 2. Let idlValue be pair’s value.
-          // 3. Let key be the result of converting idlKey to an
-          //    ECMAScript value.
-          // 4. Let value be the result of converting idlValue to
-          //    an ECMAScript value.
-          // 5. Let array be ! ArrayCreate(2).
-          // 6. Call ! CreateDataProperty(array, "0", key).
-          // 7. Call ! CreateDataProperty(array, "1", value).
-          // 8. result is array.
           result = [key, value]
           break
       }
 
-      // 2. Return CreateIterResultObject(result, false).
       return {
         value: result,
         done: false
@@ -17997,8 +15330,6 @@ function createIterator (name, kInternalIterator, keyIndex = 0, valueIndex = 1) 
     }
   }
 
-  // https://webidl.spec.whatwg.org/#dfn-iterator-prototype-object
-  // @ts-ignore
   delete FastIterableIterator.prototype.constructor
 
   Object.setPrototypeOf(FastIterableIterator.prototype, esIteratorPrototype)
@@ -18013,25 +15344,11 @@ function createIterator (name, kInternalIterator, keyIndex = 0, valueIndex = 1) 
     next: { writable: true, enumerable: true, configurable: true }
   })
 
-  /**
-   * @param {unknown} target
-   * @param {'key' | 'value' | 'key+value'} kind
-   * @returns {IterableIterator<any>}
-   */
   return function (target, kind) {
     return new FastIterableIterator(target, kind)
   }
 }
 
-/**
- * @see https://webidl.spec.whatwg.org/#dfn-iterator-prototype-object
- * @param {string} name name of the instance
- * @param {any} object class
- * @param {(target: any) => any} kInternalIterator
- * @param {string | number} [keyIndex]
- * @param {string | number} [valueIndex]
- * @param {import('../../../types/webidl').WebidlIsFunction} brandCheck
- */
 function iteratorMixin (name, object, kInternalIterator, keyIndex = 0, valueIndex = 1, brandCheck) {
   const makeIterator = createIterator(name, kInternalIterator, keyIndex, valueIndex)
 
@@ -18093,62 +15410,32 @@ function iteratorMixin (name, object, kInternalIterator, keyIndex = 0, valueInde
   })
 }
 
-/**
- * @param {import('./body').ExtractBodyResult} body
- * @param {(bytes: Uint8Array) => void} processBody
- * @param {(error: Error) => void} processBodyError
- * @returns {void}
- *
- * @see https://fetch.spec.whatwg.org/#body-fully-read
- */
 function fullyReadBody (body, processBody, processBodyError) {
-  // 1. If taskDestination is null, then set taskDestination to
-  //    the result of starting a new parallel queue.
 
-  // 2. Let successSteps given a byte sequence bytes be to queue a
-  //    fetch task to run processBody given bytes, with taskDestination.
   const successSteps = processBody
 
-  // 3. Let errorSteps be to queue a fetch task to run processBodyError,
-  //    with taskDestination.
   const errorSteps = processBodyError
 
   try {
-  // 4. Let reader be the result of getting a reader for body’s stream.
-  //    If that threw an exception, then run errorSteps with that
-  //    exception and return.
     const reader = body.stream.getReader()
 
-    // 5. Read all bytes from reader, given successSteps and errorSteps.
     readAllBytes(reader, successSteps, errorSteps)
   } catch (e) {
     errorSteps(e)
   }
 }
 
-/**
- * @param {ReadableStreamController<Uint8Array>} controller
- */
 function readableStreamClose (controller) {
   try {
     controller.close()
     controller.byobRequest?.respond(0)
   } catch (err) {
-    // TODO: add comment explaining why this error occurs.
     if (!err.message.includes('Controller is already closed') && !err.message.includes('ReadableStream is already closed')) {
       throw err
     }
   }
 }
 
-/**
- * @see https://streams.spec.whatwg.org/#readablestreamdefaultreader-read-all-bytes
- * @see https://streams.spec.whatwg.org/#read-loop
- * @param {ReadableStream<Uint8Array<ArrayBuffer>>} reader
- * @param {(bytes: Uint8Array) => void} successSteps
- * @param {(error: Error) => void} failureSteps
- * @returns {Promise<void>}
- */
 async function readAllBytes (reader, successSteps, failureSteps) {
   try {
     const bytes = []
@@ -18158,49 +15445,32 @@ async function readAllBytes (reader, successSteps, failureSteps) {
       const { done, value: chunk } = await reader.read()
 
       if (done) {
-        // 1. Call successSteps with bytes.
         successSteps(Buffer.concat(bytes, byteLength))
         return
       }
 
-      // 1. If chunk is not a Uint8Array object, call failureSteps
-      //    with a TypeError and abort these steps.
       if (!isUint8Array(chunk)) {
         failureSteps(new TypeError('Received non-Uint8Array chunk'))
         return
       }
 
-      // 2. Append the bytes represented by chunk to bytes.
       bytes.push(chunk)
       byteLength += chunk.length
 
-    // 3. Read-loop given reader, bytes, successSteps, and failureSteps.
     } while (true)
   } catch (e) {
-    // 1. Call failureSteps with e.
     failureSteps(e)
   }
 }
 
-/**
- * @see https://fetch.spec.whatwg.org/#is-local
- * @param {URL} url
- * @returns {boolean}
- */
 function urlIsLocal (url) {
-  assert('protocol' in url) // ensure it's a url object
+  assert('protocol' in url)  
 
   const protocol = url.protocol
 
-  // A URL is local if its scheme is a local scheme.
-  // A local scheme is "about", "blob", or "data".
   return protocol === 'about:' || protocol === 'blob:' || protocol === 'data:'
 }
 
-/**
- * @param {string|URL} url
- * @returns {boolean}
- */
 function urlHasHttpsScheme (url) {
   return (
     (
@@ -18216,46 +15486,24 @@ function urlHasHttpsScheme (url) {
   )
 }
 
-/**
- * @see https://fetch.spec.whatwg.org/#http-scheme
- * @param {URL} url
- */
 function urlIsHttpHttpsScheme (url) {
-  assert('protocol' in url) // ensure it's a url object
+  assert('protocol' in url)  
 
   const protocol = url.protocol
 
   return protocol === 'http:' || protocol === 'https:'
 }
 
-/**
- * @typedef {Object} RangeHeaderValue
- * @property {number|null} rangeStartValue
- * @property {number|null} rangeEndValue
- */
 
-/**
- * @see https://fetch.spec.whatwg.org/#simple-range-header-value
- * @param {string} value
- * @param {boolean} allowWhitespace
- * @return {RangeHeaderValue|'failure'}
- */
 function simpleRangeHeaderValue (value, allowWhitespace) {
-  // 1. Let data be the isomorphic decoding of value.
-  // Note: isomorphic decoding takes a sequence of bytes (ie. a Uint8Array) and turns it into a string,
-  // nothing more. We obviously don't need to do that if value is a string already.
   const data = value
 
-  // 2. If data does not start with "bytes", then return failure.
   if (!data.startsWith('bytes')) {
     return 'failure'
   }
 
-  // 3. Let position be a position variable for data, initially pointing at the 5th code point of data.
   const position = { position: 5 }
 
-  // 4. If allowWhitespace is true, collect a sequence of code points that are HTTP tab or space,
-  //    from data given position.
   if (allowWhitespace) {
     collectASequenceOfCodePoints(
       (char) => char === '\t' || char === ' ',
@@ -18264,16 +15512,12 @@ function simpleRangeHeaderValue (value, allowWhitespace) {
     )
   }
 
-  // 5. If the code point at position within data is not U+003D (=), then return failure.
   if (data.charCodeAt(position.position) !== 0x3D) {
     return 'failure'
   }
 
-  // 6. Advance position by 1.
   position.position++
 
-  // 7. If allowWhitespace is true, collect a sequence of code points that are HTTP tab or space, from
-  //    data given position.
   if (allowWhitespace) {
     collectASequenceOfCodePoints(
       (char) => char === '\t' || char === ' ',
@@ -18282,8 +15526,6 @@ function simpleRangeHeaderValue (value, allowWhitespace) {
     )
   }
 
-  // 8. Let rangeStart be the result of collecting a sequence of code points that are ASCII digits,
-  //    from data given position.
   const rangeStart = collectASequenceOfCodePoints(
     (char) => {
       const code = char.charCodeAt(0)
@@ -18294,12 +15536,8 @@ function simpleRangeHeaderValue (value, allowWhitespace) {
     position
   )
 
-  // 9. Let rangeStartValue be rangeStart, interpreted as decimal number, if rangeStart is not the
-  //    empty string; otherwise null.
   const rangeStartValue = rangeStart.length ? Number(rangeStart) : null
 
-  // 10. If allowWhitespace is true, collect a sequence of code points that are HTTP tab or space,
-  //     from data given position.
   if (allowWhitespace) {
     collectASequenceOfCodePoints(
       (char) => char === '\t' || char === ' ',
@@ -18308,17 +15546,12 @@ function simpleRangeHeaderValue (value, allowWhitespace) {
     )
   }
 
-  // 11. If the code point at position within data is not U+002D (-), then return failure.
   if (data.charCodeAt(position.position) !== 0x2D) {
     return 'failure'
   }
 
-  // 12. Advance position by 1.
   position.position++
 
-  // 13. If allowWhitespace is true, collect a sequence of code points that are HTTP tab
-  //     or space, from data given position.
-  // Note from Khafra: its the same step as in #8 again lol
   if (allowWhitespace) {
     collectASequenceOfCodePoints(
       (char) => char === '\t' || char === ' ',
@@ -18327,9 +15560,6 @@ function simpleRangeHeaderValue (value, allowWhitespace) {
     )
   }
 
-  // 14. Let rangeEnd be the result of collecting a sequence of code points that are
-  //     ASCII digits, from data given position.
-  // Note from Khafra: you wouldn't guess it, but this is also the same step as #8
   const rangeEnd = collectASequenceOfCodePoints(
     (char) => {
       const code = char.charCodeAt(0)
@@ -18340,74 +15570,42 @@ function simpleRangeHeaderValue (value, allowWhitespace) {
     position
   )
 
-  // 15. Let rangeEndValue be rangeEnd, interpreted as decimal number, if rangeEnd
-  //     is not the empty string; otherwise null.
-  // Note from Khafra: THE SAME STEP, AGAIN!!!
-  // Note: why interpret as a decimal if we only collect ascii digits?
   const rangeEndValue = rangeEnd.length ? Number(rangeEnd) : null
 
-  // 16. If position is not past the end of data, then return failure.
   if (position.position < data.length) {
     return 'failure'
   }
 
-  // 17. If rangeEndValue and rangeStartValue are null, then return failure.
   if (rangeEndValue === null && rangeStartValue === null) {
     return 'failure'
   }
 
-  // 18. If rangeStartValue and rangeEndValue are numbers, and rangeStartValue is
-  //     greater than rangeEndValue, then return failure.
-  // Note: ... when can they not be numbers?
-  // Note: rangeStartValue or rangeEndValue may be null for open-ended ranges
-  //     such as `bytes=5-` or `bytes=-5`. A null value must not be coerced to 0
-  //     in the comparison, so this check only applies when both are numbers.
   if (rangeStartValue !== null && rangeEndValue !== null && rangeStartValue > rangeEndValue) {
     return 'failure'
   }
 
-  // 19. Return (rangeStartValue, rangeEndValue).
   return { rangeStartValue, rangeEndValue }
 }
 
-/**
- * @see https://fetch.spec.whatwg.org/#build-a-content-range
- * @param {number} rangeStart
- * @param {number} rangeEnd
- * @param {number} fullLength
- */
 function buildContentRange (rangeStart, rangeEnd, fullLength) {
-  // 1. Let contentRange be `bytes `.
   let contentRange = 'bytes '
 
-  // 2. Append rangeStart, serialized and isomorphic encoded, to contentRange.
   contentRange += isomorphicEncode(`${rangeStart}`)
 
-  // 3. Append 0x2D (-) to contentRange.
   contentRange += '-'
 
-  // 4. Append rangeEnd, serialized and isomorphic encoded to contentRange.
   contentRange += isomorphicEncode(`${rangeEnd}`)
 
-  // 5. Append 0x2F (/) to contentRange.
   contentRange += '/'
 
-  // 6. Append fullLength, serialized and isomorphic encoded to contentRange.
   contentRange += isomorphicEncode(`${fullLength}`)
 
-  // 7. Return contentRange.
   return contentRange
 }
 
-// A Stream, which pipes the response to zlib.createInflate() or
-// zlib.createInflateRaw() depending on the first byte of the Buffer.
-// If the lower byte of the first byte is 0x08, then the stream is
-// interpreted as a zlib stream, otherwise it's interpreted as a
-// raw deflate stream.
 class InflateStream extends Transform {
   #zlibOptions
 
-  /** @param {zlib.ZlibOptions} [zlibOptions] */
   constructor (zlibOptions) {
     super()
     this.#zlibOptions = zlibOptions
@@ -18440,159 +15638,103 @@ class InflateStream extends Transform {
   }
 }
 
-/**
- * @param {zlib.ZlibOptions} [zlibOptions]
- * @returns {InflateStream}
- */
 function createInflate (zlibOptions) {
   return new InflateStream(zlibOptions)
 }
 
-/**
- * @see https://fetch.spec.whatwg.org/#concept-header-extract-mime-type
- * @param {import('./headers').HeadersList} headers
- */
 function extractMimeType (headers) {
-  // 1. Let charset be null.
   let charset = null
 
-  // 2. Let essence be null.
   let essence = null
 
-  // 3. Let mimeType be null.
   let mimeType = null
 
-  // 4. Let values be the result of getting, decoding, and splitting `Content-Type` from headers.
   const values = getDecodeSplit('content-type', headers)
 
-  // 5. If values is null, then return failure.
   if (values === null) {
     return 'failure'
   }
 
-  // 6. For each value of values:
   for (const value of values) {
-    // 6.1. Let temporaryMimeType be the result of parsing value.
     const temporaryMimeType = parseMIMEType(value)
 
-    // 6.2. If temporaryMimeType is failure or its essence is "*/*", then continue.
     if (temporaryMimeType === 'failure' || temporaryMimeType.essence === '*/*') {
       continue
     }
 
-    // 6.3. Set mimeType to temporaryMimeType.
     mimeType = temporaryMimeType
 
-    // 6.4. If mimeType’s essence is not essence, then:
     if (mimeType.essence !== essence) {
-      // 6.4.1. Set charset to null.
       charset = null
 
-      // 6.4.2. If mimeType’s parameters["charset"] exists, then set charset to
-      //        mimeType’s parameters["charset"].
       if (mimeType.parameters.has('charset')) {
         charset = mimeType.parameters.get('charset')
       }
 
-      // 6.4.3. Set essence to mimeType’s essence.
       essence = mimeType.essence
     } else if (!mimeType.parameters.has('charset') && charset !== null) {
-      // 6.5. Otherwise, if mimeType’s parameters["charset"] does not exist, and
-      //      charset is non-null, set mimeType’s parameters["charset"] to charset.
       mimeType.parameters.set('charset', charset)
     }
   }
 
-  // 7. If mimeType is null, then return failure.
   if (mimeType == null) {
     return 'failure'
   }
 
-  // 8. Return mimeType.
   return mimeType
 }
 
-/**
- * @see https://fetch.spec.whatwg.org/#header-value-get-decode-and-split
- * @param {string|null} value
- */
 function gettingDecodingSplitting (value) {
-  // 1. Let input be the result of isomorphic decoding value.
   const input = value
 
-  // 2. Let position be a position variable for input, initially pointing at the start of input.
   const position = { position: 0 }
 
-  // 3. Let values be a list of strings, initially empty.
   const values = []
 
-  // 4. Let temporaryValue be the empty string.
   let temporaryValue = ''
 
-  // 5. While position is not past the end of input:
   while (position.position < input.length) {
-    // 5.1. Append the result of collecting a sequence of code points that are not U+0022 (")
-    //      or U+002C (,) from input, given position, to temporaryValue.
     temporaryValue += collectASequenceOfCodePoints(
       (char) => char !== '"' && char !== ',',
       input,
       position
     )
 
-    // 5.2. If position is not past the end of input, then:
     if (position.position < input.length) {
-      // 5.2.1. If the code point at position within input is U+0022 ("), then:
       if (input.charCodeAt(position.position) === 0x22) {
-        // 5.2.1.1. Append the result of collecting an HTTP quoted string from input, given position, to temporaryValue.
         temporaryValue += collectAnHTTPQuotedString(
           input,
           position
         )
 
-        // 5.2.1.2. If position is not past the end of input, then continue.
         if (position.position < input.length) {
           continue
         }
       } else {
-        // 5.2.2. Otherwise:
 
-        // 5.2.2.1. Assert: the code point at position within input is U+002C (,).
         assert(input.charCodeAt(position.position) === 0x2C)
 
-        // 5.2.2.2. Advance position by 1.
         position.position++
       }
     }
 
-    // 5.3. Remove all HTTP tab or space from the start and end of temporaryValue.
     temporaryValue = removeChars(temporaryValue, true, true, (char) => char === 0x9 || char === 0x20)
 
-    // 5.4. Append temporaryValue to values.
     values.push(temporaryValue)
 
-    // 5.6. Set temporaryValue to the empty string.
     temporaryValue = ''
   }
 
-  // 6. Return values.
   return values
 }
 
-/**
- * @see https://fetch.spec.whatwg.org/#concept-header-list-get-decode-split
- * @param {string} name lowercase header name
- * @param {import('./headers').HeadersList} list
- */
 function getDecodeSplit (name, list) {
-  // 1. Let value be the result of getting name from list.
   const value = list.get(name, true)
 
-  // 2. If value is null, then return null.
   if (value === null) {
     return null
   }
 
-  // 3. Return the result of getting, decoding, and splitting value.
   return gettingDecodingSplitting(value)
 }
 
@@ -18600,23 +15742,11 @@ function hasAuthenticationEntry (request) {
   return false
 }
 
-/**
- * @see https://url.spec.whatwg.org/#include-credentials
- * @param {URL} url
- */
 function includesCredentials (url) {
-  // A URL includes credentials if its username or password is not the empty string.
   return !!(url.username || url.password)
 }
 
-/**
- * @see https://html.spec.whatwg.org/multipage/document-sequences.html#traversable-navigable
- * @param {object|string} navigable
- */
 function isTraversableNavigable (navigable) {
-  // Returns true only if we have an actual traversable navigable object
-  // that can prompt the user for credentials. In Node.js, this will always
-  // be false since there's no Window object or navigable.
   return navigable != null && navigable !== 'client' && navigable !== 'no-traversable'
 }
 
@@ -18688,10 +15818,10 @@ module.exports = {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 926:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  926:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -18699,41 +15829,18 @@ module.exports = {
 const assert = __webpack_require__(4589)
 const { utf8DecodeBytes } = __webpack_require__(6478)
 
-/**
- * @param {(char: string) => boolean} condition
- * @param {string} input
- * @param {{ position: number }} position
- * @returns {string}
- *
- * @see https://infra.spec.whatwg.org/#collect-a-sequence-of-code-points
- */
 function collectASequenceOfCodePoints (condition, input, position) {
-  // 1. Let result be the empty string.
   let result = ''
 
-  // 2. While position doesn’t point past the end of input and the
-  // code point at position within input meets the condition condition:
   while (position.position < input.length && condition(input[position.position])) {
-    // 1. Append that code point to the end of result.
     result += input[position.position]
 
-    // 2. Advance position by 1.
     position.position++
   }
 
-  // 3. Return result.
   return result
 }
 
-/**
- * A faster collectASequenceOfCodePoints that only works when comparing a single character.
- * @param {string} char
- * @param {string} input
- * @param {{ position: number }} position
- * @returns {string}
- *
- * @see https://infra.spec.whatwg.org/#collect-a-sequence-of-code-points
- */
 function collectASequenceOfCodePointsFast (char, input, position) {
   const idx = input.indexOf(char, position.position)
   const start = position.position
@@ -18747,24 +15854,13 @@ function collectASequenceOfCodePointsFast (char, input, position) {
   return input.slice(start, position.position)
 }
 
-const ASCII_WHITESPACE_REPLACE_REGEX = /[\u0009\u000A\u000C\u000D\u0020]/g // eslint-disable-line no-control-regex
+const ASCII_WHITESPACE_REPLACE_REGEX = /[\u0009\u000A\u000C\u000D\u0020]/g  
 
-/**
- * @param {string} data
- * @returns {Uint8Array | 'failure'}
- *
- * @see https://infra.spec.whatwg.org/#forgiving-base64-decode
- */
 function forgivingBase64 (data) {
-  // 1. Remove all ASCII whitespace from data.
   data = data.replace(ASCII_WHITESPACE_REPLACE_REGEX, '')
 
   let dataLength = data.length
-  // 2. If data’s code point length divides by 4 leaving
-  // no remainder, then:
   if (dataLength % 4 === 0) {
-    // 1. If data ends with one or two U+003D (=) code points,
-    // then remove them from data.
     if (data.charCodeAt(dataLength - 1) === 0x003D) {
       --dataLength
       if (data.charCodeAt(dataLength - 1) === 0x003D) {
@@ -18773,17 +15869,10 @@ function forgivingBase64 (data) {
     }
   }
 
-  // 3. If data’s code point length divides by 4 leaving
-  // a remainder of 1, then return failure.
   if (dataLength % 4 === 1) {
     return 'failure'
   }
 
-  // 4. If data contains a code point that is not one of
-  //  U+002B (+)
-  //  U+002F (/)
-  //  ASCII alphanumeric
-  // then return failure.
   if (/[^+/0-9A-Za-z]/.test(data.length === dataLength ? data : data.substring(0, dataLength))) {
     return 'failure'
   }
@@ -18792,32 +15881,17 @@ function forgivingBase64 (data) {
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
 }
 
-/**
- * @param {number} char
- * @returns {boolean}
- *
- * @see https://infra.spec.whatwg.org/#ascii-whitespace
- */
 function isASCIIWhitespace (char) {
   return (
-    char === 0x09 || // \t
-    char === 0x0a || // \n
-    char === 0x0c || // \f
-    char === 0x0d || // \r
-    char === 0x20    // space
+    char === 0x09 ||  
+    char === 0x0a ||  
+    char === 0x0c ||  
+    char === 0x0d ||  
+    char === 0x20     
   )
 }
 
-/**
- * @param {Uint8Array} input
- * @returns {string}
- *
- * @see https://infra.spec.whatwg.org/#isomorphic-decode
- */
 function isomorphicDecode (input) {
-  // 1. To isomorphic decode a byte sequence input, return a string whose code point
-  //    length is equal to input’s length and whose code points have the same values
-  //    as the values of input’s bytes, in the same order.
   const length = input.length
   if ((2 << 15) - 1 > length) {
     return String.fromCharCode.apply(null, input)
@@ -18834,65 +15908,30 @@ function isomorphicDecode (input) {
   return result
 }
 
-const invalidIsomorphicEncodeValueRegex = /[^\x00-\xFF]/ // eslint-disable-line no-control-regex
+const invalidIsomorphicEncodeValueRegex = /[^\x00-\xFF]/  
 
-/**
- * @param {string} input
- * @returns {string}
- *
- * @see https://infra.spec.whatwg.org/#isomorphic-encode
- */
 function isomorphicEncode (input) {
-  // 1. Assert: input contains no code points greater than U+00FF.
   assert(!invalidIsomorphicEncodeValueRegex.test(input))
 
-  // 2. Return a byte sequence whose length is equal to input’s code
-  //    point length and whose bytes have the same values as the
-  //    values of input’s code points, in the same order
   return input
 }
 
-const nonASCIIRegex = /[^\x00-\x7F]/ // eslint-disable-line no-control-regex
+const nonASCIIRegex = /[^\x00-\x7F]/  
 
-/**
- * @param {string} str
- * @returns {string}
- *
- * @see https://infra.spec.whatwg.org/#ascii-lowercase
- */
 function asciiLowercase (str) {
   return nonASCIIRegex.test(str)
     ? str.replace(/[A-Z]+/g, (upper) => upper.toLowerCase())
     : str.toLowerCase()
 }
 
-/**
- * @see https://infra.spec.whatwg.org/#parse-json-bytes-to-a-javascript-value
- * @param {Uint8Array} bytes
- */
 function parseJSONFromBytes (bytes) {
   return JSON.parse(utf8DecodeBytes(bytes))
 }
 
-/**
- * @param {string} str
- * @param {boolean} [leading=true]
- * @param {boolean} [trailing=true]
- * @returns {string}
- *
- * @see https://infra.spec.whatwg.org/#strip-leading-and-trailing-ascii-whitespace
- */
 function removeASCIIWhitespace (str, leading = true, trailing = true) {
   return removeChars(str, leading, trailing, isASCIIWhitespace)
 }
 
-/**
- * @param {string} str
- * @param {boolean} leading
- * @param {boolean} trailing
- * @param {(charCode: number) => boolean} predicate
- * @returns {string}
- */
 function removeChars (str, leading, trailing, predicate) {
   let lead = 0
   let trail = str.length - 1
@@ -18908,20 +15947,15 @@ function removeChars (str, leading, trailing, predicate) {
   return lead === 0 && trail === str.length - 1 ? str : str.slice(lead, trail + 1)
 }
 
-// https://infra.spec.whatwg.org/#serialize-a-javascript-value-to-a-json-string
 function serializeJavascriptValueToJSONString (value) {
-  // 1. Let result be ? Call(%JSON.stringify%, undefined, « value »).
   const result = JSON.stringify(value)
 
-  // 2. If result is undefined, then throw a TypeError.
   if (result === undefined) {
     throw new TypeError('Value is not JSON serializable')
   }
 
-  // 3. Assert: result is a string.
   assert(typeof result === 'string')
 
-  // 4. Return result.
   return result
 }
 
@@ -18940,10 +15974,10 @@ module.exports = {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 8161:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  8161:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 "use strict";
 
@@ -18959,11 +15993,10 @@ const SYMBOL = 4
 const NUMBER = 5
 const BIGINT = 6
 const NULL = 7
-const OBJECT = 8 // function and object
+const OBJECT = 8  
 
 const FunctionPrototypeSymbolHasInstance = Function.call.bind(Function.prototype[Symbol.hasInstance])
 
-/** @type {import('../../../types/webidl').Webidl} */
 const webidl = {
   converters: {},
   util: {},
@@ -18971,27 +16004,10 @@ const webidl = {
   is: {}
 }
 
-/**
- * @description Instantiate an error.
- *
- * @param {Object} message
- * @param {string} message.header
- * @param {string} message.message
- * @returns {TypeError}
- */
 webidl.errors.exception = function (message) {
   return new TypeError(`${message.header}: ${message.message}`)
 }
 
-/**
- * @description Instantiate an error when conversion from one type to another has failed.
- *
- * @param {Object} opts
- * @param {string} opts.prefix
- * @param {string} opts.argument
- * @param {string[]} opts.types
- * @returns {TypeError}
- */
 webidl.errors.conversionFailed = function (opts) {
   const plural = opts.types.length === 1 ? '' : ' one of'
   const message =
@@ -19004,15 +16020,6 @@ webidl.errors.conversionFailed = function (opts) {
   })
 }
 
-/**
- * @description Instantiate an error when an invalid argument is provided
- *
- * @param {Object} context
- * @param {string} context.prefix
- * @param {string} context.value
- * @param {string} context.type
- * @returns {TypeError}
- */
 webidl.errors.invalidArgument = function (context) {
   return webidl.errors.exception({
     header: context.prefix,
@@ -19020,11 +16027,10 @@ webidl.errors.invalidArgument = function (context) {
   })
 }
 
-// https://webidl.spec.whatwg.org/#implements
 webidl.brandCheck = function (V, is) {
   if (!is(V)) {
     const err = new TypeError('Illegal invocation')
-    err.code = 'ERR_INVALID_THIS' // node compat.
+    err.code = 'ERR_INVALID_THIS'  
     throw err
   }
 }
@@ -19050,7 +16056,6 @@ webidl.util.MakeTypeAssertion = function (I) {
   return (O) => FunctionPrototypeSymbolHasInstance(I, O)
 }
 
-// https://tc39.es/ecma262/#sec-ecmascript-data-types-and-values
 webidl.util.Type = function (V) {
   switch (typeof V) {
     case 'undefined': return UNDEFINED
@@ -19096,53 +16101,37 @@ webidl.util.TypeValueToString = function (o) {
 
 webidl.util.markAsUncloneable = markAsUncloneable
 
-// https://webidl.spec.whatwg.org/#abstract-opdef-converttoint
 webidl.util.ConvertToInt = function (V, bitLength, signedness, flags) {
   let upperBound
   let lowerBound
 
-  // 1. If bitLength is 64, then:
   if (bitLength === 64) {
-    // 1. Let upperBound be 2^53 − 1.
     upperBound = Math.pow(2, 53) - 1
 
-    // 2. If signedness is "unsigned", then let lowerBound be 0.
     if (signedness === 'unsigned') {
       lowerBound = 0
     } else {
-      // 3. Otherwise let lowerBound be −2^53 + 1.
       lowerBound = Math.pow(-2, 53) + 1
     }
   } else if (signedness === 'unsigned') {
-    // 2. Otherwise, if signedness is "unsigned", then:
 
-    // 1. Let lowerBound be 0.
     lowerBound = 0
 
-    // 2. Let upperBound be 2^bitLength − 1.
     upperBound = Math.pow(2, bitLength) - 1
   } else {
-    // 3. Otherwise:
 
-    // 1. Let lowerBound be -2^(bitLength − 1).
     lowerBound = -Math.pow(2, bitLength - 1)
 
-    // 2. Let upperBound be 2^(bitLength − 1) − 1.
     upperBound = Math.pow(2, bitLength - 1) - 1
   }
 
-  // 4. Let x be ? ToNumber(V).
   let x = Number(V)
 
-  // 5. If x is −0, then set x to +0.
   if (x === 0) {
     x = 0
   }
 
-  // 6. If the conversion is to an IDL type associated
-  //    with the [EnforceRange] extended attribute, then:
   if (webidl.util.HasFlag(flags, webidl.attributes.EnforceRange)) {
-    // 1. If x is NaN, +∞, or −∞, then throw a TypeError.
     if (
       Number.isNaN(x) ||
       x === Number.POSITIVE_INFINITY ||
@@ -19154,11 +16143,8 @@ webidl.util.ConvertToInt = function (V, bitLength, signedness, flags) {
       })
     }
 
-    // 2. Set x to IntegerPart(x).
     x = webidl.util.IntegerPart(x)
 
-    // 3. If x < lowerBound or x > upperBound, then
-    //    throw a TypeError.
     if (x < lowerBound || x > upperBound) {
       throw webidl.errors.exception({
         header: 'Integer conversion',
@@ -19166,31 +16152,21 @@ webidl.util.ConvertToInt = function (V, bitLength, signedness, flags) {
       })
     }
 
-    // 4. Return x.
     return x
   }
 
-  // 7. If x is not NaN and the conversion is to an IDL
-  //    type associated with the [Clamp] extended
-  //    attribute, then:
   if (!Number.isNaN(x) && webidl.util.HasFlag(flags, webidl.attributes.Clamp)) {
-    // 1. Set x to min(max(x, lowerBound), upperBound).
     x = Math.min(Math.max(x, lowerBound), upperBound)
 
-    // 2. Round x to the nearest integer, choosing the
-    //    even integer if it lies halfway between two,
-    //    and choosing +0 rather than −0.
     if (Math.floor(x) % 2 === 0) {
       x = Math.floor(x)
     } else {
       x = Math.ceil(x)
     }
 
-    // 3. Return x.
     return x
   }
 
-  // 8. If x is NaN, +0, +∞, or −∞, then return +0.
   if (
     Number.isNaN(x) ||
     (x === 0 && Object.is(0, x)) ||
@@ -19200,33 +16176,24 @@ webidl.util.ConvertToInt = function (V, bitLength, signedness, flags) {
     return 0
   }
 
-  // 9. Set x to IntegerPart(x).
   x = webidl.util.IntegerPart(x)
 
-  // 10. Set x to x modulo 2^bitLength.
   x = x % Math.pow(2, bitLength)
 
-  // 11. If signedness is "signed" and x ≥ 2^(bitLength − 1),
-  //    then return x − 2^bitLength.
   if (signedness === 'signed' && x >= Math.pow(2, bitLength - 1)) {
     return x - Math.pow(2, bitLength)
   }
 
-  // 12. Otherwise, return x.
   return x
 }
 
-// https://webidl.spec.whatwg.org/#abstract-opdef-integerpart
 webidl.util.IntegerPart = function (n) {
-  // 1. Let r be floor(abs(n)).
   const r = Math.floor(Math.abs(n))
 
-  // 2. If n < 0, then return -1 × r.
   if (n < 0) {
     return -1 * r
   }
 
-  // 3. Otherwise, return r.
   return r
 }
 
@@ -19266,10 +16233,8 @@ webidl.util.HasFlag = function (flags, attributes) {
   return typeof flags === 'number' && (flags & attributes) === attributes
 }
 
-// https://webidl.spec.whatwg.org/#es-sequence
 webidl.sequenceConverter = function (converter) {
   return (V, prefix, argument, Iterable) => {
-    // 1. If Type(V) is not Object, throw a TypeError.
     if (webidl.util.Type(V) !== OBJECT) {
       throw webidl.errors.exception({
         header: prefix,
@@ -19277,13 +16242,10 @@ webidl.sequenceConverter = function (converter) {
       })
     }
 
-    // 2. Let method be ? GetMethod(V, @@iterator).
-    /** @type {Generator} */
     const method = typeof Iterable === 'function' ? Iterable() : V?.[Symbol.iterator]?.()
     const seq = []
     let index = 0
 
-    // 3. If method is undefined, throw a TypeError.
     if (
       method === undefined ||
       typeof method.next !== 'function'
@@ -19294,7 +16256,6 @@ webidl.sequenceConverter = function (converter) {
       })
     }
 
-    // https://webidl.spec.whatwg.org/#create-sequence-from-iterable
     while (true) {
       const { done, value } = method.next()
 
@@ -19309,10 +16270,8 @@ webidl.sequenceConverter = function (converter) {
   }
 }
 
-// https://webidl.spec.whatwg.org/#es-to-record
 webidl.recordConverter = function (keyConverter, valueConverter) {
   return (O, prefix, argument) => {
-    // 1. If Type(O) is not Object, throw a TypeError.
     if (webidl.util.Type(O) !== OBJECT) {
       throw webidl.errors.exception({
         header: prefix,
@@ -19320,54 +16279,38 @@ webidl.recordConverter = function (keyConverter, valueConverter) {
       })
     }
 
-    // 2. Let result be a new empty instance of record<K, V>.
     const result = {}
 
     if (!types.isProxy(O)) {
-      // 1. Let desc be ? O.[[GetOwnProperty]](key).
       const keys = [...Object.getOwnPropertyNames(O), ...Object.getOwnPropertySymbols(O)]
 
       for (const key of keys) {
         const keyName = webidl.util.Stringify(key)
 
-        // 1. Let typedKey be key converted to an IDL value of type K.
         const typedKey = keyConverter(key, prefix, `Key ${keyName} in ${argument}`)
 
-        // 2. Let value be ? Get(O, key).
-        // 3. Let typedValue be value converted to an IDL value of type V.
         const typedValue = valueConverter(O[key], prefix, `${argument}[${keyName}]`)
 
-        // 4. Set result[typedKey] to typedValue.
         result[typedKey] = typedValue
       }
 
-      // 5. Return result.
       return result
     }
 
-    // 3. Let keys be ? O.[[OwnPropertyKeys]]().
     const keys = Reflect.ownKeys(O)
 
-    // 4. For each key of keys.
     for (const key of keys) {
-      // 1. Let desc be ? O.[[GetOwnProperty]](key).
       const desc = Reflect.getOwnPropertyDescriptor(O, key)
 
-      // 2. If desc is not undefined and desc.[[Enumerable]] is true:
       if (desc?.enumerable) {
-        // 1. Let typedKey be key converted to an IDL value of type K.
         const typedKey = keyConverter(key, prefix, argument)
 
-        // 2. Let value be ? Get(O, key).
-        // 3. Let typedValue be value converted to an IDL value of type V.
         const typedValue = valueConverter(O[key], prefix, argument)
 
-        // 4. Set result[typedKey] to typedValue.
         result[typedKey] = typedValue
       }
     }
 
-    // 5. Return result.
     return result
   }
 }
@@ -19386,7 +16329,6 @@ webidl.interfaceConverter = function (TypeCheck, name) {
 }
 
 webidl.dictionaryConverter = function (converters) {
-  // "For each dictionary member member declared on dictionary, in lexicographical order:"
   converters.sort((a, b) => (a.key > b.key) - (a.key < b.key))
 
   return (dictionary, prefix, argument) => {
@@ -19414,15 +16356,10 @@ webidl.dictionaryConverter = function (converters) {
       let value = dictionary?.[key]
       const hasDefault = defaultValue !== undefined
 
-      // Only use defaultValue if value is undefined and
-      // a defaultValue options was provided.
       if (hasDefault && value === undefined) {
         value = defaultValue()
       }
 
-      // A key can be optional and have no default value.
-      // When this happens, do not perform a conversion,
-      // and do not assign the key a value.
       if (required || hasDefault || value !== undefined) {
         value = converter(value, prefix, `${argument}.${key}`)
 
@@ -19454,10 +16391,6 @@ webidl.nullableConverter = function (converter) {
   }
 }
 
-/**
- * @param {*} value
- * @returns {boolean}
- */
 webidl.is.USVString = function (value) {
   return (
     typeof value === 'string' &&
@@ -19480,68 +16413,45 @@ webidl.is.BufferSource = function (V) {
   )
 }
 
-// https://webidl.spec.whatwg.org/#dfn-get-buffer-source-copy
 webidl.util.getCopyOfBytesHeldByBufferSource = function (bufferSource) {
-  // 1. Let jsBufferSource be the result of converting bufferSource to a JavaScript value.
   const jsBufferSource = bufferSource
 
-  // 2. Let jsArrayBuffer be jsBufferSource.
   let jsArrayBuffer = jsBufferSource
 
-  // 3. Let offset be 0.
   let offset = 0
 
-  // 4. Let length be 0.
   let length = 0
 
-  // 5. If jsBufferSource has a [[ViewedArrayBuffer]] internal slot, then:
   if (types.isTypedArray(jsBufferSource) || types.isDataView(jsBufferSource)) {
-    // 5.1. Set jsArrayBuffer to jsBufferSource.[[ViewedArrayBuffer]].
     jsArrayBuffer = jsBufferSource.buffer
 
-    // 5.2. Set offset to jsBufferSource.[[ByteOffset]].
     offset = jsBufferSource.byteOffset
 
-    // 5.3. Set length to jsBufferSource.[[ByteLength]].
     length = jsBufferSource.byteLength
   } else {
-    // 6. Otherwise:
 
-    // 6.1. Assert: jsBufferSource is an ArrayBuffer or SharedArrayBuffer object.
     assert(types.isAnyArrayBuffer(jsBufferSource))
 
-    // 6.2. Set length to jsBufferSource.[[ArrayBufferByteLength]].
     length = jsBufferSource.byteLength
   }
 
-  // 7. If IsDetachedBuffer(jsArrayBuffer) is true, then return the empty byte sequence.
   if (jsArrayBuffer.detached) {
     return new Uint8Array(0)
   }
 
-  // 8. Let bytes be a new byte sequence of length equal to length.
   const bytes = new Uint8Array(length)
 
-  // 9. For i in the range offset to offset + length − 1, inclusive,
-  //    set bytes[i − offset] to GetValueFromBuffer(jsArrayBuffer, i, Uint8, true, Unordered).
   const view = new Uint8Array(jsArrayBuffer, offset, length)
   bytes.set(view)
 
-  // 10. Return bytes.
   return bytes
 }
 
-// https://webidl.spec.whatwg.org/#es-DOMString
 webidl.converters.DOMString = function (V, prefix, argument, flags) {
-  // 1. If V is null and the conversion is to an IDL type
-  //    associated with the [LegacyNullToEmptyString]
-  //    extended attribute, then return the DOMString value
-  //    that represents the empty string.
   if (V === null && webidl.util.HasFlag(flags, webidl.attributes.LegacyNullToEmptyString)) {
     return ''
   }
 
-  // 2. Let x be ? ToString(V).
   if (typeof V === 'symbol') {
     throw webidl.errors.exception({
       header: prefix,
@@ -19549,15 +16459,10 @@ webidl.converters.DOMString = function (V, prefix, argument, flags) {
     })
   }
 
-  // 3. Return the IDL DOMString value that represents the
-  //    same sequence of code units as the one the
-  //    ECMAScript String value x represents.
   return String(V)
 }
 
-// https://webidl.spec.whatwg.org/#es-ByteString
 webidl.converters.ByteString = function (V, prefix, argument) {
-  // 1. Let x be ? ToString(V).
   if (typeof V === 'symbol') {
     throw webidl.errors.exception({
       header: prefix,
@@ -19567,8 +16472,6 @@ webidl.converters.ByteString = function (V, prefix, argument) {
 
   const x = String(V)
 
-  // 2. If the value of any element of x is greater than
-  //    255, then throw a TypeError.
   for (let index = 0; index < x.length; index++) {
     if (x.charCodeAt(index) > 255) {
       throw new TypeError(
@@ -19578,89 +16481,51 @@ webidl.converters.ByteString = function (V, prefix, argument) {
     }
   }
 
-  // 3. Return an IDL ByteString value whose length is the
-  //    length of x, and where the value of each element is
-  //    the value of the corresponding element of x.
   return x
 }
 
-/**
- * @param {unknown} value
- * @returns {string}
- * @see https://webidl.spec.whatwg.org/#es-USVString
- */
 webidl.converters.USVString = function (value) {
-  // TODO: rewrite this so we can control the errors thrown
   if (typeof value === 'string') {
     return value.toWellFormed()
   }
   return `${value}`.toWellFormed()
 }
 
-// https://webidl.spec.whatwg.org/#es-boolean
 webidl.converters.boolean = function (V) {
-  // 1. Let x be the result of computing ToBoolean(V).
-  // https://262.ecma-international.org/10.0/index.html#table-10
   const x = Boolean(V)
 
-  // 2. Return the IDL boolean value that is the one that represents
-  //    the same truth value as the ECMAScript Boolean value x.
   return x
 }
 
-// https://webidl.spec.whatwg.org/#es-any
 webidl.converters.any = function (V) {
   return V
 }
 
-// https://webidl.spec.whatwg.org/#es-long-long
 webidl.converters['long long'] = function (V, prefix, argument) {
-  // 1. Let x be ? ConvertToInt(V, 64, "signed").
   const x = webidl.util.ConvertToInt(V, 64, 'signed', 0, prefix, argument)
 
-  // 2. Return the IDL long long value that represents
-  //    the same numeric value as x.
   return x
 }
 
-// https://webidl.spec.whatwg.org/#es-unsigned-long-long
 webidl.converters['unsigned long long'] = function (V, prefix, argument) {
-  // 1. Let x be ? ConvertToInt(V, 64, "unsigned").
   const x = webidl.util.ConvertToInt(V, 64, 'unsigned', 0, prefix, argument)
 
-  // 2. Return the IDL unsigned long long value that
-  //    represents the same numeric value as x.
   return x
 }
 
-// https://webidl.spec.whatwg.org/#es-unsigned-long
 webidl.converters['unsigned long'] = function (V, prefix, argument) {
-  // 1. Let x be ? ConvertToInt(V, 32, "unsigned").
   const x = webidl.util.ConvertToInt(V, 32, 'unsigned', 0, prefix, argument)
 
-  // 2. Return the IDL unsigned long value that
-  //    represents the same numeric value as x.
   return x
 }
 
-// https://webidl.spec.whatwg.org/#es-unsigned-short
 webidl.converters['unsigned short'] = function (V, prefix, argument, flags) {
-  // 1. Let x be ? ConvertToInt(V, 16, "unsigned").
   const x = webidl.util.ConvertToInt(V, 16, 'unsigned', flags, prefix, argument)
 
-  // 2. Return the IDL unsigned short value that represents
-  //    the same numeric value as x.
   return x
 }
 
-// https://webidl.spec.whatwg.org/#idl-ArrayBuffer
 webidl.converters.ArrayBuffer = function (V, prefix, argument, flags) {
-  // 1. If V is not an Object, or V does not have an
-  //    [[ArrayBufferData]] internal slot, then throw a
-  //    TypeError.
-  // 2. If IsSharedArrayBuffer(V) is true, then throw a
-  //    TypeError.
-  // see: https://tc39.es/ecma262/#sec-properties-of-the-arraybuffer-instances
   if (
     webidl.util.Type(V) !== OBJECT ||
     !types.isArrayBuffer(V)
@@ -19672,10 +16537,6 @@ webidl.converters.ArrayBuffer = function (V, prefix, argument, flags) {
     })
   }
 
-  // 3. If the conversion is not to an IDL type associated
-  //    with the [AllowResizable] extended attribute, and
-  //    IsResizableArrayBuffer(V) is true, then throw a
-  //    TypeError.
   if (!webidl.util.HasFlag(flags, webidl.attributes.AllowResizable) && webidl.util.IsResizableArrayBuffer(V)) {
     throw webidl.errors.exception({
       header: prefix,
@@ -19683,19 +16544,10 @@ webidl.converters.ArrayBuffer = function (V, prefix, argument, flags) {
     })
   }
 
-  // 4. Return the IDL ArrayBuffer value that is a
-  //    reference to the same object as V.
   return V
 }
 
-// https://webidl.spec.whatwg.org/#idl-SharedArrayBuffer
 webidl.converters.SharedArrayBuffer = function (V, prefix, argument, flags) {
-  // 1. If V is not an Object, or V does not have an
-  //    [[ArrayBufferData]] internal slot, then throw a
-  //    TypeError.
-  // 2. If IsSharedArrayBuffer(V) is false, then throw a
-  //    TypeError.
-  // see: https://tc39.es/ecma262/#sec-properties-of-the-sharedarraybuffer-instances
   if (
     webidl.util.Type(V) !== OBJECT ||
     !types.isSharedArrayBuffer(V)
@@ -19707,10 +16559,6 @@ webidl.converters.SharedArrayBuffer = function (V, prefix, argument, flags) {
     })
   }
 
-  // 3. If the conversion is not to an IDL type associated
-  //    with the [AllowResizable] extended attribute, and
-  //    IsResizableArrayBuffer(V) is true, then throw a
-  //    TypeError.
   if (!webidl.util.HasFlag(flags, webidl.attributes.AllowResizable) && webidl.util.IsResizableArrayBuffer(V)) {
     throw webidl.errors.exception({
       header: prefix,
@@ -19718,18 +16566,11 @@ webidl.converters.SharedArrayBuffer = function (V, prefix, argument, flags) {
     })
   }
 
-  // 4. Return the IDL SharedArrayBuffer value that is a
-  //    reference to the same object as V.
   return V
 }
 
-// https://webidl.spec.whatwg.org/#dfn-typed-array-type
 webidl.converters.TypedArray = function (V, T, prefix, argument, flags) {
-  // 1. Let T be the IDL type V is being converted to.
 
-  // 2. If Type(V) is not Object, or V does not have a
-  //    [[TypedArrayName]] internal slot with a value
-  //    equal to T’s name, then throw a TypeError.
   if (
     webidl.util.Type(V) !== OBJECT ||
     !types.isTypedArray(V) ||
@@ -19742,10 +16583,6 @@ webidl.converters.TypedArray = function (V, T, prefix, argument, flags) {
     })
   }
 
-  // 3. If the conversion is not to an IDL type associated
-  //    with the [AllowShared] extended attribute, and
-  //    IsSharedArrayBuffer(V.[[ViewedArrayBuffer]]) is
-  //    true, then throw a TypeError.
   if (!webidl.util.HasFlag(flags, webidl.attributes.AllowShared) && types.isSharedArrayBuffer(V.buffer)) {
     throw webidl.errors.exception({
       header: prefix,
@@ -19753,10 +16590,6 @@ webidl.converters.TypedArray = function (V, T, prefix, argument, flags) {
     })
   }
 
-  // 4. If the conversion is not to an IDL type associated
-  //    with the [AllowResizable] extended attribute, and
-  //    IsResizableArrayBuffer(V.[[ViewedArrayBuffer]]) is
-  //    true, then throw a TypeError.
   if (!webidl.util.HasFlag(flags, webidl.attributes.AllowResizable) && webidl.util.IsResizableArrayBuffer(V.buffer)) {
     throw webidl.errors.exception({
       header: prefix,
@@ -19764,15 +16597,10 @@ webidl.converters.TypedArray = function (V, T, prefix, argument, flags) {
     })
   }
 
-  // 5. Return the IDL value of type T that is a reference
-  //    to the same object as V.
   return V
 }
 
-// https://webidl.spec.whatwg.org/#idl-DataView
 webidl.converters.DataView = function (V, prefix, argument, flags) {
-  // 1. If Type(V) is not Object, or V does not have a
-  //    [[DataView]] internal slot, then throw a TypeError.
   if (webidl.util.Type(V) !== OBJECT || !types.isDataView(V)) {
     throw webidl.errors.conversionFailed({
       prefix,
@@ -19781,10 +16609,6 @@ webidl.converters.DataView = function (V, prefix, argument, flags) {
     })
   }
 
-  // 2. If the conversion is not to an IDL type associated
-  //    with the [AllowShared] extended attribute, and
-  //    IsSharedArrayBuffer(V.[[ViewedArrayBuffer]]) is true,
-  //    then throw a TypeError.
   if (!webidl.util.HasFlag(flags, webidl.attributes.AllowShared) && types.isSharedArrayBuffer(V.buffer)) {
     throw webidl.errors.exception({
       header: prefix,
@@ -19792,10 +16616,6 @@ webidl.converters.DataView = function (V, prefix, argument, flags) {
     })
   }
 
-  // 3. If the conversion is not to an IDL type associated
-  //    with the [AllowResizable] extended attribute, and
-  //    IsResizableArrayBuffer(V.[[ViewedArrayBuffer]]) is
-  //    true, then throw a TypeError.
   if (!webidl.util.HasFlag(flags, webidl.attributes.AllowResizable) && webidl.util.IsResizableArrayBuffer(V.buffer)) {
     throw webidl.errors.exception({
       header: prefix,
@@ -19803,12 +16623,9 @@ webidl.converters.DataView = function (V, prefix, argument, flags) {
     })
   }
 
-  // 4. Return the IDL DataView value that is a reference
-  //    to the same object as V.
   return V
 }
 
-// https://webidl.spec.whatwg.org/#ArrayBufferView
 webidl.converters.ArrayBufferView = function (V, prefix, argument, flags) {
   if (
     webidl.util.Type(V) !== OBJECT ||
@@ -19838,7 +16655,6 @@ webidl.converters.ArrayBufferView = function (V, prefix, argument, flags) {
   return V
 }
 
-// https://webidl.spec.whatwg.org/#BufferSource
 webidl.converters.BufferSource = function (V, prefix, argument, flags) {
   if (types.isArrayBuffer(V)) {
     return webidl.converters.ArrayBuffer(V, prefix, argument, flags)
@@ -19850,7 +16666,6 @@ webidl.converters.BufferSource = function (V, prefix, argument, flags) {
     return webidl.converters.ArrayBufferView(V, prefix, argument, flags)
   }
 
-  // Make this explicit for easier debugging
   if (types.isSharedArrayBuffer(V)) {
     throw webidl.errors.exception({
       header: prefix,
@@ -19865,7 +16680,6 @@ webidl.converters.BufferSource = function (V, prefix, argument, flags) {
   })
 }
 
-// https://webidl.spec.whatwg.org/#AllowSharedBufferSource
 webidl.converters.AllowSharedBufferSource = function (V, prefix, argument, flags) {
   if (types.isArrayBuffer(V)) {
     return webidl.converters.ArrayBuffer(V, prefix, argument, flags)
@@ -19907,19 +16721,11 @@ webidl.converters.AbortSignal = webidl.interfaceConverter(
   'AbortSignal'
 )
 
-/**
- * [LegacyTreatNonObjectAsNull]
- * callback EventHandlerNonNull = any (Event event);
- * typedef EventHandlerNonNull? EventHandler;
- * @param {*} V
- */
 webidl.converters.EventHandlerNonNull = function (V) {
   if (webidl.util.Type(V) !== OBJECT) {
     return null
   }
 
-  // [I]f the value is not an object, it will be converted to null, and if the value is not callable,
-  // it will be converted to a callback function value that does nothing when called.
   if (typeof V === 'function') {
     return V
   }
@@ -19940,7 +16746,7 @@ module.exports = {
 }
 
 
-/***/ })
+  })
 
 };
 ;

@@ -3,27 +3,23 @@ exports.id = 82;
 exports.ids = [82];
 exports.modules = {
 
-/***/ 7082:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+  7082:
+  ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
-// EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  createHttpClient: () => (/* binding */ createHttpClient)
+  createHttpClient: () => (  createHttpClient)
 });
 
-// EXTERNAL MODULE: external "node:timers/promises"
 var promises_ = __webpack_require__(8500);
-// EXTERNAL MODULE: ./core/constants.ts
 var constants = __webpack_require__(2851);
-// EXTERNAL MODULE: ./core/network-error.ts
 var network_error = __webpack_require__(3647);
-;// CONCATENATED MODULE: ./core/retry.ts
+; 
 
 const PATCH_RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 const POST_RETRY_STATUSES = new Set([429, 503]);
 const POST_RETRY_CAUSES = new Set(['refused', 'dns', 'proxy-refused']);
-const NEVER_RETRY_CAUSES = new Set(['tls', 'proxy-auth']);
+const NEVER_RETRY_CAUSES = new Set(['tls', 'proxy-auth', 'malformed']);
 function isRetryable(method, outcome) {
     if (outcome.kind === 'network' && NEVER_RETRY_CAUSES.has(outcome.cause))
         return false;
@@ -32,7 +28,7 @@ function isRetryable(method, outcome) {
     return outcome.kind === 'network' ? POST_RETRY_CAUSES.has(outcome.cause) : POST_RETRY_STATUSES.has(outcome.status);
 }
 function backoffMs(retry, random = Math.random) {
-    return Math.round(Math.min(constants/* Limits */.xu.backoffCapMs, constants/* Limits */.xu.backoffBaseMs * 2 ** retry) * random());
+    return Math.round(Math.min(constants .xu.backoffCapMs, constants .xu.backoffBaseMs * 2 ** retry) * random());
 }
 function retryAfterMs(header, now = Date.now()) {
     if (!header)
@@ -41,23 +37,18 @@ function retryAfterMs(header, now = Date.now()) {
     const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
     if (Number.isNaN(ms))
         return undefined;
-    return Math.min(constants/* Limits */.xu.retryAfterMs, Math.max(0, ms));
+    return Math.min(constants .xu.retryAfterMs, Math.max(0, ms));
 }
 
-// EXTERNAL MODULE: ./core/text.ts
 var core_text = __webpack_require__(9439);
-// EXTERNAL MODULE: ../node_modules/undici/lib/dispatcher/dispatcher.js
 var dispatcher = __webpack_require__(6089);
-var dispatcher_default = /*#__PURE__*/__webpack_require__.n(dispatcher);
-// EXTERNAL MODULE: ../node_modules/undici/lib/api/index.js
+var dispatcher_default =  __webpack_require__.n(dispatcher);
 var api = __webpack_require__(8833);
-// EXTERNAL MODULE: ../node_modules/undici/lib/dispatcher/agent.js
 var agent = __webpack_require__(3779);
-var agent_default = /*#__PURE__*/__webpack_require__.n(agent);
-// EXTERNAL MODULE: ../node_modules/undici/lib/core/util.js
+var agent_default =  __webpack_require__.n(agent);
 var util = __webpack_require__(586);
-var util_default = /*#__PURE__*/__webpack_require__.n(util);
-;// CONCATENATED MODULE: ./deps/undici.ts
+var util_default =  __webpack_require__.n(util);
+; 
 
 
 
@@ -72,8 +63,8 @@ function createAgent(timeouts) {
 }
 async function createProxyAgent(proxy, timeouts) {
     const [{ default: ProxyAgent }, { default: Pool }] = await Promise.all([
-        __webpack_require__.e(/* import() */ 942).then(__webpack_require__.t.bind(__webpack_require__, 4942, 23)),
-        Promise.resolve(/* import() */).then(__webpack_require__.t.bind(__webpack_require__, 7454, 23)),
+        __webpack_require__.e(  942).then(__webpack_require__.t.bind(__webpack_require__, 4942, 23)),
+        Promise.resolve( ).then(__webpack_require__.t.bind(__webpack_require__, 7454, 23)),
     ]);
     const phases = phaseTimeouts(timeouts);
     return new ProxyAgent({
@@ -111,7 +102,7 @@ function undiciLazyBuiltins() {
     };
 }
 
-;// CONCATENATED MODULE: ./core/http.ts
+; 
 
 
 
@@ -119,7 +110,8 @@ function undiciLazyBuiltins() {
 
 
 async function createHttpClient(options) {
-    const { timeoutMs, retries, proxy, log, sleep = (ms) => (0,promises_.setTimeout)(ms), random = Math.random } = options;
+    const { timeoutMs, retries, proxy, log, random = Math.random } = options;
+    const sleep = options.sleep ?? ((ms, signal) => (0,promises_.setTimeout)(ms, undefined, signal && { signal }));
     const dispatcher = proxy ? await createProxyAgent(proxy.url, { timeoutMs }) : createAgent({ timeoutMs });
     function attempt(req) {
         return withDeadline(answer(req), timeoutMs);
@@ -132,43 +124,52 @@ async function createHttpClient(options) {
             dispatcher,
             signal: AbortSignal.timeout(timeoutMs),
         });
-        const { text, truncated } = await readPrefix(response.body, constants/* Limits */.xu.answerBytes);
+        const { text, truncated } = await readPrefix(response.body, constants .xu.answerBytes);
         return {
             status: response.statusCode,
             contentType: headerValue(response.headers['content-type']) ?? '',
             location: headerValue(response.headers.location),
+            contentEncoding: headerValue(response.headers['content-encoding']),
             retryAfter: headerValue(response.headers['retry-after']),
             text,
             truncated,
         };
     }
-    async function send(req) {
+    async function send(req, signal) {
         const label = `${req.method} ${req.url.href}`;
         log.debug(`${label} ${req.body}`);
         for (let retry = 0;; retry++) {
             let outcome;
             let what;
             let waitMs;
+            let last;
+            const final = () => retry >= retries || signal?.aborted === true;
             try {
                 const response = await attempt(req);
-                log.debug(`${label} -> HTTP ${response.status} ${(0,core_text/* shorten */.ml)(log.clean(response.text), constants/* Limits */.xu.detailLength)}`);
+                log.debug(`${label} -> HTTP ${response.status} ${(0,core_text .ml)(log.clean(response.text), constants .xu.detailLength)}`);
                 outcome = { kind: 'response', status: response.status };
-                if (response.status < 300 || retry >= retries || !isRetryable(req.method, outcome))
+                if (response.status < 300 || final() || !isRetryable(req.method, outcome))
                     return response;
                 what = `HTTP ${response.status}`;
                 waitMs = retryAfterMs(response.retryAfter);
+                last = () => response;
             }
             catch (error) {
-                const failure = (0,network_error/* describeNetworkError */.g)(error, req.url.host, proxy);
+                const failure = (0,network_error .g)(error, req.url.host, proxy);
                 outcome = { kind: 'network', cause: failure.cause };
                 log.debug(`${label} -> ${failure.cause}: ${String(error)}`);
-                if (retry >= retries || !isRetryable(req.method, outcome))
-                    throw new network_error/* NetworkError */.D(failure.text, { cause: error });
+                if (final() || !isRetryable(req.method, outcome))
+                    throw new network_error .D(failure.text, { cause: error });
                 what = failure.text;
+                last = () => {
+                    throw new network_error .D(failure.text, { cause: error });
+                };
             }
             const delay = waitMs ?? backoffMs(retry, random);
             log.info(`${label}: ${what}; retrying in ${(delay / 1000).toFixed(1)} s (retry ${retry + 1} of ${retries})`);
-            await sleep(delay);
+            await sleep(delay, signal).catch(() => undefined);
+            if (signal?.aborted)
+                return last();
         }
     }
     const close = () => {
@@ -205,7 +206,7 @@ function headerValue(value) {
 }
 
 
-/***/ })
+  })
 
 };
 ;

@@ -3,8 +3,8 @@ exports.id = 942;
 exports.ids = [942];
 exports.modules = {
 
-/***/ 9076:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  9076:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
@@ -17,10 +17,8 @@ const { parseAddress } = __webpack_require__(8102)
 const debug = debuglog('undici:socks5')
 const EMPTY_BUFFER = Buffer.alloc(0)
 
-// SOCKS5 constants
 const SOCKS_VERSION = 0x05
 
-// Authentication methods
 const AUTH_METHODS = {
   NO_AUTH: 0x00,
   GSSAPI: 0x01,
@@ -28,21 +26,18 @@ const AUTH_METHODS = {
   NO_ACCEPTABLE: 0xFF
 }
 
-// SOCKS5 commands
 const COMMANDS = {
   CONNECT: 0x01,
   BIND: 0x02,
   UDP_ASSOCIATE: 0x03
 }
 
-// Address types
 const ADDRESS_TYPES = {
   IPV4: 0x01,
   DOMAIN: 0x03,
   IPV6: 0x04
 }
 
-// Reply codes
 const REPLY_CODES = {
   SUCCEEDED: 0x00,
   GENERAL_FAILURE: 0x01,
@@ -55,7 +50,6 @@ const REPLY_CODES = {
   ADDRESS_TYPE_NOT_SUPPORTED: 0x08
 }
 
-// State machine states
 const STATES = {
   INITIAL: 'initial',
   HANDSHAKING: 'handshaking',
@@ -67,10 +61,6 @@ const STATES = {
   CLOSED: 'closed'
 }
 
-/**
- * SOCKS5 client implementation
- * Handles SOCKS5 protocol negotiation and connection establishment
- */
 class Socks5Client extends EventEmitter {
   constructor (socket, options = {}) {
     super()
@@ -87,22 +77,17 @@ class Socks5Client extends EventEmitter {
     this.onSocketError = this.onError.bind(this)
     this.onSocketClose = this.onClose.bind(this)
 
-    // Authentication settings
     this.authMethods = []
     if (options.username && options.password) {
       this.authMethods.push(AUTH_METHODS.USERNAME_PASSWORD)
     }
     this.authMethods.push(AUTH_METHODS.NO_AUTH)
 
-    // Socket event handlers
     this.socket.on('data', this.onSocketData)
     this.socket.on('error', this.onSocketError)
     this.socket.on('close', this.onSocketClose)
   }
 
-  /**
-   * Handle incoming data from the socket
-   */
   onData (data) {
     debug('received data', data.length, 'bytes in state', this.state)
     this.buffer = Buffer.concat([this.buffer, data])
@@ -124,9 +109,6 @@ class Socks5Client extends EventEmitter {
     }
   }
 
-  /**
-   * Handle socket errors
-   */
   onError (err) {
     debug('socket error', err)
     this.state = STATES.ERROR
@@ -134,18 +116,12 @@ class Socks5Client extends EventEmitter {
     this.destroy()
   }
 
-  /**
-   * Handle socket close
-   */
   onClose () {
     debug('socket closed')
     this.state = STATES.CLOSED
     this.emit('close')
   }
 
-  /**
-   * Destroy the client and underlying socket
-   */
   destroy () {
     if (this.socket && !this.socket.destroyed) {
       this.socket.destroy()
@@ -157,9 +133,6 @@ class Socks5Client extends EventEmitter {
     this.emit('authenticated')
   }
 
-  /**
-   * Start the SOCKS5 handshake
-   */
   handshake () {
     if (this.state !== STATES.INITIAL) {
       throw new InvalidArgumentError('Handshake already started')
@@ -168,12 +141,6 @@ class Socks5Client extends EventEmitter {
     debug('starting handshake with', this.authMethods.length, 'auth methods')
     this.state = STATES.HANDSHAKING
 
-    // Build handshake request
-    // +----+----------+----------+
-    // |VER | NMETHODS | METHODS  |
-    // +----+----------+----------+
-    // | 1  |    1     | 1 to 255 |
-    // +----+----------+----------+
     const request = Buffer.alloc(2 + this.authMethods.length)
     request[0] = SOCKS_VERSION
     request[1] = this.authMethods.length
@@ -184,12 +151,9 @@ class Socks5Client extends EventEmitter {
     this.socket.write(request)
   }
 
-  /**
-   * Handle handshake response from server
-   */
   handleHandshakeResponse () {
     if (this.buffer.length < 2) {
-      return // Not enough data yet
+      return  
     }
 
     const version = this.buffer[0]
@@ -216,9 +180,6 @@ class Socks5Client extends EventEmitter {
     }
   }
 
-  /**
-   * Send username/password authentication request
-   */
   sendAuthRequest () {
     const { username, password } = this.options
 
@@ -228,12 +189,6 @@ class Socks5Client extends EventEmitter {
 
     debug('sending username/password auth')
 
-    // Username/Password authentication request (RFC 1929)
-    // +----+------+----------+------+----------+
-    // |VER | ULEN |  UNAME   | PLEN |  PASSWD  |
-    // +----+------+----------+------+----------+
-    // | 1  |  1   | 1 to 255 |  1   | 1 to 255 |
-    // +----+------+----------+------+----------+
     const usernameBuffer = Buffer.from(username)
     const passwordBuffer = Buffer.from(password)
 
@@ -242,7 +197,7 @@ class Socks5Client extends EventEmitter {
     }
 
     const request = Buffer.alloc(3 + usernameBuffer.length + passwordBuffer.length)
-    request[0] = 0x01 // Sub-negotiation version
+    request[0] = 0x01  
     request[1] = usernameBuffer.length
     usernameBuffer.copy(request, 2)
     request[2 + usernameBuffer.length] = passwordBuffer.length
@@ -251,12 +206,9 @@ class Socks5Client extends EventEmitter {
     this.socket.write(request)
   }
 
-  /**
-   * Handle authentication response
-   */
   handleAuthResponse () {
     if (this.buffer.length < 2) {
-      return // Not enough data yet
+      return  
     }
 
     const version = this.buffer[0]
@@ -275,11 +227,6 @@ class Socks5Client extends EventEmitter {
     this.markAuthenticated()
   }
 
-  /**
-   * Send CONNECT command
-   * @param {string} address - Target address (IP or domain)
-   * @param {number} port - Target port
-   */
   connect (address, port) {
     if (this.state === STATES.CONNECTING || this.state === STATES.CONNECTED) {
       throw new InvalidArgumentError('Connection already in progress')
@@ -296,23 +243,13 @@ class Socks5Client extends EventEmitter {
     this.socket.write(request)
   }
 
-  /**
-   * Build a SOCKS5 request
-   */
   buildConnectRequest (command, address, port) {
-    // Parse address to determine type and buffer
     const { type: addressType, buffer: addressBuffer } = parseAddress(address)
 
-    // Build request
-    // +----+-----+-------+------+----------+----------+
-    // |VER | CMD |  RSV  | ATYP | DST.ADDR | DST.PORT |
-    // +----+-----+-------+------+----------+----------+
-    // | 1  |  1  | X'00' |  1   | Variable |    2     |
-    // +----+-----+-------+------+----------+----------+
     const request = Buffer.alloc(4 + addressBuffer.length + 2)
     request[0] = SOCKS_VERSION
     request[1] = command
-    request[2] = 0x00 // Reserved
+    request[2] = 0x00  
     request[3] = addressType
     addressBuffer.copy(request, 4)
     request.writeUInt16BE(port, 4 + addressBuffer.length)
@@ -320,12 +257,9 @@ class Socks5Client extends EventEmitter {
     return request
   }
 
-  /**
-   * Handle CONNECT response
-   */
   handleConnectResponse () {
     if (this.buffer.length < 4) {
-      return // Not enough data for header
+      return  
     }
 
     const version = this.buffer[0]
@@ -336,23 +270,22 @@ class Socks5Client extends EventEmitter {
       throw new Socks5ProxyError(`Invalid SOCKS version in reply: ${version}`, 'UND_ERR_SOCKS5_REPLY_VERSION')
     }
 
-    // Calculate the expected response length
-    let responseLength = 4 // VER + REP + RSV + ATYP
+    let responseLength = 4  
     if (addressType === ADDRESS_TYPES.IPV4) {
-      responseLength += 4 + 2 // IPv4 + port
+      responseLength += 4 + 2  
     } else if (addressType === ADDRESS_TYPES.DOMAIN) {
       if (this.buffer.length < 5) {
-        return // Need domain length byte
+        return  
       }
-      responseLength += 1 + this.buffer[4] + 2 // length byte + domain + port
+      responseLength += 1 + this.buffer[4] + 2  
     } else if (addressType === ADDRESS_TYPES.IPV6) {
-      responseLength += 16 + 2 // IPv6 + port
+      responseLength += 16 + 2  
     } else {
       throw new Socks5ProxyError(`Invalid address type in reply: ${addressType}`, 'UND_ERR_SOCKS5_ADDR_TYPE')
     }
 
     if (this.buffer.length < responseLength) {
-      return // Not enough data for full response
+      return  
     }
 
     if (reply !== REPLY_CODES.SUCCEEDED) {
@@ -360,7 +293,6 @@ class Socks5Client extends EventEmitter {
       throw new Socks5ProxyError(`SOCKS5 connection failed: ${errorMessage}`, `UND_ERR_SOCKS5_REPLY_${reply}`)
     }
 
-    // Parse bound address and port
     let boundAddress
     let offset = 4
 
@@ -373,7 +305,6 @@ class Socks5Client extends EventEmitter {
       boundAddress = this.buffer.subarray(offset, offset + domainLength).toString()
       offset += domainLength
     } else if (addressType === ADDRESS_TYPES.IPV6) {
-      // Parse IPv6 address from 16-byte buffer
       const parts = []
       for (let i = 0; i < 8; i++) {
         const value = this.buffer.readUInt16BE(offset + i * 2)
@@ -393,9 +324,6 @@ class Socks5Client extends EventEmitter {
     this.emit('connected', { address: boundAddress, port: boundPort })
   }
 
-  /**
-   * Get human-readable error message for reply code
-   */
   getReplyErrorMessage (reply) {
     switch (reply) {
       case REPLY_CODES.GENERAL_FAILURE:
@@ -430,10 +358,10 @@ module.exports = {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 8102:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  8102:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
@@ -441,51 +369,37 @@ const { Buffer } = __webpack_require__(4573)
 const net = __webpack_require__(7030)
 const { InvalidArgumentError } = __webpack_require__(5793)
 
-/**
- * Parse an address and determine its type
- * @param {string} address - The address to parse
- * @returns {{type: number, buffer: Buffer}} Address type and buffer
- */
 function parseAddress (address) {
-  // Check if it's an IPv4 address
   if (net.isIPv4(address)) {
     const parts = address.split('.').map(Number)
     return {
-      type: 0x01, // IPv4
+      type: 0x01,  
       buffer: Buffer.from(parts)
     }
   }
 
-  // Check if it's an IPv6 address
   if (net.isIPv6(address)) {
     return {
-      type: 0x04, // IPv6
+      type: 0x04,  
       buffer: parseIPv6(address)
     }
   }
 
-  // Otherwise, treat as domain name
   const domainBuffer = Buffer.from(address, 'utf8')
   if (domainBuffer.length > 255) {
     throw new InvalidArgumentError('Domain name too long (max 255 bytes)')
   }
 
   return {
-    type: 0x03, // Domain
+    type: 0x03,  
     buffer: Buffer.concat([Buffer.from([domainBuffer.length]), domainBuffer])
   }
 }
 
-/**
- * Parse IPv6 address to buffer
- * @param {string} address - IPv6 address string
- * @returns {Buffer} 16-byte buffer
- */
 function parseIPv6 (address) {
   const buffer = Buffer.alloc(16)
   let normalizedAddress = address
 
-  // Expand an embedded IPv4 tail into the last two IPv6 groups.
   if (address.includes('.')) {
     const lastColonIndex = address.lastIndexOf(':')
     const ipv4Part = address.slice(lastColonIndex + 1)
@@ -498,7 +412,6 @@ function parseIPv6 (address) {
     }
   }
 
-  // Handle compressed notation (::)
   const doubleColonIndex = normalizedAddress.indexOf('::')
   if (doubleColonIndex !== -1) {
     const before = normalizedAddress.slice(0, doubleColonIndex)
@@ -526,13 +439,6 @@ function parseIPv6 (address) {
   return buffer
 }
 
-/**
- * Build a SOCKS5 address buffer
- * @param {number} type - Address type (1=IPv4, 3=Domain, 4=IPv6)
- * @param {Buffer} addressBuffer - The address data
- * @param {number} port - Port number
- * @returns {Buffer} Complete address buffer including type, address, and port
- */
 function buildAddressBuffer (type, addressBuffer, port) {
   const portBuffer = Buffer.allocUnsafe(2)
   portBuffer.writeUInt16BE(port, 0)
@@ -544,12 +450,6 @@ function buildAddressBuffer (type, addressBuffer, port) {
   ])
 }
 
-/**
- * Parse address from SOCKS5 response
- * @param {Buffer} buffer - Buffer containing the address
- * @param {number} offset - Starting offset in buffer
- * @returns {{address: string, port: number, bytesRead: number}}
- */
 function parseResponseAddress (buffer, offset = 0) {
   if (buffer.length < offset + 1) {
     throw new InvalidArgumentError('Buffer too small to contain address type')
@@ -560,7 +460,7 @@ function parseResponseAddress (buffer, offset = 0) {
   let currentOffset = offset + 1
 
   switch (addressType) {
-    case 0x01: { // IPv4
+    case 0x01: {  
       if (buffer.length < currentOffset + 6) {
         throw new InvalidArgumentError('Buffer too small for IPv4 address')
       }
@@ -569,7 +469,7 @@ function parseResponseAddress (buffer, offset = 0) {
       break
     }
 
-    case 0x03: { // Domain
+    case 0x03: {  
       if (buffer.length < currentOffset + 1) {
         throw new InvalidArgumentError('Buffer too small for domain length')
       }
@@ -584,11 +484,10 @@ function parseResponseAddress (buffer, offset = 0) {
       break
     }
 
-    case 0x04: { // IPv6
+    case 0x04: {  
       if (buffer.length < currentOffset + 18) {
         throw new InvalidArgumentError('Buffer too small for IPv6 address')
       }
-      // Convert buffer to IPv6 string
       const parts = []
       for (let i = 0; i < 8; i++) {
         const value = buffer.readUInt16BE(currentOffset + i * 2)
@@ -603,7 +502,6 @@ function parseResponseAddress (buffer, offset = 0) {
       throw new InvalidArgumentError(`Invalid address type: ${addressType}`)
   }
 
-  // Parse port
   if (buffer.length < currentOffset + 2) {
     throw new InvalidArgumentError('Buffer too small for port')
   }
@@ -617,11 +515,6 @@ function parseResponseAddress (buffer, offset = 0) {
   }
 }
 
-/**
- * Create error for SOCKS5 reply code
- * @param {number} replyCode - SOCKS5 reply code
- * @returns {Error} Appropriate error object
- */
 function createReplyError (replyCode) {
   const messages = {
     0x01: 'General SOCKS server failure',
@@ -649,10 +542,10 @@ module.exports = {
 }
 
 
-/***/ }),
+  }),
 
-/***/ 4942:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  4942:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
@@ -730,7 +623,6 @@ class Http1ProxyWrapper extends DispatcherBase {
       if (onResponseStart) onResponseStart.call(this, controller, statusCode, data, statusMessage)
     }
 
-    // Rewrite request as an HTTP1 Proxy request, without tunneling.
     const {
       origin,
       path = '/',
@@ -744,9 +636,6 @@ class Http1ProxyWrapper extends DispatcherBase {
       opts.headers.host = new URL(origin).host
     }
 
-    // Pin the SNI/cert hostname to the proxy. Without this the underlying
-    // Client would derive it from the (rewritten) Host header, which points
-    // at the target — wrong for the TLS handshake to the proxy itself.
     if (this.#proxyServername != null) {
       opts.servername = this.#proxyServername
     }
@@ -790,7 +679,6 @@ class ProxyAgent extends DispatcherBase {
     if (opts.auth && opts.token) {
       throw new InvalidArgumentError('opts.auth cannot be used in combination with opts.token')
     } else if (opts.auth) {
-      /* @deprecated in favour of opts.token */
       this[kProxyHeaders]['proxy-authorization'] = `Basic ${opts.auth}`
     } else if (opts.token) {
       this[kProxyHeaders]['proxy-authorization'] = opts.token
@@ -809,7 +697,6 @@ class ProxyAgent extends DispatcherBase {
     const factory = (origin, options) => {
       const { protocol } = new URL(origin)
 
-      // Handle SOCKS5 proxy
       if (this[kProxy].protocol === 'socks5:' || this[kProxy].protocol === 'socks:') {
         return new Socks5ProxyAgent(this[kProxy].uri, {
           headers: this[kProxyHeaders],
@@ -845,8 +732,6 @@ class ProxyAgent extends DispatcherBase {
       return agentFactory(origin, options)
     }
 
-    // For SOCKS5 proxies, we don't need a client to the proxy itself
-    // The SOCKS5 connection is handled within Socks5ProxyAgent
     if (protocol === 'socks5:' || protocol === 'socks:') {
       this[kClient] = null
     } else {
@@ -857,8 +742,6 @@ class ProxyAgent extends DispatcherBase {
       ...opts,
       factory,
       connect: async (opts, callback) => {
-        // SOCKS5 proxies handle their own connections via Socks5ProxyAgent,
-        // so this connect function should never be called for them.
         if (!this[kClient]) {
           callback(new InvalidArgumentError('Cannot establish tunnel connection without a proxy client'))
           return
@@ -912,15 +795,8 @@ class ProxyAgent extends DispatcherBase {
           connectEndpoint({ ...opts, servername, httpSocket: socket }, callback)
         } catch (err) {
           if (err.code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-            // Throw a custom error to avoid loop in client.js#connect
             callback(new SecureProxyConnectionError(err))
           } else if (err.code === 'UND_ERR_SOCKET') {
-            // A socket failure while establishing the tunnel means the CONNECT
-            // never completed, so there is nothing to recover - the proxy just
-            // tore down the connection. client.js#onError treats UND_ERR_SOCKET
-            // as a recoverable error on an established connection and leaves the
-            // request queued, which makes connect() retry forever. Surface it as
-            // a non-recoverable proxy error so the request fails instead. (#3897)
             callback(new ProxyConnectionError(err))
           } else {
             callback(err)
@@ -950,10 +826,6 @@ class ProxyAgent extends DispatcherBase {
     )
   }
 
-  /**
-   * @param {import('../../types/proxy-agent').ProxyAgent.Options | string | URL} opts
-   * @returns {URL}
-   */
   #getUrl (opts) {
     if (typeof opts === 'string') {
       return new URL(opts)
@@ -981,15 +853,8 @@ class ProxyAgent extends DispatcherBase {
   }
 }
 
-/**
- * @param {string[] | Record<string, string> | Iterable<[string, string | string[] | undefined]>} headers
- * @returns {Record<string, string | string[] | undefined>}
- */
 function buildHeaders (headers) {
-  // When using undici.fetch, the headers list is stored
-  // as an array.
   if (Array.isArray(headers)) {
-    /** @type {Record<string, string>} */
     const headersPair = {}
 
     for (let i = 0; i < headers.length; i += 2) {
@@ -1003,11 +868,6 @@ function buildHeaders (headers) {
     return headersPair
   }
 
-  // Materialize iterable header containers (e.g. Map, Headers) into a record so
-  // that throwIfProxyAuthIsSent() can inspect their entries. Object.keys and
-  // for...in see nothing on a Map/Headers instance, so without this the
-  // Proxy-Authorization guard is bypassed and proxy credentials can reach the
-  // origin server (GHSA-6cv7-626c-qhqw).
   if (headers && typeof headers === 'object' && hasSafeIterator(headers)) {
     const headersPair = {}
 
@@ -1034,14 +894,6 @@ function buildHeaders (headers) {
   return headers
 }
 
-/**
- * @param {Record<string, string>} headers
- *
- * Previous versions of ProxyAgent suggests the Proxy-Authorization in request headers
- * Nevertheless, it was changed and to avoid a security vulnerability by end users
- * this check was created.
- * It should be removed in the next major version for performance reasons
- */
 function throwIfProxyAuthIsSent (headers) {
   for (const key in headers) {
     if (isProxyAuthorizationHeader(key)) {
@@ -1050,10 +902,6 @@ function throwIfProxyAuthIsSent (headers) {
   }
 }
 
-/**
- * @param {string} key
- * @returns {boolean}
- */
 function isProxyAuthorizationHeader (key) {
   return key.length === proxyAuthorization.length && key.toLowerCase() === proxyAuthorization
 }
@@ -1074,16 +922,16 @@ function throwProxyAuthError () {
 module.exports = ProxyAgent
 
 
-/***/ }),
+  }),
 
-/***/ 3469:
-/***/ ((module, __unused_webpack_exports, __webpack_require__) => {
+  3469:
+  ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const { URL } = __webpack_require__(3136)
 
-let tls // include tls conditionally since it is not always available
+let tls  
 const DispatcherBase = __webpack_require__(4339)
 const { ConnectTimeoutError, InvalidArgumentError } = __webpack_require__(5793)
 const { Socks5Client, STATES } = __webpack_require__(9076)
@@ -1113,17 +961,12 @@ function createConnectTimeoutError (hostname, port, timeout) {
   )
 }
 
-// Static flag to ensure warning is only emitted once per process
 let experimentalWarningEmitted = false
 
-/**
- * SOCKS5 proxy agent for dispatching requests through a SOCKS5 proxy
- */
 class Socks5ProxyAgent extends DispatcherBase {
   constructor (proxyUrl, options = {}) {
     super(options)
 
-    // Emit experimental warning only once
     if (!experimentalWarningEmitted) {
       process.emitWarning(
         'SOCKS5 proxy support is experimental and subject to change',
@@ -1136,7 +979,6 @@ class Socks5ProxyAgent extends DispatcherBase {
       throw new InvalidArgumentError('Proxy URL is mandatory')
     }
 
-    // Parse proxy URL
     const url = typeof proxyUrl === 'string' ? new URL(proxyUrl) : proxyUrl
 
     if (url.protocol !== 'socks5:' && url.protocol !== 'socks:') {
@@ -1161,13 +1003,11 @@ class Socks5ProxyAgent extends DispatcherBase {
     this[kRequestTls] = requestTls
     this[kRequestTlsTimeout] = requestTlsTimeout
 
-    // Extract auth from URL or options
     this[kProxyAuth] = {
       username: options.username || (url.username ? decodeURIComponent(url.username) : null),
       password: options.password || (url.password ? decodeURIComponent(url.password) : null)
     }
 
-    // Create connector for proxy connection
     const proxyTlsTimeout = options.proxyTls?.timeout ?? connectTimeout
     if (!Number.isFinite(proxyTlsTimeout) || proxyTlsTimeout < 0) {
       throw new InvalidArgumentError('invalid proxyTls.timeout')
@@ -1178,20 +1018,15 @@ class Socks5ProxyAgent extends DispatcherBase {
       servername: options.proxyTls?.servername || url.hostname
     })
 
-    // Pools for the actual HTTP connections (with SOCKS5 tunnel connect function), keyed by origin
     this[kPools] = new Map()
   }
 
-  /**
-   * Create a SOCKS5 connection to the proxy
-   */
   async createSocks5Connection (targetHost, targetPort) {
     const proxyHost = this[kProxyUrl].hostname
     const proxyPort = parseInt(this[kProxyUrl].port) || 1080
 
     debug('creating SOCKS5 connection to', proxyHost, proxyPort)
 
-    // Connect to the SOCKS5 proxy
     const socketReady = Promise.withResolvers()
 
     this[kConnector]({
@@ -1209,19 +1044,15 @@ class Socks5ProxyAgent extends DispatcherBase {
 
     const socket = await socketReady.promise
 
-    // Create SOCKS5 client
     const socks5Client = new Socks5Client(socket, this[kProxyAuth])
 
-    // Handle SOCKS5 errors
     socks5Client.on('error', (err) => {
       debug('SOCKS5 error:', err)
       socket.destroy()
     })
 
-    // Perform SOCKS5 handshake
     await socks5Client.handshake()
 
-    // Wait for authentication (if required)
     const authenticationReady = Promise.withResolvers()
     const authenticationTimeout = this[kConnectTimeout] === 0
       ? null
@@ -1249,7 +1080,6 @@ class Socks5ProxyAgent extends DispatcherBase {
       authenticationReady.reject(err)
     }
 
-    // Check if already authenticated (for NO_AUTH method)
     if (socks5Client.state === STATES.AUTHENTICATED) {
       clearTimeout(authenticationTimeout)
       authenticationReady.resolve()
@@ -1260,10 +1090,8 @@ class Socks5ProxyAgent extends DispatcherBase {
 
     await authenticationReady.promise
 
-    // Send CONNECT command
     await socks5Client.connect(targetHost, targetPort)
 
-    // Wait for connection
     const connectionReady = Promise.withResolvers()
     const connectionTimeout = this[kConnectTimeout] === 0
       ? null
@@ -1300,9 +1128,6 @@ class Socks5ProxyAgent extends DispatcherBase {
     return socket
   }
 
-  /**
-   * Dispatch a request through the SOCKS5 proxy
-   */
   [kDispatch] (opts, handler) {
     const { origin } = opts
 
@@ -1311,7 +1136,6 @@ class Socks5ProxyAgent extends DispatcherBase {
     try {
       const originKey = String(origin)
       let pool = this[kPools].get(originKey)
-      // Create a Pool per origin so requests are not routed to the wrong host
       if (!pool || pool.destroyed || pool.closed) {
         pool = new Pool(origin, {
           pipelining: opts.pipelining,
@@ -1324,10 +1148,8 @@ class Socks5ProxyAgent extends DispatcherBase {
 
               debug('establishing SOCKS5 connection to', targetHost, targetPort)
 
-              // Create SOCKS5 tunnel
               const socket = await this.createSocks5Connection(targetHost, targetPort)
 
-              // Handle TLS if needed
               let finalSocket = socket
               if (url.protocol === 'https:') {
                 if (!tls) {
@@ -1393,7 +1215,6 @@ class Socks5ProxyAgent extends DispatcherBase {
         pool.on('connectionError', closePoolIfUnused)
       }
 
-      // Dispatch the request through the per-origin pool
       return pool[kDispatch](opts, handler)
     } catch (err) {
       debug('dispatch error:', err)
@@ -1431,7 +1252,7 @@ class Socks5ProxyAgent extends DispatcherBase {
 module.exports = Socks5ProxyAgent
 
 
-/***/ })
+  })
 
 };
 ;

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { lazyBuiltinExternals, lazyBuiltinFiles, type LazyBuiltins } from './lazy-builtins.ts';
+import { stripComments } from './strip-comments.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -62,8 +63,11 @@ export async function bundle(options: BundleOptions): Promise<void> {
     process.chdir(cwd);
   }
   const { code, assets, stats } = result;
-  writeFileSync(join(out, 'index.js'), code);
-  for (const [name, asset] of Object.entries(assets)) writeFileSync(join(out, name), asset.source);
+  // Without the bundled packages' comments (scripts/strip-comments.ts): a sixth of the bundle.
+  writeFileSync(join(out, 'index.js'), stripComments(code));
+  for (const [name, asset] of Object.entries(assets)) {
+    writeFileSync(join(out, name), name.endsWith('.js') ? stripComments(String(asset.source)) : asset.source);
+  }
   writeFileSync(join(out, 'package.json'), '{\n  "type": "commonjs"\n}\n');
   for (const [file, text] of Object.entries(lazyBuiltinFiles(lazyBuiltins))) writeFileSync(join(out, file), text);
   if (!licenses) return;

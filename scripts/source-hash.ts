@@ -18,6 +18,7 @@ export const BUILD_INPUTS = [
   'scripts/lazy-builtins.ts',
   'scripts/licenses.ts',
   'scripts/source-hash.ts',
+  'scripts/strip-comments.ts',
 ];
 
 export function sourceHash(root: string): string {

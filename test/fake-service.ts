@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 
 export interface RecordedRequest {
   method: string;
@@ -25,7 +26,13 @@ export type Fault =
   /** Close the connection without an answer. */
   | { drop: true }
   /** Accept and never answer. */
-  | { hang: true };
+  | { hang: true }
+  /** The contract's answer, after these bytes written raw (e.g. an unsolicited `HTTP/1.1 100 Continue`). */
+  | { interim: string }
+  /** The contract's answer, gzipped, with `content-encoding: gzip`, whatever the request accepts. */
+  | { gzip: true }
+  /** These bytes written raw as the whole answer (no valid HTTP), then the connection closed. */
+  | { raw: string };
 
 export interface Deployment {
   id: string | number;
@@ -46,6 +53,11 @@ export interface FakeServiceOptions {
   onChange?: () => void;
   /** Answer every request this much later, so that concurrent requests overlap. */
   answerDelayMs?: number;
+  /**
+   * Called with each request as it arrives (recorded, `index` counting from 0); its answer waits for
+   * the promise returned, if any: to hold answers until a test has done something (signalled a step).
+   */
+  gate?: (request: RecordedRequest, index: number) => Promise<void> | void;
   /** Serve HTTPS with this key and certificate (PEM), e.g. tlsFixture('server') from test/tls-fixtures.ts. */
   tls?: { key: string | Buffer; cert: string | Buffer };
 }
@@ -111,18 +123,27 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
       const text = Buffer.concat(chunks).toString('utf8');
       const body = parseJson(text);
       const method = req.method ?? '';
-      requests.push({
+      const recorded: RecordedRequest = {
         method,
         path: req.url ?? '',
         headers: req.headers,
         body: body === undefined ? text : body,
         at: performance.now(),
-      });
+      };
+      requests.push(recorded);
 
       const fault = faults[method]?.shift();
-      const reply = () => (fault ? playFault(fault, res) : answer(method, req.url ?? '', req.headers, text, body, res));
-      if (options.answerDelayMs) setTimeout(reply, options.answerDelayMs);
-      else reply();
+      const contract = () => answer(method, req.url ?? '', req.headers, text, body, res);
+      const reply = () => {
+        if (fault && 'interim' in fault) res.socket?.write(fault.interim);
+        if (fault && 'gzip' in fault) gzipped.add(res);
+        if (!fault || 'interim' in fault || 'gzip' in fault) return contract();
+        playFault(fault, res);
+      };
+      const delayed = () => (options.answerDelayMs ? void setTimeout(reply, options.answerDelayMs) : reply());
+      const gate = options.gate?.(recorded, requests.length - 1);
+      if (gate) void gate.then(delayed);
+      else delayed();
     });
   };
   const server = options.tls
@@ -209,12 +230,19 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
   };
 }
 
-function playFault(fault: Fault, res: ServerResponse): void {
+/** Answers sent gzipped ({ gzip: true }). */
+const gzipped = new WeakSet<ServerResponse>();
+
+function playFault(fault: Exclude<Fault, { interim: string } | { gzip: true }>, res: ServerResponse): void {
   if ('drop' in fault) {
     res.socket?.destroy();
     return;
   }
   if ('hang' in fault) return;
+  if ('raw' in fault) {
+    res.socket?.end(fault.raw);
+    return;
+  }
   if ('stream' in fault) return streamAnswer(fault.status, fault.stream, res);
   const raw = typeof fault.body === 'string';
   const contentType = raw ? 'text/html' : 'application/json';
@@ -313,6 +341,10 @@ function enumError(field: string, input: unknown, allowed: string[]): Validation
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (gzipped.has(res)) {
+    res.writeHead(status, { 'content-type': 'application/json', 'content-encoding': 'gzip', ...headers });
+    return void res.end(gzipSync(JSON.stringify(body)));
+  }
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }

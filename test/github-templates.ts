@@ -168,7 +168,7 @@ export function evaluateExpression(
   }
   const dictionary = new data.Dictionary();
   for (const name of allowed.names) {
-    const value = name in values ? toExpressionData(values[name]) : new data.Null();
+    const value = name in values ? contextData(values, name) : new data.Null();
     dictionary.add(name, value);
   }
   const implementations = new Map<string, FunctionDefinition>();
@@ -181,6 +181,20 @@ export function evaluateExpression(
     implementations.set(info.name.toLowerCase(), { ...info, call });
   }
   return new Evaluator(ast, dictionary, implementations).evaluate();
+}
+
+/**
+ * The contexts as the evaluator's data, each converted once per set of values: a step evaluates all
+ * its inputs with one set (stepContextValues makes a new one for each step), and an event may be large.
+ */
+const converted = new WeakMap<ContextValues, Map<string, data.ExpressionData>>();
+
+function contextData(values: ContextValues, name: string): data.ExpressionData {
+  let cache = converted.get(values);
+  if (!cache) converted.set(values, (cache = new Map<string, data.ExpressionData>()));
+  let result = cache.get(name);
+  if (!result) cache.set(name, (result = toExpressionData(values[name])));
+  return result;
 }
 
 function toExpressionData(value: unknown): data.ExpressionData {

@@ -2,12 +2,25 @@
 // commands, markup, escapes, odd Unicode; sometimes long), and the key they must never show.
 import fc from 'fast-check';
 
-export const KEY = 'k3y-"\\é-5f2b9c';
-/** The key as services escape it, beyond what the log names: HTML's named entities, upper-case \\u escapes. */
+// A key with what escapes differently everywhere: a quote, backslashes, a Latin-1 letter, a space, a
+// plus, and the text `\u0007` (which a log's own escaping spells from a raw BEL).
+export const KEY = 'k3y-"\\é 5f\\u0007+b9c';
+/** Latin-1 percent-encoding of `text`, in lower case, everything but letters and digits encoded. */
+const latin1Lower = (text: string) =>
+  [...text].map((c) => (/[a-z0-9]/i.test(c) ? c : `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`)).join('');
+/**
+ * The key as services escape it, beyond the forms the log names (secretForms): HTML's named
+ * entities (also HTML5's, and escaped twice), upper-case \\u escapes, percent-encoding of its Latin-1
+ * bytes in lower case, Python's quote_plus, and a raw BEL where the key holds the text `\u0007`.
+ */
 export const ESCAPED_KEYS = [
   KEY.replace('"', '&quot;'),
   JSON.stringify(KEY).slice(1, -1).replace('é', '\\u00E9'),
   KEY.replace('"', '&amp;quot;'),
+  KEY.replace('"', '&QUOT;').replaceAll('\\', '&bsol;').replace('é', '&eacute').replace('+', '&plus;'),
+  latin1Lower(KEY),
+  'k3y-%22%5C%C3%A9+5f%5Cu0007%2Bb9c',
+  KEY.replace('\\u0007', '\u0007'),
 ];
 
 const FRAGMENTS = [

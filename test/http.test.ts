@@ -137,6 +137,60 @@ describe('retries that cannot duplicate a deployment', () => {
   });
 });
 
+describe('a cancelled run tries nothing again', () => {
+  it('a create answered 503 is not retried once the run is cancelled: its answer stands', async () => {
+    const s = await fake();
+    s.fail('POST', { status: 503, body: { detail: 'busy' } });
+    const { client, waits } = await clientFor();
+    const cancelled = new AbortController();
+    cancelled.abort();
+
+    const response = await client.send(post(s.url, s.apiKey), cancelled.signal);
+
+    expect(response.status).toBe(503);
+    expect(waits).toEqual([]);
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('a wait before a retry ends when the run is cancelled, and the last answer stands', async () => {
+    const s = await fake();
+    s.fail('POST', { status: 429, body: { detail: 'slow down' }, headers: { 'retry-after': '10' } });
+    const cancelled = new AbortController();
+    const waits: number[] = [];
+    client = await createHttpClient({
+      timeoutMs: 5000,
+      retries: 3,
+      proxy: undefined,
+      log,
+      // The run is cancelled during the wait; the wait ends at that.
+      sleep: (ms, signal) => {
+        waits.push(ms);
+        const over = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve()));
+        cancelled.abort();
+        return over;
+      },
+    });
+
+    const response = await client.send(post(s.url, s.apiKey), cancelled.signal);
+
+    expect(response.status).toBe(429);
+    expect(waits).toEqual([10_000]);
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('a refused create is not tried again once the run is cancelled: the network error stands', async () => {
+    const url = await listen(() => undefined);
+    servers[0]?.close();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const { client, waits } = await clientFor();
+    const cancelled = new AbortController();
+    cancelled.abort();
+
+    await expect(client.send(post(url, 'k'), cancelled.signal)).rejects.toThrow(/^connection refused/);
+    expect(waits).toEqual([]);
+  });
+});
+
 describe('updates are idempotent', () => {
   it.each([500, 502, 503, 504, 408, 429])('retries an update answered %i', async (status) => {
     const s = await fake();

@@ -11,24 +11,50 @@ import {
   readStepWith,
   STEP_WITH_CONTEXT,
 } from './github-templates.ts';
-import { ACTION, DEFAULT_CHECK_RUN_ID, inputVariableName, ROOT, stepInputs, type JobOptions } from './run-action.ts';
+import {
+  ACTION,
+  DEFAULT_CHECK_RUN_ID,
+  inputVariableName,
+  parseFileCommand,
+  ROOT,
+  stepInputs,
+  type JobOptions,
+} from './run-action.ts';
 
 const ACTION_YML = readFileSync(join(ROOT, 'action.yml'), 'utf8');
 const BASE = { 'api-key': 'k', 'base-url': 'http://127.0.0.1:1/api', 'artifact-id': '42' };
 
-/** action.yml with the internal `job-status` input's default replaced. */
-/** Where the job-status default's value starts in action.yml, as the parser reports it. */
-const JOB_STATUS_DEFAULT = (() => {
-  const lines = ACTION_YML.split('\n');
-  const line = lines.findIndex((text) => text.includes('default: ${{ job.status }}'));
-  return `Line: ${line + 1}, Col: ${(lines[line] ?? '').indexOf('${{') + 1}`;
-})();
-
-function withJobStatusDefault(expression: string): string {
-  const original = 'default: ${{ job.status }}';
-  expect(ACTION_YML).toContain(original);
-  return ACTION_YML.replace(original, `default: ${expression}`);
+/**
+ * Where the internal `job-status` input's default sits in an action.yml, found as the runner reads
+ * the file (its parser's range for the token), not by its text: `${{job.status}}` and
+ * `${{ job.status }}` are the same default to the runner. Throws unless the default means job.status.
+ */
+function jobStatusDefault(yml: string): { at: string; replacedBy(expression: string): string } {
+  const token = readActionManifest('action.yml', yml).inputs.get('job-status')?.default;
+  const range = token?.range;
+  if (!token || !range || range.start.line !== range.end.line)
+    throw new Error('action.yml: no one-line job-status default');
+  const lines = yml.split('\n');
+  const index = range.start.line - 1;
+  const line = lines[index] ?? '';
+  if (evaluateToString(token, INPUT_DEFAULT_CONTEXT, { job: { status: 'probe' } }) !== 'probe') {
+    const text = line.slice(range.start.column - 1, range.end.column - 1);
+    throw new Error(`action.yml: the job-status default is not job.status: ${text}`);
+  }
+  return {
+    at: `Line: ${range.start.line}, Col: ${range.start.column}`,
+    replacedBy: (expression) =>
+      lines
+        .with(index, `${line.slice(0, range.start.column - 1)}${expression}${line.slice(range.end.column - 1)}`)
+        .join('\n'),
+  };
 }
+
+const JOB_STATUS = jobStatusDefault(ACTION_YML);
+/** Where the job-status default's value starts in action.yml, as the parser reports it. */
+const JOB_STATUS_DEFAULT = JOB_STATUS.at;
+/** action.yml with the internal `job-status` input's default replaced. */
+const withJobStatusDefault = (expression: string): string => JOB_STATUS.replacedBy(expression);
 
 describe('the contexts GitHub allows', () => {
   it('in an action input default: github, strategy, matrix, job, runner and hashFiles (the runner action schema)', () => {
@@ -100,6 +126,16 @@ describe('reading action.yml as the runner does', () => {
       expect(readActionManifest('action.yml', withJobStatusDefault(expression)).inputs.has('job-status')).toBe(true);
     },
   );
+
+  it('finds the job-status default by parsing action.yml, however the expression is spaced', () => {
+    const compact = withJobStatusDefault('${{job.status}}');
+    const found = jobStatusDefault(compact);
+    expect(found.at).toBe(JOB_STATUS_DEFAULT);
+    expect(found.replacedBy('${{ env.X }}')).toBe(withJobStatusDefault('${{ env.X }}'));
+    expect(() => jobStatusDefault(withJobStatusDefault('${{ github.sha }}'))).toThrow(
+      'the job-status default is not job.status',
+    );
+  });
 
   it('refuses what is not an action: a runs without main, a sequence of inputs', () => {
     expect(() => readActionManifest('a.yml', 'name: x\ndescription: y\nruns:\n  using: node24\n')).toThrow(
@@ -239,5 +275,25 @@ describe('the inputs a step gets', () => {
   it('names each input INPUT_<NAME> as the runner does', () => {
     expect(inputVariableName('job-status')).toBe('INPUT_JOB-STATUS');
     expect(inputVariableName('my input')).toBe('INPUT_MY_INPUT');
+  });
+});
+
+describe("a step's file commands, as the runner reads them", () => {
+  const block = (name: string, value: string, delimiter = 'ghadelimiter_1') =>
+    `${name}<<${delimiter}\n${value}\n${delimiter}\n`;
+
+  it('keeps the last value of a name written again (the runner sets a dictionary entry per block)', () => {
+    expect(parseFileCommand(block('handoff', '[1]') + block('other', 'x') + block('handoff', '[1,2]', 'd2'))).toEqual({
+      handoff: '[1,2]',
+      other: 'x',
+    });
+  });
+
+  it('stops at a block whose delimiter never comes (a step killed while writing), keeping the values before it', () => {
+    expect(parseFileCommand(`${block('handoff', '[1]')}handoff<<d3\n[1,2`)).toEqual({ handoff: '[1]' });
+  });
+
+  it('reads a value of several lines, and an empty one', () => {
+    expect(parseFileCommand(block('a', 'one\ntwo') + block('b', ''))).toEqual({ a: 'one\ntwo', b: '' });
   });
 });

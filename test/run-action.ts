@@ -5,7 +5,7 @@
 // event file, fresh GITHUB_OUTPUT / GITHUB_STATE / GITHUB_STEP_SUMMARY files per step, and the main
 // step's state handed to post as STATE_*. Refuses to load when dist/ was built from other sources
 // (test/stale-dist.ts), or when action.yml is not one the runner accepts.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -109,6 +109,8 @@ export interface JobOptions {
   probe?: boolean;
   /** The folder whose dist/ is run, for the benchmark's variants (default: this checkout's). */
   actionRoot?: string;
+  /** Called with the step's process once it is spawned: to signal it as the runner would (a cancelled run). */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 export const DEFAULT_ENV: Record<string, string> = {
@@ -333,6 +335,7 @@ function spawnNode(
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 60_000);
+    options.onSpawn?.(child);
     child.on('error', reject);
     child.on('close', (exitCode) => {
       clearTimeout(timer);
@@ -342,7 +345,13 @@ function spawnNode(
   });
 }
 
-/** `name<<DELIMITER\nvalue\nDELIMITER` blocks, as @actions/core writes GITHUB_OUTPUT and GITHUB_STATE. */
+/**
+ * `name<<DELIMITER\nvalue\nDELIMITER` blocks, as @actions/core writes GITHUB_OUTPUT and GITHUB_STATE,
+ * read as the runner reads them (src/Runner.Worker/FileCommandManager.cs, EnvFileKeyValuePairs and
+ * SaveStateFileCommand / SetOutputFileCommand): a name written again takes its last value; a block
+ * whose delimiter never comes (a step killed while it wrote) ends the reading, the values before it
+ * kept (the runner then fails the step's file command, having set them).
+ */
 export function parseFileCommand(text: string): Record<string, string> {
   const values: Record<string, string> = {};
   const lines = text.split('\n');
@@ -351,6 +360,7 @@ export function parseFileCommand(text: string): Record<string, string> {
     if (!match) continue;
     const [, name, delimiter] = match;
     const end = lines.indexOf(delimiter as string, i + 1);
+    if (end < 0) break;
     values[name as string] = lines.slice(i + 1, end).join('\n');
     i = end;
   }

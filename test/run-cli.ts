@@ -38,11 +38,15 @@ export interface InstalledCli {
 
 let installed: InstalledCli | undefined;
 
-/** The packed CLI, installed offline into an empty folder (once for these sources). */
+/**
+ * The packed CLI, installed offline into an empty folder, once for these sources: the first worker
+ * to ask packs it (a lock folder says so), the others wait for it. Call it from `beforeAll` with a
+ * generous timeout (INSTALL_TIMEOUT_MS): packing builds the bundle.
+ */
 export function installedCli(): InstalledCli {
   if (installed) return installed;
   const dir = join(CACHE, packageFingerprint());
-  if (!existsSync(join(dir, 'done'))) install(dir);
+  if (!existsSync(join(dir, 'done'))) installOnce(dir);
   const tarball = readdirSync(join(dir, 'pack')).find((name) => name.endsWith('.tgz')) as string;
   installed = {
     dir: join(dir, 'app'),
@@ -50,6 +54,34 @@ export function installedCli(): InstalledCli {
     tarballBytes: readFileSync(join(dir, 'pack', tarball)).length,
   };
   return installed;
+}
+
+export const INSTALL_TIMEOUT_MS = 300_000;
+
+function installOnce(dir: string): void {
+  mkdirSync(CACHE, { recursive: true });
+  const lock = `${dir}.lock`;
+  let mine = false;
+  try {
+    mkdirSync(lock);
+    mine = true;
+  } catch {
+    // Another worker is packing: wait for it, within the bound.
+  }
+  if (mine) {
+    try {
+      install(dir);
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+    return;
+  }
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let waited = 0; !existsSync(join(dir, 'done')); waited += 200) {
+    if (waited > INSTALL_TIMEOUT_MS) throw new Error(`Gave up waiting for ${lock}: remove it if no test runs`);
+    if (!existsSync(lock)) return install(dir);
+    Atomics.wait(pause, 0, 0, 200);
+  }
 }
 
 function install(dir: string): void {

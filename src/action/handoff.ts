@@ -8,6 +8,7 @@ import { idFromJson, idProblem, idsJson, type DeploymentId } from '../core/ids.j
 import { isObject, JsonNumber, parseJsonLosslessly } from '../core/json.js';
 import type { Open } from '../core/outcome.js';
 import { State } from './names.js';
+import { appendToRunnerFile, keyValueBlocks } from './runner-files.js';
 
 export type Handoff = Open | { note: string };
 
@@ -17,8 +18,11 @@ export type ReadHandoff = Handoff | { none: true } | { unreadable: string };
 /** The longest note read back: a sentence of ours. */
 const NOTE_LENGTH = 1000;
 
+/** Hands `handoff` to the post step; a later call wins (the runner keeps a name's last value). */
 export function saveHandoff(handoff: Handoff): void {
-  core.saveState(State.Handoff, encodeHandoff(handoff));
+  const value = encodeHandoff(handoff);
+  if (process.env.GITHUB_STATE) appendToRunnerFile('GITHUB_STATE', keyValueBlocks({ [State.Handoff]: value }));
+  else core.saveState(State.Handoff, value);
 }
 
 export function readHandoff(): ReadHandoff {

@@ -1,11 +1,12 @@
-// The action's settings are its inputs: how they are read, how a message names them, and what an
-// empty `api-key` means on GitHub (a run GitHub gives no secrets records nothing; elsewhere an empty
-// key is a configuration error, so that a typo in a secret's name is loud).
+// The action's settings are its inputs: how they are read, how a message names them, what an empty
+// `api-key` means on GitHub (a run GitHub gives no secrets records nothing; elsewhere an empty key is
+// a configuration error, so that a typo in a secret's name is loud), and what an empty `status` means
+// in a run a deployment's event started (the state the event carries).
 import * as core from '@actions/core';
 import type { SettingName } from '../core/constants.js';
 import type { SettingSource } from '../core/settings.js';
 import type { Wording } from '../core/outcome.js';
-import { secretsWithheld, type GitHubContext } from '../ci/github.js';
+import { deploymentEventStatus, isDeploymentEvent, secretsWithheld, type GitHubContext } from '../ci/github.js';
 import type { Internal } from './names.js';
 
 /** One input as the runner passed it (its ends trimmed, as @actions/core reads them); '' when not set. */
@@ -16,7 +17,10 @@ export const inputNaming: Pick<SettingSource, 'setting' | 'assignment'> = {
   assignment: (name, value) => (value === undefined ? `\`${name}\`` : `\`${name}: ${value}\``),
 };
 
-/** The inputs as settings; `run` gives the workflow run, read only where an empty key needs it. */
+/**
+ * The inputs as settings; `run` gives the workflow run, read only where an empty key needs it, or an
+ * empty status in a run a deployment's event started.
+ */
 export function inputSettings(run: () => GitHubContext): SettingSource {
   return {
     get: readInput,
@@ -28,6 +32,11 @@ export function inputSettings(run: () => GitHubContext): SettingSource {
         problem:
           'is empty. Set it from a secret, e.g. `api-key: ${{ secrets.DEPLOY_TRACKER_API_KEY }}`, and check that the secret exists for this repository and environment.',
       };
+    },
+    impliedStatus() {
+      // Known from GITHUB_EVENT_NAME alone: any other run reads no event file for it.
+      if (!isDeploymentEvent(process.env.GITHUB_EVENT_NAME ?? '')) return undefined;
+      return deploymentEventStatus(run(), inputNaming);
     },
   };
 }

@@ -4,8 +4,8 @@
 // and a plain line the runner would read as a command printed between `::stop-commands::` and its
 // token.
 import * as core from '@actions/core';
-import { inertLines, showControls, type Lines, type Log } from '../core/log.js';
-import { scrubber, secretForms } from '../core/secret.js';
+import { inertLines, type Lines, type Log } from '../core/log.js';
+import { cleaner, secretForms } from '../core/secret.js';
 
 export interface ActionLog extends Log {
   /** An error annotation, and the step fails. */
@@ -15,8 +15,8 @@ export interface ActionLog extends Log {
 /** Masks the key (before anything else is printed) and returns the log that scrubs it. */
 export function openLog(apiKey: string): ActionLog {
   for (const form of secretForms(apiKey)) core.setSecret(form);
-  const scrub = scrubber(apiKey);
-  const clean = (line: string) => showControls(scrub(line));
+  // The text as it is finally shown: scrubbed after every escaping the log applies, too.
+  const clean = cleaner(apiKey);
   const lines = (text: Lines) => (typeof text === 'string' ? [text] : text).map(clean);
   return {
     info: (text) =>

@@ -10,12 +10,22 @@ import { quote } from '../core/text.js';
 import { saveHandoff, type Handoff, type ReadHandoff } from './handoff.js';
 import type { ActionLog } from './log.js';
 import { Outputs } from './names.js';
+import { appendToRunnerFile, keyValueBlocks } from './runner-files.js';
 import { recordedRow, writeSummary } from './summary.js';
 
 /** What the main step did: handed on first (the post step needs it to finish what was created), then shown. */
 export function reportStart(report: Report, failOnError: boolean, log: ActionLog): void {
   handOn(log, report.open ?? { note: '' }, report.ids, report.status);
   show(report, failOnError, log);
+}
+
+/**
+ * The deployments the main step has created so far, handed to the post step at once: should the
+ * step be killed before its report (a cancelled run's grace period ends), the post step still
+ * finishes them. The runner keeps the last value written, so the report's own handoff wins.
+ */
+export function handOnCreated(ids: readonly DeploymentId[], startedAt: number, log: ActionLog): void {
+  write(log, 'state', () => saveHandoff({ dryRun: false, ids: [...ids], startedAt }));
 }
 
 /** What the post step did. */
@@ -96,16 +106,28 @@ function handOn(log: ActionLog, handoff: Handoff, ids?: readonly DeploymentId[],
   if (ids && status !== undefined) write(log, 'outputs', () => setOutputs(ids, status));
 }
 
+/** What could not be written, by step (its log): each says so once, however often it is tried. */
+const failed = new WeakMap<ActionLog, Set<string>>();
+
 function write(log: ActionLog, what: string, action: () => void): void {
   try {
     action();
   } catch (error) {
+    const said = failed.get(log) ?? new Set<string>();
+    failed.set(log, said);
+    if (said.has(what)) return;
+    said.add(what);
     log.warning(`Could not write the step's ${what}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
+/** The three outputs, in one write of GITHUB_OUTPUT (or as commands, outside a runner that has the file). */
 function setOutputs(ids: readonly DeploymentId[], status: DeploymentStatus | ''): void {
-  core.setOutput(Outputs.DeploymentId, ids[0]?.text ?? '');
-  core.setOutput(Outputs.DeploymentIds, idsJson(ids));
-  core.setOutput(Outputs.Status, status);
+  const outputs = {
+    [Outputs.DeploymentId]: ids[0]?.text ?? '',
+    [Outputs.DeploymentIds]: idsJson(ids),
+    [Outputs.Status]: status,
+  };
+  if (process.env.GITHUB_OUTPUT) return appendToRunnerFile('GITHUB_OUTPUT', keyValueBlocks(outputs));
+  for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
 }

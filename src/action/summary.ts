@@ -2,12 +2,12 @@
 // HTML in which no value can change the structure: every value is escaped and kept to one line (a
 // blank line would end the HTML block and let Markdown in), cells are shortened, and the whole stays
 // within Limits.summaryBytes.
-import { appendFileSync } from 'node:fs';
 import { Limits } from '../core/constants.js';
 import type { CreateBody } from '../core/deployment.js';
 import type { DeploymentId } from '../core/ids.js';
 import type { Log } from '../core/log.js';
 import { escapeHtml, shorten } from '../core/text.js';
+import { appendToRunnerFile } from './runner-files.js';
 
 export interface RecordedRow {
   artifact: string;
@@ -47,10 +47,9 @@ const COLUMNS = ['Artifact', 'Environment', 'Version', 'Commit', 'Branch', 'Stat
 
 /** Appends to this step's summary; outside a runner (no GITHUB_STEP_SUMMARY) it only says so at debug level. */
 export function writeSummary(content: SummaryContent, log: Log): void {
-  const path = process.env.GITHUB_STEP_SUMMARY;
-  if (!path) return log.debug('No GITHUB_STEP_SUMMARY: job summary skipped.');
+  if (!process.env.GITHUB_STEP_SUMMARY) return log.debug('No GITHUB_STEP_SUMMARY: job summary skipped.');
   try {
-    appendFileSync(path, renderSummary(content, log.clean));
+    appendToRunnerFile('GITHUB_STEP_SUMMARY', renderSummary(content, log.clean));
   } catch (error) {
     log.warning(`Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -58,7 +57,9 @@ export function writeSummary(content: SummaryContent, log: Log): void {
 
 /** The summary's HTML, one element a line; `clean` makes a value one harmless line (log.clean). */
 export function renderSummary(content: SummaryContent, clean: (line: string) => string): string {
-  const text = (value: string, max = Infinity) => escapeHtml(shorten(clean(value), max));
+  // Cleaned before it is cut, and again once escaped as HTML: the text as it is finally shown (a
+  // key that holds `&#39;` could be spelled by escaping a `'`).
+  const text = (value: string, max = Infinity) => clean(escapeHtml(shorten(clean(value), max)));
   const budget = new Budget(Limits.summaryBytes);
   const parts = [`<h3>${text(content.heading, Limits.summaryCellLength)}</h3>`];
   for (const line of content.lines ?? []) parts.push(`<p>${text(line, Limits.detailLength)}</p>`);
@@ -94,19 +95,30 @@ export function renderSummary(content: SummaryContent, clean: (line: string) => 
 }
 
 function tableRow(row: RecordedRow, clean: (line: string) => string): string[] {
-  const cell = (value: string) => escapeHtml(shorten(clean(value), Limits.summaryCellLength));
-  const link = /^https?:\/\//i.test(row.link) ? `<a href="${cell(row.link)}">job</a>` : cell(row.link);
+  const cell = (value: string) => clean(escapeHtml(shorten(clean(value), Limits.summaryCellLength)));
+  const link = /^https?:\/\//i.test(row.link)
+    ? `<a href="${cell(row.link)}">${cell(linkText(row.link))}</a>`
+    : cell(row.link);
   return [
     cell(row.artifact),
     cell(row.environment),
     cell(row.version),
     // Cleaned (the key scrubbed) before it is cut, or the cut could show part of the key.
-    `<code>${escapeHtml(clean(row.commitSha).slice(0, 7))}</code>`,
+    `<code>${clean(escapeHtml(clean(row.commitSha).slice(0, 7)))}</code>`,
     cell(row.branch),
     cell(row.status),
     cell(row.id),
     link,
   ];
+}
+
+/** A link's text: the host it leads to (github.com for the job's page; a platform's own for its deployment). */
+function linkText(url: string): string {
+  try {
+    return new URL(url).host || 'link';
+  } catch {
+    return 'link';
+  }
 }
 
 /** How many bytes the summary may still take. */

@@ -2,15 +2,23 @@
 // bound. Broken runner data is not a crash: whatever goes wrong (no file, a pipe, a loop of links,
 // no permission, a file that is not JSON), the defaults then come from the GITHUB_* variables alone,
 // and one warning says so.
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import * as nodeFs from 'node:fs';
+import { constants } from 'node:fs';
 import { Limits } from '../core/constants.js';
 import { isObject } from '../core/json.js';
 import type { Log } from '../core/log.js';
 
 const FALLBACK = 'the defaults come from the GITHUB_* variables alone';
 
+/** The file system calls the event is read with: node:fs's, or a test's (a permission error as root). */
+export type EventFileSystem = Pick<typeof nodeFs, 'statSync' | 'openSync' | 'fstatSync' | 'readSync' | 'closeSync'>;
+
 /** The event's payload; {} (and one warning) when it cannot be read, {} without one where no path is set. */
-export function readEventFile(path: string | undefined, log: Pick<Log, 'warning'>): Record<string, unknown> {
+export function readEventFile(
+  path: string | undefined,
+  log: Pick<Log, 'warning'>,
+  fs: EventFileSystem = nodeFs,
+): Record<string, unknown> {
   if (!path) return {};
   const said = (problem: string) => {
     log.warning(`The event file (GITHUB_EVENT_PATH) ${problem}: ${FALLBACK}.`);
@@ -18,9 +26,9 @@ export function readEventFile(path: string | undefined, log: Pick<Log, 'warning'
   };
   let text: string;
   try {
-    const problem = fileProblem(statSync(path));
+    const problem = fileProblem(fs.statSync(path));
     if (problem) return said(problem);
-    text = readBounded(path);
+    text = readBounded(path, fs);
   } catch (error) {
     return said(describeReadError(error));
   }
@@ -44,16 +52,16 @@ function fileProblem(stats: { isFile(): boolean; size: number }): string | undef
  * The file's text, read up to the bound whatever its size says (a file of /proc says 0). Opened
  * without blocking and checked again once open, so that a pipe put in its place is never waited on.
  */
-function readBounded(path: string): string {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+function readBounded(path: string, fs: EventFileSystem): string {
+  const fd = fs.openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const problem = fileProblem(fstatSync(fd));
+    const problem = fileProblem(fs.fstatSync(fd));
     if (problem) throw new EventFileError(problem);
     const chunks: Buffer[] = [];
     let size = 0;
     for (;;) {
       const chunk = Buffer.allocUnsafe(64 * 1024);
-      const read = readSync(fd, chunk, 0, chunk.length, null);
+      const read = fs.readSync(fd, chunk, 0, chunk.length, null);
       if (read === 0) break;
       chunks.push(chunk.subarray(0, read));
       size += read;
@@ -61,7 +69,7 @@ function readBounded(path: string): string {
     }
     return Buffer.concat(chunks, size).toString('utf8');
   } finally {
-    closeSync(fd);
+    fs.closeSync(fd);
   }
 }
 
@@ -75,7 +83,8 @@ const ERRORS: Record<string, string> = {
   EACCES: 'may not be read (permission denied)',
   EPERM: 'may not be read (operation not permitted)',
   EISDIR: 'is not a file',
-  EAGAIN: 'is not a file',
+  // A special file that says it is a regular one (/proc/kmsg) and has nothing to read yet.
+  EAGAIN: 'would make the step wait (a special file with nothing to read yet)',
 };
 
 function describeReadError(error: unknown): string {

@@ -1,8 +1,11 @@
 // What a GitHub Actions run says of the deployment: default values for its fields, from the
 // GITHUB_* variables and the webhook event. Pure: it reads only what it is given, so every event
 // type, and every broken event, can be tested as a table.
+import type { Naming } from '../core/config-error.js';
+import { Settings } from '../core/constants.js';
 import { FieldSettings, type FieldDefaults, type FieldName, type Sourced } from '../core/deployment.js';
-import { field } from '../core/json.js';
+import { field, isObject } from '../core/json.js';
+import type { ImpliedStatus } from '../core/settings.js';
 
 export interface GitHubContext {
   eventName: string;
@@ -31,6 +34,7 @@ const BRANCH_PREFIX = 'refs/heads/';
 /** Each field's default, with where it came from; '' (left out) where the run gives none. */
 export function githubDefaults(ctx: GitHubContext): FieldDefaults {
   const facts = eventFacts(ctx.payload);
+  const deployment = DEPLOYMENT_EVENTS.has(ctx.eventName) ? deploymentFacts(ctx.payload) : undefined;
   const values: Partial<Record<FieldName, Sourced>> = {
     commitSha: defaultCommitSha(ctx, facts),
     version: sourced(refTag(ctx.env.GITHUB_REF ?? ''), 'the tag (GITHUB_REF)'),
@@ -41,8 +45,10 @@ export function githubDefaults(ctx: GitHubContext): FieldDefaults {
     changelog: defaultChangelog(ctx, facts),
     description: sourced(defaultDescription(ctx), 'the workflow run'),
     link: defaultLink(ctx),
+    // A deployment's events: what GitHub says of that deployment, where it says it.
+    ...(deployment ? deploymentDefaults(ctx, deployment) : {}),
   };
-  return { values, missing };
+  return { values, missing: DEPLOYMENT_EVENTS.has(ctx.eventName) ? missingFromDeployment : missing };
 }
 
 /** Where a required field would have come from, in the error when the run gives none. */
@@ -55,6 +61,20 @@ const MISSING_FROM: Partial<Record<FieldName, string>> = {
 function missing(name: FieldName): string {
   const variable = MISSING_FROM[name] ?? 'the run';
   return `is empty and ${variable} gives no default (not on a GitHub runner?). Set \`${FieldSettings[name]}\`.`;
+}
+
+/** The same, in a run a deployment's event started: the event is where it would have come from first. */
+const MISSING_FROM_DEPLOYMENT: Partial<Record<FieldName, string>> = {
+  commitSha: 'deployment.sha',
+  user: 'deployment.creator',
+  branch: 'deployment.ref',
+};
+
+function missingFromDeployment(name: FieldName): string {
+  const from = MISSING_FROM_DEPLOYMENT[name];
+  if (!from) return missing(name);
+  const variable = MISSING_FROM[name] ?? 'the run';
+  return `is empty, and neither the event's ${from} nor ${variable} gives a default. Set \`${FieldSettings[name]}\`.`;
 }
 
 function sourced(value: string, source: string): Sourced {
@@ -147,28 +167,193 @@ function defaultLink({ env, checkRunId }: GitHubContext): Sourced {
 
 const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
 
+/** The events whose runs Dependabot starts get Dependabot's secrets only, not the repository's. */
+const DEPENDABOT_EVENTS = new Set([...PULL_REQUEST_EVENTS, 'push', 'create', 'deployment', 'deployment_status']);
+
+const DEPENDABOT = 'dependabot[bot]';
+
 /**
- * Why GitHub gives this run none of the repository's secrets, where it does not: a pull request from
- * a fork (`pull_request_target` runs in the base repository, with its secrets), or a run Dependabot
- * started (it gets Dependabot's secrets only). undefined where the secrets are given.
+ * Why GitHub gives this run none of the repository's secrets, where it does not (GitHub's docs:
+ * "Using secrets in GitHub Actions", "Troubleshooting Dependabot on GitHub Actions"); undefined
+ * where the secrets are given.
+ * - A pull request from a fork (pull_request and its review events): its head repository is
+ *   another than its base, or was deleted (`head.repo` null). A fork's own pull requests, between
+ *   two of its branches, run in the fork with its secrets: `fork` alone says nothing.
+ *   `pull_request_target` runs in the base repository, with its secrets.
+ * - A run Dependabot started (github.actor, also when someone else re-runs it) on a pull request,
+ *   review, push, create or deployment event: Dependabot's secrets only; on pull_request_target,
+ *   none for a pull request Dependabot opened.
  */
 export function secretsWithheld({
   eventName,
   payload,
   env,
 }: Pick<GitHubContext, 'eventName' | 'payload' | 'env'>): string | undefined {
-  if (env.GITHUB_ACTOR === 'dependabot[bot]') {
-    return "GitHub gives a workflow run that Dependabot started Dependabot's secrets only";
+  const pullRequest = field(payload, 'pull_request');
+  if (env.GITHUB_ACTOR === DEPENDABOT) {
+    if (DEPENDABOT_EVENTS.has(eventName)) {
+      return "GitHub gives a workflow run that Dependabot started Dependabot's secrets only";
+    }
+    if (eventName === 'pull_request_target' && text(field(field(pullRequest, 'user'), 'login')) === DEPENDABOT) {
+      return 'GitHub gives a pull_request_target run for a pull request that Dependabot opened no secrets';
+    }
   }
   if (!PULL_REQUEST_EVENTS.has(eventName)) return undefined;
-  const pullRequest = field(payload, 'pull_request');
   const head = field(field(pullRequest, 'head'), 'repo');
   const base = field(field(pullRequest, 'base'), 'repo');
   const headName = text(field(head, 'full_name'));
   const baseName = text(field(base, 'full_name'));
-  // A fork that was deleted leaves `head.repo` null. (A fork's own pull requests, between two of its
-  // branches, run in the fork, with its secrets: `fork` alone says nothing.)
   const fromFork =
     (pullRequest !== undefined && head === null) || (headName !== '' && baseName !== '' && headName !== baseName);
   return fromFork ? 'GitHub gives a workflow run for a pull request from a fork no secrets' : undefined;
+}
+
+/** The events that carry a GitHub deployment: its creation, and each change of its state. */
+const DEPLOYMENT_EVENTS = new Set(['deployment', 'deployment_status']);
+
+export function isDeploymentEvent(eventName: string): boolean {
+  return DEPLOYMENT_EVENTS.has(eventName);
+}
+
+/**
+ * What an empty `status` means in a run a deployment's event started: the state the deployment_status
+ * event carries (whatever it holds: the core accepts only an end, or a state that records nothing),
+ * or, for a `deployment` event, nothing yet. undefined for any other event.
+ */
+export function deploymentEventStatus(
+  { eventName, payload }: Pick<GitHubContext, 'eventName' | 'payload'>,
+  naming: Pick<Naming, 'assignment'>,
+): ImpliedStatus | undefined {
+  if (eventName === 'deployment_status') {
+    return {
+      word: text(field(field(payload, 'deployment_status'), 'state')),
+      from: "the event's `deployment_status.state`",
+    };
+  }
+  if (eventName === 'deployment') {
+    return {
+      nothing: `Nothing recorded: a \`deployment\` event comes when a deployment is created, before it has a state. Run this workflow on \`deployment_status\` to record each deployment once it has succeeded or failed, or set ${naming.assignment(Settings.Status)} to record it here.`,
+    };
+  }
+  return undefined;
+}
+
+/** What a deployment's event says of it; '' for what it does not say (or says in no string). */
+interface DeploymentFacts {
+  sha: string;
+  ref: string;
+  environment: string;
+  description: string;
+  task: string;
+  /** `deployment.id`, as text. */
+  id: string;
+  creator: string;
+  /** The GitHub App that created the deployment or its status, by name. */
+  app: string;
+  /** A string `version` in the deployment's payload (an object, or a JSON string of one). */
+  payloadVersion: string;
+  /** The status's, in a deployment_status event; all '' in a deployment event. */
+  state: string;
+  statusEnvironment: string;
+  statusDescription: string;
+  /** The status's URLs, in the order a link is taken from them. */
+  statusUrls: string[];
+}
+
+function deploymentFacts(payload: unknown): DeploymentFacts | undefined {
+  const deployment = field(payload, 'deployment');
+  if (!isObject(deployment)) return undefined;
+  const status = field(payload, 'deployment_status');
+  const appName = (of: unknown) => text(field(field(of, 'performed_via_github_app'), 'name'));
+  return {
+    sha: text(deployment.sha),
+    ref: text(deployment.ref),
+    environment: text(deployment.environment),
+    description: text(deployment.description),
+    task: text(deployment.task),
+    id: typeof deployment.id === 'number' && Number.isSafeInteger(deployment.id) ? String(deployment.id) : '',
+    creator: text(field(deployment.creator, 'login')),
+    app: appName(status) || appName(deployment),
+    payloadVersion: payloadVersion(deployment.payload),
+    state: text(field(status, 'state')),
+    statusEnvironment: text(field(status, 'environment')),
+    statusDescription: text(field(status, 'description')),
+    statusUrls: ['log_url', 'target_url', 'environment_url'].map((name) => text(field(status, name))),
+  };
+}
+
+/** `version` of the deployment's payload, which GitHub passes on as the deployer gave it: an object or a JSON string. */
+function payloadVersion(payload: unknown): string {
+  let value = payload;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return '';
+    }
+  }
+  const version = text(field(value, 'version'));
+  return version.trim() === '' ? '' : version;
+}
+
+/** What deployment.ref names: a branch, a tag, or a commit (Vercel's and Argo CD's deployments name the SHA). */
+type DeployedRef = { branch: string } | { tag: string } | { commit: string } | undefined;
+
+function deployedRef(ref: string, sha: string, githubRef: string): DeployedRef {
+  if (ref === '') return undefined;
+  // The REST API takes a full ref too.
+  if (ref.startsWith(TAG_PREFIX)) return { tag: ref.slice(TAG_PREFIX.length) };
+  if (ref.startsWith(BRANCH_PREFIX)) return { branch: ref.slice(BRANCH_PREFIX.length) };
+  // The run's GITHUB_REF is the ref in full where it is a branch or a tag ('' for a commit).
+  if (githubRef === `${TAG_PREFIX}${ref}`) return { tag: ref };
+  if (githubRef === `${BRANCH_PREFIX}${ref}`) return { branch: ref };
+  const hex = /^[0-9a-f]{7,64}$/i.test(ref);
+  const isCommit = sha ? hex && sha.toLowerCase().startsWith(ref.toLowerCase()) : hex && ref.length >= 40;
+  return isCommit ? { commit: ref } : { branch: ref };
+}
+
+/**
+ * The defaults a deployment's event gives, each only where it gives one (the others stay as for any
+ * event): the deployment's commit, ref, environment, creator and payload; the status's link; a
+ * description from both.
+ */
+function deploymentDefaults({ env }: GitHubContext, facts: DeploymentFacts): Partial<Record<FieldName, Sourced>> {
+  const values: Partial<Record<FieldName, Sourced>> = {};
+  const set = (name: FieldName, value: string, source: string) => {
+    if (value.trim() !== '') values[name] = sourced(value, source);
+  };
+  set('commitSha', facts.sha, 'deployment.sha (event)');
+  const ref = deployedRef(facts.ref, facts.sha, env.GITHUB_REF ?? '');
+  if (ref && 'branch' in ref) set('branch', ref.branch, 'deployment.ref (event)');
+  if (ref && 'tag' in ref) set('branch', ref.tag, 'the tag (deployment.ref, event)');
+  // A commit names no branch, and GitHub gives none (GITHUB_REF is empty): the commit stands for it
+  // rather than a branch it may not be on (a preview of a feature branch is no deployment of main).
+  if (ref && 'commit' in ref) set('branch', facts.sha || ref.commit, 'deployment.ref (event: a commit, no branch)');
+  // The version: what the deployer put in the payload, else the tag, else (the core's rule) the commit.
+  values.version = sourced('', '');
+  if (ref && 'tag' in ref) set('version', ref.tag, 'the tag (deployment.ref, event)');
+  set('version', facts.payloadVersion, "the deployment's payload (event)");
+  // A status may move the deployment to another environment: its own is the newer.
+  set('environment', facts.environment, 'deployment.environment (event)');
+  set('environment', facts.statusEnvironment, 'deployment_status.environment (event)');
+  set('user', facts.creator, 'deployment.creator (event)');
+  const link = facts.statusUrls.find((url) => url.trim() !== '');
+  if (link) set('link', link, "the deployment status's URL (event)");
+  set('description', deploymentDescription(facts), 'the deployment and its status (event)');
+  return values;
+}
+
+/**
+ * e.g. "Deploy storefront 2.4.1 to staging; error: Helm upgrade failed; GitHub deployment 6292204560
+ * by acme-deployer[bot] via Acme Deployer": the deployment's own words, its state and the status's
+ * words, and where it comes from.
+ */
+function deploymentDescription(facts: DeploymentFacts): string {
+  const state = facts.state && facts.statusDescription ? `${facts.state}: ${facts.statusDescription}` : facts.state;
+  const origin = ['GitHub deployment'];
+  if (facts.id) origin.push(facts.id);
+  if (facts.task && facts.task !== 'deploy') origin.push(`(${facts.task})`);
+  if (facts.creator) origin.push(`by ${facts.creator}`);
+  if (facts.app) origin.push(`via ${facts.app}`);
+  return [facts.description, state, origin.join(' ')].filter((part) => part.trim() !== '').join('; ');
 }

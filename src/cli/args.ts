@@ -40,7 +40,7 @@ const FIELDS: SettingName[] = [
 export const COMMAND_FLAGS: Record<CommandName, { settings: SettingName[]; own: string[] }> = {
   run: { settings: [...CONNECTION, ...FIELDS, Settings.DeploymentId], own: [] },
   start: { settings: [...CONNECTION, ...FIELDS], own: ['json'] },
-  record: { settings: [...CONNECTION, ...FIELDS, Settings.Status], own: ['json'] },
+  record: { settings: [...CONNECTION, ...FIELDS, Settings.Status], own: ['json', 'exit-code'] },
   finish: { settings: [...CONNECTION, Settings.DeploymentId, Settings.Status], own: ['exit-code'] },
   context: { settings: [...CONNECTION, ...FIELDS], own: ['json'] },
 };
@@ -133,18 +133,15 @@ function parseCommand(command: CommandName, args: string[]): ParsedArgs {
 
 /** The flags a command cannot do without. */
 function requireFlags(command: CommandName, settings: Partial<Record<SettingName, string>>, exitCode?: number): void {
-  const statuses = 'SUCCEEDED or FAILED (or success, failure, cancelled)';
-  if (command === 'record' && settings[Settings.Status] === undefined) {
-    throw new UsageError(`record needs --status: ${statuses}.`, command);
-  }
-  if (command !== 'finish') return;
-  if (settings[Settings.DeploymentId] === undefined) {
+  if (command !== 'record' && command !== 'finish') return;
+  if (command === 'finish' && settings[Settings.DeploymentId] === undefined) {
     throw new UsageError('finish needs --deployment-id: the id(s) `start` printed.', command);
   }
   const given = Number(settings[Settings.Status] !== undefined) + Number(exitCode !== undefined);
-  if (given !== 1) {
+  if (given === 2) throw new UsageError(`${command} takes --status or --exit-code, not both.`, command);
+  if (given === 0) {
     throw new UsageError(
-      `finish needs ${given ? 'one of' : 'either'} --status (${statuses}) or --exit-code (the deployment's exit code, e.g. \`--exit-code $?\`)${given ? ', not both' : ''}.`,
+      `${command} needs --status SUCCEEDED or FAILED (or success, failure, cancelled), or --exit-code N (e.g. \`--exit-code $?\`).`,
       command,
     );
   }

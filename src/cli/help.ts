@@ -60,10 +60,11 @@ other FAILED.
 ${SERVICE}
 
 ${EXIT}`,
-  record: `Usage: report-deployment record --status STATUS [flags]
+  record: `Usage: report-deployment record (--status STATUS | --exit-code N) [flags]
 
 Records a deployment that has already ended, in one request, and prints its id on stdout.
-STATUS: SUCCEEDED or FAILED (or success, failure, cancelled; skipped records nothing).
+STATUS: SUCCEEDED or FAILED (or success, failure, cancelled; skipped records nothing);
+--exit-code 0 is SUCCEEDED, any other FAILED.
 
 ${FIELDS}
 
@@ -92,7 +93,8 @@ Commands:
   start [flags]                         record STARTED; print the id(s)
   finish --deployment-id IDS --status S | --exit-code N
                                         set the status of deployments recorded with start
-  record --status S [flags]             record a deployment that has already ended
+  record --status S | --exit-code N [flags]
+                                        record a deployment that has already ended
   context [flags]                       show what would be recorded, and where each value comes from
 
 Flags carry the GitHub Action's input names (--artifact-id, --environment, --version, ...).

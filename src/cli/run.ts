@@ -12,7 +12,7 @@ import { describeFinish, describeStart, type Report } from '../core/outcome.js';
 import { plan as planFor, type Plan } from '../core/plan.js';
 import { setStatusAll } from '../core/service.js';
 import type { CommonSettings } from '../core/settings.js';
-import type { DeploymentStatus } from '../core/constants.js';
+import { Limits, SettingDefaults, Settings, type DeploymentStatus } from '../core/constants.js';
 import { bugLines } from '../core/text.js';
 import { withTracker } from '../core/tracker.js';
 import type { ParsedArgs } from './args.js';
@@ -28,21 +28,21 @@ export async function runWrapped(args: ParsedArgs, env: Env, log: CliLog): Promi
   const startedAt = Date.now();
   const signals = listenForSignals();
   try {
-    const reporting = await prepareReporting(args, env, log, startedAt);
+    // Reading the settings and the CI (git) is bounded too: the command does not wait past its deadline.
+    const preparing = prepareReporting(args, env, log, startedAt);
+    const finishNow = async (status: DeploymentStatus) => (await preparing)?.finishNow(status) ?? true;
     // Set once the command has started: signals before that stop it from starting.
     let wrapped: Wrapped | undefined = undefined;
     signals.onEach((signal) => {
       wrapped?.forward(signal);
-      void reporting?.finishNow('FAILED');
+      void finishNow('FAILED');
     });
-    if (reporting) {
-      const left = reporting.settings.connection.timeoutMs - (Date.now() - startedAt);
-      await Promise.race([reporting.started, delay(Math.max(0, left), undefined, { ref: false }), signals.first]);
-    }
+    const deadline = delay(Math.max(0, startedAt + attemptTimeoutMs(args) - Date.now()), undefined, { ref: false });
+    await Promise.race([preparing.then((reporting) => reporting?.started), deadline, signals.first]);
     if (signals.received) {
       // Interrupted before the command started: it never does.
       log.warning(`${signals.received} received before the command started, so it is not run.`);
-      await reporting?.finishNow('FAILED');
+      await finishNow('FAILED');
       return exitCodeOf({ kind: 'signalled', signal: signals.received });
     }
     const [command = '', ...commandArgs] = args.wrapped;
@@ -50,15 +50,21 @@ export async function runWrapped(args: ParsedArgs, env: Env, log: CliLog): Promi
     const ending = await wrapped.ended;
     if (ending.kind === 'not-started') log.error(`${ending.reason}.`);
     const code = exitCodeOf(ending);
-    const notRecorded = reporting
-      ? await reporting.finishNow(code === 0 && !signals.received ? 'SUCCEEDED' : 'FAILED')
-      : true;
+    const notRecorded = await finishNow(code === 0 && !signals.received ? 'SUCCEEDED' : 'FAILED');
     // --fail-on-error may turn a success into a failure, never a failure into a success.
-    const failOnError = reporting?.settings.failOnError ?? args.settings['fail-on-error'] === 'true';
+    const failOnError = (await preparing)?.settings.failOnError ?? args.settings['fail-on-error'] === 'true';
     return code === 0 && notRecorded && failOnError ? 1 : code;
   } finally {
     signals.stop();
   }
+}
+
+/** One attempt's timeout, as --timeout-seconds gives it (its default where the flag is no number). */
+function attemptTimeoutMs(args: ParsedArgs): number {
+  const seconds = Number(args.settings[Settings.TimeoutSeconds] ?? SettingDefaults[Settings.TimeoutSeconds]);
+  return seconds > 0 && seconds <= Limits.timeoutSeconds
+    ? seconds * 1000
+    : Number(SettingDefaults[Settings.TimeoutSeconds]) * 1000;
 }
 
 interface Reporting {

@@ -5,7 +5,9 @@
 // group, the command included: passed on again, the command would see two (a second Ctrl-C makes
 // many tools, Terraform among them, stop at once), so there those two are not passed on.
 import { spawn } from 'node:child_process';
+import { accessSync, constants as fs, statSync } from 'node:fs';
 import { constants } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
 
 export const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export type ForwardedSignal = (typeof FORWARDED_SIGNALS)[number];
@@ -38,7 +40,18 @@ export interface Wrapped {
 
 /** Starts `command` with `args`. `interactive`: the CLI runs in a terminal. */
 export function startCommand(command: string, args: readonly string[], interactive: boolean): Wrapped {
-  const child = spawn(command, args, { stdio: 'inherit' });
+  let child: ReturnType<typeof spawn>;
+  try {
+    child = spawn(resolveCommand(command, process.env.PATH ?? ''), args, { stdio: 'inherit' });
+  } catch (error) {
+    // Node refuses some starts at once instead of with an 'error' event (a PATH entry too long for
+    // libuv, a NUL in an argument): the command did not start, and its exit code says so.
+    const ended = Promise.resolve<Ending>({
+      kind: 'not-started',
+      ...notStarted(command, error as NodeJS.ErrnoException),
+    });
+    return { ended, forward: () => undefined };
+  }
   const ended = new Promise<Ending>((resolve) => {
     child.once('error', (error: NodeJS.ErrnoException) => {
       resolve({ kind: 'not-started', ...notStarted(command, error) });
@@ -60,4 +73,30 @@ function notStarted(command: string, error: NodeJS.ErrnoException): { exitCode: 
   if (error.code === 'ENOENT') return { exitCode: 127, reason: `'${command}' was not found` };
   const why = error.code === 'EACCES' ? 'permission denied, or not a program' : (error.code ?? error.message);
   return { exitCode: 126, reason: `'${command}' could not be run (${why})` };
+}
+
+/**
+ * A bare command name found on PATH as a shell finds it: the first executable file of that name. Done
+ * here rather than by libuv, whose search never returns for a PATH entry of 4096 bytes or more (the
+ * command would never start, and the CLI would wait on it for ever). A name with a slash, or on
+ * Windows (PATHEXT), is left to spawn. Not found: ENOENT (127); found but not executable: EACCES (126).
+ */
+export function resolveCommand(command: string, path: string): string {
+  if (command.includes('/') || process.platform === 'win32') return command;
+  let denied = false;
+  for (const dir of path.split(delimiter)) {
+    const candidate = dir ? join(dir, command) : resolve(command);
+    // No file system takes a name that long: not where the command is.
+    if (candidate.length >= 4096) continue;
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, fs.X_OK);
+      return candidate;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EACCES') denied = true;
+    }
+  }
+  throw Object.assign(new Error(`spawn ${command} ${denied ? 'EACCES' : 'ENOENT'}`), {
+    code: denied ? 'EACCES' : 'ENOENT',
+  });
 }

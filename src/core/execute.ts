@@ -1,7 +1,7 @@
 // Carrying out a plan: the service calls it needs (none for nothing, or for what is finished later).
 import type { Log } from './log.js';
 import type { Plan } from './plan.js';
-import { createAll, setStatusAll, type CreateResult, type UpdateResult } from './service.js';
+import { createAll, setStatusAll, type CreateAllOptions, type CreateResult, type UpdateResult } from './service.js';
 import type { CommonSettings } from './settings.js';
 import { withTracker } from './tracker.js';
 
@@ -10,10 +10,22 @@ export interface PlanResults {
   updated?: UpdateResult[];
 }
 
-export async function execute(plan: Plan, { connection, dryRun }: CommonSettings, log: Log): Promise<PlanResults> {
+/**
+ * `options` are for creates (createAll's): a signal that a cancelled run aborts (no further create
+ * starts), and each deployment as soon as it is created (to hand it on before the end). Updates
+ * always all go out: one not sent would leave a deployment unfinished.
+ */
+export async function execute(
+  plan: Plan,
+  { connection, dryRun }: CommonSettings,
+  log: Log,
+  options: CreateAllOptions = {},
+): Promise<PlanResults> {
   switch (plan.kind) {
     case 'create':
-      return { created: await withTracker(connection, log, dryRun, (tracker) => createAll(tracker, plan.bodies)) };
+      return {
+        created: await withTracker(connection, log, dryRun, (tracker) => createAll(tracker, plan.bodies, options)),
+      };
     case 'update':
       return {
         updated: await withTracker(connection, log, dryRun, (tracker) => setStatusAll(tracker, plan.ids, plan.status)),

@@ -21,6 +21,8 @@ export interface HttpResponse {
   contentType: string;
   /** A redirect's `Location`. */
   location?: string;
+  /** `Content-Encoding`, when the answer has one (it was asked for none: `accept-encoding: identity`). */
+  contentEncoding?: string;
   retryAfter?: string;
   /** The answer's first bytes (Limits.answerBytes), as text. */
   text: string;
@@ -29,7 +31,8 @@ export interface HttpResponse {
 }
 
 export interface HttpClient {
-  send(request: HttpRequest): Promise<HttpResponse>;
+  /** Once `signal` is aborted (a cancelled run), the request is not tried again: its last outcome stands. */
+  send(request: HttpRequest, signal?: AbortSignal): Promise<HttpResponse>;
   close(): Promise<void>;
 }
 
@@ -38,14 +41,15 @@ export interface HttpClientOptions {
   retries: number;
   proxy: Proxy | undefined;
   log: Log;
-  /** The wait before a retry; tests pass one that does not really wait. */
-  sleep?: (ms: number) => Promise<void>;
+  /** The wait before a retry, over early when `signal` is aborted; tests pass one that does not really wait. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** The backoff's jitter, from 0 to 1. */
   random?: () => number;
 }
 
 export async function createHttpClient(options: HttpClientOptions): Promise<HttpClient> {
-  const { timeoutMs, retries, proxy, log, sleep = (ms) => wait(ms), random = Math.random } = options;
+  const { timeoutMs, retries, proxy, log, random = Math.random } = options;
+  const sleep = options.sleep ?? ((ms, signal) => wait(ms, undefined, signal && { signal }));
   const dispatcher = proxy ? await createProxyAgent(proxy.url, { timeoutMs }) : createAgent({ timeoutMs });
 
   /** One attempt, over at `timeoutMs` whatever stage it is in (undici's own timeouts bound what it leaves behind). */
@@ -66,38 +70,47 @@ export async function createHttpClient(options: HttpClientOptions): Promise<Http
       status: response.statusCode,
       contentType: headerValue(response.headers['content-type']) ?? '',
       location: headerValue(response.headers.location),
+      contentEncoding: headerValue(response.headers['content-encoding']),
       retryAfter: headerValue(response.headers['retry-after']),
       text,
       truncated,
     };
   }
 
-  async function send(req: HttpRequest): Promise<HttpResponse> {
+  async function send(req: HttpRequest, signal?: AbortSignal): Promise<HttpResponse> {
     const label = `${req.method} ${req.url.href}`;
     log.debug(`${label} ${req.body}`);
     for (let retry = 0; ; retry++) {
       let outcome: Outcome;
       let what: string;
       let waitMs: number | undefined;
+      /** The last outcome, should no retry come. */
+      let last: () => HttpResponse;
+      // A cancelled run tries nothing again.
+      const final = () => retry >= retries || signal?.aborted === true;
       try {
         const response = await attempt(req);
         // Scrubbed before it is cut, or the cut could show part of the key.
         log.debug(`${label} -> HTTP ${response.status} ${shorten(log.clean(response.text), Limits.detailLength)}`);
         outcome = { kind: 'response', status: response.status };
-        if (response.status < 300 || retry >= retries || !isRetryable(req.method, outcome)) return response;
+        if (response.status < 300 || final() || !isRetryable(req.method, outcome)) return response;
         what = `HTTP ${response.status}`;
         waitMs = retryAfterMs(response.retryAfter);
+        last = () => response;
       } catch (error) {
         const failure = describeNetworkError(error, req.url.host, proxy);
         outcome = { kind: 'network', cause: failure.cause };
         log.debug(`${label} -> ${failure.cause}: ${String(error)}`);
-        if (retry >= retries || !isRetryable(req.method, outcome))
-          throw new NetworkError(failure.text, { cause: error });
+        if (final() || !isRetryable(req.method, outcome)) throw new NetworkError(failure.text, { cause: error });
         what = failure.text;
+        last = () => {
+          throw new NetworkError(failure.text, { cause: error });
+        };
       }
       const delay = waitMs ?? backoffMs(retry, random);
       log.info(`${label}: ${what}; retrying in ${(delay / 1000).toFixed(1)} s (retry ${retry + 1} of ${retries})`);
-      await sleep(delay);
+      await sleep(delay, signal).catch(() => undefined);
+      if (signal?.aborted) return last();
     }
   }
 

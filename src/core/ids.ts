@@ -1,6 +1,8 @@
 // Deployment ids, kept exactly as the service returned them: a JSON number keeps its digits (no
 // rounding past 2^53), a string its text. An id must fit the protocol: a path segment of
-// `/deployment/{id}`, a line of the log or of the CLI's stdout, a value of the step's state.
+// `/deployment/{id}`, a line of the log or of the CLI's stdout, a value of the step's state, and
+// the same id again when a later job passes either output back as `deployment-id` (a list, or a
+// JSON array, of ids).
 import { Limits } from './constants.js';
 import { JsonNumber } from './json.js';
 import { looksLikeCommand } from './log.js';
@@ -33,6 +35,11 @@ export function idProblem(text: string): string | undefined {
   if (text === '.' || text === '..') return `is '${text}', which is no deployment but a path`;
   // Printed alone on a line (the CLI's stdout, for `ID=$(...)`), it would be a workflow command.
   if (looksLikeCommand(text)) return 'would be read as a workflow command by the GitHub runner';
+  // What `deployment-id` would read otherwise in a later job: its ends trimmed (by the runner's
+  // toolkit), a list split on commas, a JSON array.
+  if (text.trim() !== text) return 'has white space at its ends, which a later job would not read back';
+  if (text.includes(',')) return 'holds a comma, which a later job would read as two ids';
+  if (text.startsWith('[')) return "starts with '[', which a later job would read as a JSON array";
   return undefined;
 }
 

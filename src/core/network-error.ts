@@ -62,6 +62,23 @@ export function describeNetworkError(error: unknown, host: string, proxy: Proxy 
   }
   if (has(/ERR_SSL|ERR_TLS|EPROTO|UND_ERR_PRX_TLS/))
     return { cause: 'tls', text: `the TLS handshake with ${host} failed (${code})` };
+  // An answer that is no valid HTTP/1.1: llhttp's error (undici leaves its HPE_ code unset, but
+  // names it); or, said as 'bad response', an interim 100 Continue that was not asked for (undici
+  // takes none, though HTTP allows one) or an answer to no request.
+  const parser = chain.find((link) => link.name === 'HTTPParserError' || link.code.startsWith('HPE_'));
+  if (parser) {
+    const why = /\((.+)\)$/.exec(parser.message)?.[1] ?? (parser.code || 'unreadable');
+    return {
+      cause: 'malformed',
+      text: `the answer of ${host}${through} is not valid HTTP/1.1 (${why}): is \`base-url\` the service's address, with the right scheme (http or https)?`,
+    };
+  }
+  if (chain.some((link) => link.code === 'UND_ERR_SOCKET' && link.message === 'bad response')) {
+    return {
+      cause: 'malformed',
+      text: `the answer of ${host}${through} is one this client cannot read: an interim \`100 Continue\` it did not ask for, or an answer before any request (the service may have acted on the request)`,
+    };
+  }
   // Through a proxy every connection is to the proxy: a refused or unknown host is the proxy's.
   if (has(/ECONNREFUSED/)) {
     return proxy

@@ -55,6 +55,30 @@ export interface Report {
 
 const NOTHING_SENT = 'Dry run: nothing was sent.';
 
+/** A deployment never asked for: the run was cancelled before its turn. */
+const NOT_SENT = 'not sent: the run was cancelled before its turn';
+
+/**
+ * What starting says the moment the run is cancelled (the runner's SIGINT; a command's Ctrl-C):
+ * what it does with the deployments sent and those not yet.
+ */
+export function describeCancel(plan: Plan, wording: Wording): string {
+  const head = 'The run is being cancelled:';
+  switch (plan.kind) {
+    case 'create': {
+      const later = plan.finishLater
+        ? `, and ${wording.finisher} sets each one created from ${wording.finishFrom}`
+        : '';
+      return `${head} no further deployment is created; those already sent are waited for${later}.`;
+    }
+    case 'update':
+      // An update creates nothing, and one not sent would leave a deployment unfinished.
+      return `${head} every deployment is still set to ${plan.status}, so that none is left unfinished.`;
+    default:
+      return `${head} ${wording.starter} sends nothing, and ends as it would.`;
+  }
+}
+
 /** What starting (the main step, `start`, `record`, `run`'s start) did with `plan`. */
 export function describeStart(
   plan: Plan,
@@ -127,7 +151,8 @@ function describeCreated(
       recorded.push(result);
       lines.push({ text: `Recorded deployment ${result.id.text}: ${describeBody(result.body)} (${status}).` });
     } else {
-      failures.push(prefixed(`Could not record the deployment of ${artifactLabel(result.body)}`, result.failure));
+      const failure = 'notSent' in result ? [NOT_SENT] : result.failure;
+      failures.push(prefixed(`Could not record the deployment of ${artifactLabel(result.body)}`, failure));
     }
   }
   const ids = recorded.map((row) => row.id);
@@ -170,6 +195,14 @@ function describeNothing(plan: Extract<Plan, { kind: 'nothing' }>, wording: Word
         false,
         'Deployment not recorded: not finished yet',
         `the deployment was '${plan.word}', so nothing was recorded.`,
+      );
+    case 'not-yet':
+      // The place's own words: it implied the status, and is likely not where the deployment ends.
+      return said(
+        plan.why,
+        true,
+        'Deployment not recorded: no state yet',
+        'the deployment had no state yet, so nothing was recorded.',
       );
     case 'no-ids': {
       const subject = wording.setting(Settings.DeploymentId);

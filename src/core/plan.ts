@@ -7,7 +7,10 @@ import type { CommonSettings, NothingToRecord, Request } from './settings.js';
 
 /** Why nothing is recorded: the status says so, `deployment-id` is an empty list, or the key is withheld. */
 export type NothingReason =
-  { reason: NothingToRecord['nothing']; word: string } | { reason: 'no-ids' } | { reason: 'no-key'; warning: string };
+  | { reason: 'skipped' | 'not-final'; word: string }
+  | { reason: 'not-yet'; why: string }
+  | { reason: 'no-ids' }
+  | { reason: 'no-key'; warning: string };
 
 export type Plan =
   /** Create one deployment per artifact; `finishLater` when no status was given. */
@@ -21,7 +24,7 @@ export type Plan =
 export function plan(settings: CommonSettings, request: Request): Plan {
   const { status, deploymentIds, artifacts, fields } = request;
   if (settings.noKey !== undefined) return { kind: 'nothing', reason: 'no-key', warning: settings.noKey };
-  if (typeof status === 'object') return { kind: 'nothing', reason: status.nothing, word: status.word };
+  if (typeof status === 'object') return { kind: 'nothing', ...nothingReason(status) };
   if (deploymentIds?.length === 0) return { kind: 'nothing', reason: 'no-ids' };
   if (deploymentIds) {
     return status ? { kind: 'update', status, ids: deploymentIds } : { kind: 'finish-later', ids: deploymentIds };
@@ -34,4 +37,10 @@ export function plan(settings: CommonSettings, request: Request): Plan {
     bodies: artifacts.map((artifact) => createBody(artifact, fields, sent)),
     finishLater: status === undefined,
   };
+}
+
+function nothingReason(status: NothingToRecord): NothingReason {
+  return status.nothing === 'not-yet'
+    ? { reason: 'not-yet', why: status.why }
+    : { reason: status.nothing, word: status.word };
 }

@@ -5,6 +5,7 @@
 // localhost and loopback addresses. A proxy cannot reach
 // this machine's loopback anyway, and the key would travel to it in clear over plain http.
 import { ConfigError } from './config-error.js';
+import { quote } from './text.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -16,14 +17,17 @@ export interface Proxy {
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
-/** The proxy for requests to `target`, or undefined for a direct connection. Throws a ConfigError when the variable is no proxy URL. */
-export function proxyFor(target: URL, env: Env): Proxy | undefined {
+/**
+ * The proxy for requests to `target`, or undefined for a direct connection. Throws a ConfigError when
+ * the variable is no proxy URL, its value shown by `shown` (settings.ts cleans it of the key first).
+ */
+export function proxyFor(target: URL, env: Env, shown: (value: string) => string = quote): Proxy | undefined {
   if (isLoopback(target.hostname)) return undefined;
   const variable = proxyVariable(target.protocol, env);
   if (!variable) return undefined;
   const port = Number(target.port) || DEFAULT_PORTS[target.protocol] || 0;
   if (!shouldProxy(hostOf(target), port, env.no_proxy ?? env.NO_PROXY ?? '')) return undefined;
-  return { url: parseProxyUrl(variable.name, variable.value), variable: variable.name };
+  return { url: parseProxyUrl(variable.name, variable.value, shown), variable: variable.name };
 }
 
 function proxyVariable(protocol: string, env: Env): { name: string; value: string } | undefined {
@@ -36,7 +40,7 @@ function proxyVariable(protocol: string, env: Env): { name: string; value: strin
   return protocol === 'https:' ? (pick('https_proxy', 'HTTPS_PROXY') ?? http) : http;
 }
 
-function parseProxyUrl(variable: string, value: string): URL {
+function parseProxyUrl(variable: string, value: string, shown: (value: string) => string): URL {
   let url: URL | undefined;
   try {
     url = new URL(value);
@@ -46,7 +50,7 @@ function parseProxyUrl(variable: string, value: string): URL {
   if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname) {
     throw new ConfigError(
       `Environment variable ${variable}`,
-      `is not a proxy URL: '${withoutCredentials(value)}'. Set it to e.g. \`http://proxy.example.com:3128\`, or unset it.`,
+      `is not a proxy URL: ${shown(withoutCredentials(value))}. Set it to e.g. \`http://proxy.example.com:3128\`, or unset it.`,
     );
   }
   return url;

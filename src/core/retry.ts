@@ -6,16 +6,18 @@ export type Outcome = { kind: 'response'; status: number } | { kind: 'network'; 
 
 /**
  * refused, dns, proxy-refused: the request never reached the service. timeout, reset, other: it may
- * have, and a create may have happened. tls, proxy-auth: trying again cannot help.
+ * have, and a create may have happened. tls, proxy-auth, malformed (an answer that is no valid
+ * HTTP, which the same service gives again): trying again cannot help.
  */
-export type NetworkCause = 'refused' | 'dns' | 'proxy-refused' | 'timeout' | 'reset' | 'other' | 'tls' | 'proxy-auth';
+export type NetworkCause =
+  'refused' | 'dns' | 'proxy-refused' | 'timeout' | 'reset' | 'other' | 'tls' | 'proxy-auth' | 'malformed';
 
 const PATCH_RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 // A create is retried only where the service cannot have created anything, so no deployment is
 // ever recorded twice: it was never reached, or it said "not now" (429, 503).
 const POST_RETRY_STATUSES = new Set([429, 503]);
 const POST_RETRY_CAUSES = new Set<NetworkCause>(['refused', 'dns', 'proxy-refused']);
-const NEVER_RETRY_CAUSES = new Set<NetworkCause>(['tls', 'proxy-auth']);
+const NEVER_RETRY_CAUSES = new Set<NetworkCause>(['tls', 'proxy-auth', 'malformed']);
 
 export function isRetryable(method: 'POST' | 'PATCH', outcome: Outcome): boolean {
   if (outcome.kind === 'network' && NEVER_RETRY_CAUSES.has(outcome.cause)) return false;

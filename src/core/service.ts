@@ -4,10 +4,10 @@ import { Limits, type DeploymentStatus } from './constants.js';
 import type { CreateBody } from './deployment.js';
 import type { HttpClient, HttpRequest, HttpResponse } from './http.js';
 import { idFromJson, idProblem, type DeploymentId } from './ids.js';
-import { isObject, parseJsonLosslessly } from './json.js';
+import { isObject, jsonText, parseJsonLosslessly } from './json.js';
 import { NetworkError } from './network-error.js';
 import { settleAll } from './pool.js';
-import { holdsSecret, scrubber } from './secret.js';
+import { cleaner, holdsSecret } from './secret.js';
 import type { Connection } from './settings.js';
 import { bugLines, shorten, TRUNCATED } from './text.js';
 
@@ -22,18 +22,42 @@ export class ServiceError extends Error {
 }
 
 export interface Tracker {
-  create(body: CreateBody): Promise<DeploymentId>;
+  /** Once `signal` is aborted, a create under way is not tried again. */
+  create(body: CreateBody, signal?: AbortSignal): Promise<DeploymentId>;
   update(id: DeploymentId, status: DeploymentStatus): Promise<void>;
 }
 
-export type CreateResult = { body: CreateBody; id: DeploymentId } | { body: CreateBody; failure: readonly string[] };
+/** A deployment created, one that could not be, or one never asked for (the run was cancelled first). */
+export type CreateResult =
+  Created | { body: CreateBody; failure: readonly string[] } | { body: CreateBody; notSent: true };
+export type Created = { body: CreateBody; id: DeploymentId };
 export type UpdateResult = { id: DeploymentId; failure?: readonly string[] };
 
+export interface CreateAllOptions {
+  /**
+   * Aborted when the run is cancelled: no further create starts, and none is tried again; those
+   * under way finish (each bounded by its timeout). The bodies never sent come back `notSent`.
+   */
+  signal?: AbortSignal;
+  /** Each deployment as soon as it is created (answers come in any order): to hand it on at once. */
+  onCreated?: (created: Created) => void;
+}
+
 /** Creates every deployment, a few at a time; a failure on one does not stop the others. */
-export async function createAll(tracker: Tracker, bodies: readonly CreateBody[]): Promise<CreateResult[]> {
-  const settled = await settleAll(bodies, Limits.requestsInFlight, (body) => tracker.create(body));
-  return settled.map((result, index) => {
+export async function createAll(
+  tracker: Tracker,
+  bodies: readonly CreateBody[],
+  { signal, onCreated }: CreateAllOptions = {},
+): Promise<CreateResult[]> {
+  const create = async (body: CreateBody): Promise<DeploymentId> => {
+    const id = await tracker.create(body, signal);
+    onCreated?.({ body, id });
+    return id;
+  };
+  const settled = await settleAll(bodies, Limits.requestsInFlight, create, signal);
+  return settled.map((result, index): CreateResult => {
     const body = bodies[index] as CreateBody;
+    if (result.status === 'not-started') return { body, notSent: true };
     return result.status === 'fulfilled' ? { body, id: result.value } : { body, failure: failureLines(result.reason) };
   });
 }
@@ -47,7 +71,9 @@ export async function setStatusAll(
   const settled = await settleAll(ids, Limits.requestsInFlight, (id) => tracker.update(id, status));
   return settled.map((result, index) => {
     const id = ids[index] as DeploymentId;
-    return result.status === 'fulfilled' ? { id } : { id, failure: failureLines(result.reason) };
+    if (result.status === 'rejected') return { id, failure: failureLines(result.reason) };
+    // Fulfilled: without a signal, every update is started.
+    return { id };
   });
 }
 
@@ -63,11 +89,12 @@ function failureLines(error: unknown): readonly string[] {
 
 export function createTracker(http: HttpClient, connection: Connection): Tracker {
   const { baseUrl, apiKey } = connection;
-  // What the service says is scrubbed of the key before it is cut short, or a cut could show part of it.
-  const scrub = scrubber(apiKey);
+  // What the service says is cleaned as the log shows it (the key scrubbed, control characters
+  // escaped) before it is cut short, or a cut could show part of the key.
+  const scrub = cleaner(apiKey);
   return {
-    async create(body) {
-      const response = await http.send(createRequest(baseUrl, apiKey, body));
+    async create(body, signal) {
+      const response = await http.send(createRequest(baseUrl, apiKey, body), signal);
       const answer = successAnswer(response, scrub);
       const head = `HTTP ${response.status}, but`;
       const id = answerId(response.text, answer.id, head);
@@ -107,7 +134,13 @@ function jsonRequest(method: HttpRequest['method'], url: URL, apiKey: string, bo
   return {
     method,
     url,
-    headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': apiKey },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      // Uncompressed: the answer is read as it comes (undici's request API inflates nothing).
+      'accept-encoding': 'identity',
+      'x-api-key': apiKey,
+    },
     body: JSON.stringify(body),
   };
 }
@@ -125,6 +158,12 @@ function successAnswer(response: HttpResponse, scrub: (text: string) => string):
     ]);
   }
   if (status < 200 || status >= 300) throw new ServiceError(describeFailure(response, body, scrub));
+  const encoding = compressed(response, scrub);
+  if (encoding) {
+    throw new ServiceError([
+      `HTTP ${status}, but the answer is ${encoding}, so it is not read nor taken as a success (the service may have acted on the request)`,
+    ]);
+  }
   if (!isObject(body)) {
     const why = response.truncated
       ? `is over ${Limits.answerBytes / 1024} KiB (only that much is read)`
@@ -135,14 +174,27 @@ function successAnswer(response: HttpResponse, scrub: (text: string) => string):
   return body;
 }
 
+/**
+ * "compressed (content-encoding: gzip) although it was asked for none (accept-encoding: identity)";
+ * undefined for an answer as it was asked for.
+ */
+function compressed(response: Pick<HttpResponse, 'contentEncoding'>, scrub: (text: string) => string) {
+  const encoding = response.contentEncoding?.trim() ?? '';
+  if (encoding === '' || encoding.toLowerCase() === 'identity') return undefined;
+  const shown = shorten(scrub(encoding), Limits.quotedValueLength, TRUNCATED);
+  return `compressed (content-encoding: ${shown}) although it was asked for none (accept-encoding: identity)`;
+}
+
 /** "HTTP 404: Deployment not found"; a validation array one line per entry. `scrub` hides the key before anything is cut. */
 export function describeFailure(
-  response: Pick<HttpResponse, 'status' | 'contentType' | 'truncated'>,
+  response: Pick<HttpResponse, 'status' | 'contentType' | 'truncated' | 'contentEncoding'>,
   body: unknown,
   scrub: (text: string) => string = (text) => text,
 ): string[] {
   const head = `HTTP ${response.status}`;
   const cut = (text: string, max: number) => shorten(scrub(text), max, TRUNCATED);
+  const encoding = compressed(response, scrub);
+  if (encoding) return [`${head} (the answer is ${encoding}, so it is not read)`];
   if (body === undefined) {
     if (response.truncated)
       return [`${head} (the answer is over ${Limits.answerBytes / 1024} KiB; it was not read whole)`];
@@ -158,20 +210,29 @@ export function describeFailure(
     const more = detail.length - shown.length;
     return [`${head}:`, ...shown, ...(more > 0 ? [`  (and ${more} more)`] : [])];
   }
-  return [`${head}: ${cut(JSON.stringify(detail), Limits.detailLength)}`];
+  return [`${head}: ${cut(json(detail), Limits.detailLength)}`];
+}
+
+/**
+ * A value of the answer as JSON text: enough of it that scrubbing the key before the cut sees every
+ * form of the key the cut could reach, and never recursion (a deep answer is the service's, not a
+ * bug of ours).
+ */
+function json(value: unknown): string {
+  return jsonText(value, 2 * Limits.answerBytes);
 }
 
 function describeValidationEntry(entry: unknown): string {
-  if (!isObject(entry)) return JSON.stringify(entry) ?? 'null';
+  if (!isObject(entry)) return json(entry);
   const location = Array.isArray(entry.loc) ? entry.loc.map(locationPart).join('.') : '';
-  const message = typeof entry.msg === 'string' ? entry.msg : JSON.stringify(entry);
+  const message = typeof entry.msg === 'string' ? entry.msg : json(entry);
   return location ? `${location}: ${message}` : message;
 }
 
 /** A part of `loc`: a field name or an index, as text; anything else as JSON (never String(), which runs the answer's own toString). */
 function locationPart(part: unknown): string {
   if (typeof part === 'string' || typeof part === 'number') return String(part);
-  return JSON.stringify(part) ?? 'null';
+  return json(part);
 }
 
 /** The answer as JSON (undefined when it is none). Plain JSON.parse: it takes deep nesting, and a large answer of numbers costs no object per number. */

@@ -15,8 +15,20 @@ import {
 import { idFromJson, idProblem, textId, type DeploymentId } from './ids.js';
 import { parseJsonLosslessly } from './json.js';
 import { isLoopback, proxyFor, withoutCredentials, type Env, type Proxy } from './proxy.js';
-import { holdsSecret } from './secret.js';
+import { cleaner, holdsSecret } from './secret.js';
 import { quote } from './text.js';
+
+/** A value in a configuration error: quoted, shortened, and first cleaned of the key as the log shows it. */
+export type Quote = (value: string) => string;
+
+/**
+ * How values are quoted where `apiKey` is the key: cleaned (the key scrubbed in every form) before it
+ * is shortened, so that a long key put by mistake into another setting shows no part of itself.
+ */
+export function quoterFor(apiKey: string): Quote {
+  const clean = cleaner(apiKey);
+  return (value) => quote(clean(value));
+}
 
 /** Where settings come from: the action's inputs, the CLI's flags and environment. */
 export interface SettingSource extends Naming {
@@ -27,7 +39,19 @@ export interface SettingSource extends Naming {
    * on purpose (a fork's pull request, an unprotected branch), a warning that nothing is recorded.
    */
   emptyKey(): { problem: string } | { warning: string };
+  /**
+   * What an empty `status` stands for here, where the place itself says how the deployment ended (a
+   * run started by a deployment's change of state); undefined where it does not: start now, finish later.
+   */
+  impliedStatus?(): ImpliedStatus | undefined;
 }
+
+/**
+ * A status the place implies: its word and where it comes from ("the event's
+ * `deployment_status.state`"), for the message if it is none this action can record; or nothing to
+ * record, and the line that says why.
+ */
+export type ImpliedStatus = { word: string; from: string } | { nothing: string };
 
 /** How to reach the service. */
 export interface Connection {
@@ -50,12 +74,17 @@ export interface CommonSettings {
   noKey?: string;
 }
 
-/** A status word that records nothing, and why: a skipped step, or a deployment that has not ended. */
-export interface NothingToRecord {
-  nothing: 'skipped' | 'not-final';
-  /** The word as given, e.g. `queued`. */
-  word: string;
-}
+/**
+ * Nothing to record, and why: a status word that says so (a skipped step, a deployment that has not
+ * ended), or the place's own words where it implies the status (a deployment that has no state yet).
+ */
+export type NothingToRecord =
+  | {
+      nothing: 'skipped' | 'not-final';
+      /** The word as given, e.g. `queued`. */
+      word: string;
+    }
+  | { nothing: 'not-yet'; why: string };
 
 /** What `status` asks for. */
 export type RequestedStatus = DeploymentStatus | NothingToRecord;
@@ -75,7 +104,7 @@ export interface Request {
 /** The common settings alone (a post step, a `finish`): throws one ConfigError naming every problem. */
 export function readSettings(source: SettingSource, env: Env): CommonSettings {
   const problems = new ProblemCollector();
-  const settings = readCommon(source, env, problems);
+  const settings = readCommon(source, env, problems, quoterFor(source.get(Settings.ApiKey)));
   problems.throwIfAny();
   return settings;
 }
@@ -87,17 +116,19 @@ export function readSettingsAndRequest(
   defaults: () => FieldDefaults,
 ): { settings: CommonSettings; request: Request } {
   const problems = new ProblemCollector();
-  const settings = readCommon(source, env, problems);
-  const request = readRequest(source, settings.connection.apiKey, defaults, problems);
+  // The key first (as given, even if it is refused): every value quoted in an error is cleaned of it.
+  const shown = quoterFor(source.get(Settings.ApiKey));
+  const settings = readCommon(source, env, problems, shown);
+  const request = readRequest(source, settings.connection.apiKey, defaults, problems, shown);
   problems.throwIfAny();
   return { settings, request };
 }
 
-function readCommon(source: SettingSource, env: Env, problems: ProblemCollector): CommonSettings {
+function readCommon(source: SettingSource, env: Env, problems: ProblemCollector, shown: Quote): CommonSettings {
   const keyOrWarning = problems.read(() => readApiKey(source), { apiKey: '' });
-  const allowInsecureHttp = problems.read(() => readBoolean(source, Settings.AllowInsecureHttp), false);
-  const baseUrl = problems.read(() => readBaseUrl(source, allowInsecureHttp), undefined);
-  const proxy = baseUrl && problems.read(() => proxyFor(baseUrl, env), undefined);
+  const allowInsecureHttp = problems.read(() => readBoolean(source, Settings.AllowInsecureHttp, shown), false);
+  const baseUrl = problems.read(() => readBaseUrl(source, allowInsecureHttp, shown), undefined);
+  const proxy = baseUrl && problems.read(() => proxyFor(baseUrl, env, shown), undefined);
   const timeoutSeconds = problems.read(
     () =>
       readNumber(
@@ -107,15 +138,16 @@ function readCommon(source: SettingSource, env: Env, problems: ProblemCollector)
         0.001,
         Limits.timeoutSeconds,
         'a number of seconds above 0 and at most',
+        shown,
       ),
     0,
   );
   const retries = problems.read(
-    () => readNumber(source, Settings.Retries, /^\d+$/, 0, Limits.retries, 'a whole number from 0 to'),
+    () => readNumber(source, Settings.Retries, /^\d+$/, 0, Limits.retries, 'a whole number from 0 to', shown),
     0,
   );
-  const failOnError = problems.read(() => readBoolean(source, Settings.FailOnError), false);
-  const dryRun = problems.read(() => readBoolean(source, Settings.DryRun), false);
+  const failOnError = problems.read(() => readBoolean(source, Settings.FailOnError, shown), false);
+  const dryRun = problems.read(() => readBoolean(source, Settings.DryRun, shown), false);
   const { apiKey, noKey } = keyOrWarning;
   return {
     connection: { apiKey, baseUrl: baseUrl as URL, timeoutMs: timeoutSeconds * 1000, retries, proxy },
@@ -130,14 +162,15 @@ function readRequest(
   apiKey: string,
   defaults: () => FieldDefaults,
   problems: ProblemCollector,
+  shown: Quote,
 ): Request {
-  const status = problems.read(() => readStatus(source), undefined);
+  const status = problems.read(() => readStatus(source, shown), undefined);
   const rawDeploymentIds = source.get(Settings.DeploymentId);
-  const deploymentIds = problems.read(() => readDeploymentIds(source, rawDeploymentIds, apiKey), undefined);
+  const deploymentIds = problems.read(() => readDeploymentIds(source, rawDeploymentIds, apiKey, shown), undefined);
   const artifacts = rawDeploymentIds === '' ? problems.read(() => readArtifacts(source), []) : [];
   // The fields' defaults (the event file, git) are read only where a deployment is created.
   const creates = rawDeploymentIds === '' && !(status && typeof status === 'object');
-  problems.read(() => readType(source), DeploymentType);
+  problems.read(() => readType(source, shown), DeploymentType);
   const given = Object.fromEntries(FieldNames.map((field) => [field, source.get(FieldSettings[field])])) as Record<
     FieldName,
     string
@@ -166,9 +199,9 @@ function readApiKey(source: SettingSource): { apiKey: string; noKey?: string } {
   return { apiKey };
 }
 
-function readBaseUrl(source: SettingSource, allowInsecureHttp: boolean): URL {
+function readBaseUrl(source: SettingSource, allowInsecureHttp: boolean, quoted: Quote): URL {
   const raw = source.get(Settings.BaseUrl);
-  const shown = quote(withoutCredentials(raw));
+  const shown = quoted(withoutCredentials(raw));
   const example = 'e.g. `https://tracker.example.com/api`';
   const problem = (text: string) => new ConfigError(source.setting(Settings.BaseUrl), text);
   if (!raw) throw problem(`is empty. Set it to the service's address, ${example}.`);
@@ -195,12 +228,16 @@ function readBaseUrl(source: SettingSource, allowInsecureHttp: boolean): URL {
   return url;
 }
 
-export function readBoolean(source: Pick<SettingSource, 'get' | 'setting'>, name: SettingName): boolean {
+export function readBoolean(
+  source: Pick<SettingSource, 'get' | 'setting'>,
+  name: SettingName,
+  shown: Quote = quote,
+): boolean {
   const raw = source.get(name);
   const value = raw.toLowerCase();
   if (value === 'true') return true;
   if (value === 'false' || value === '') return false;
-  throw new ConfigError(source.setting(name), `must be \`true\` or \`false\`, got ${quote(raw)}.`);
+  throw new ConfigError(source.setting(name), `must be \`true\` or \`false\`, got ${shown(raw)}.`);
 }
 
 function readNumber(
@@ -210,23 +247,24 @@ function readNumber(
   min: number,
   max: number,
   expected: string,
+  shown: Quote,
 ): number {
   const raw = source.get(name);
   const value = accepts.test(raw) ? Number(raw) : NaN;
   if (!(value >= min && value <= max)) {
-    throw new ConfigError(source.setting(name), `must be ${expected} ${max}, got ${quote(raw)}.`);
+    throw new ConfigError(source.setting(name), `must be ${expected} ${max}, got ${shown(raw)}.`);
   }
   return value;
 }
 
-const NOT_FINAL = ['pending', 'queued', 'in_progress', 'inactive'];
+const NOT_FINAL = ['pending', 'queued', 'in_progress', 'inactive', 'waiting'];
 
 /**
  * The words `status` takes: the service's statuses, and what `job.status`, a step's `outcome` and a
  * GitHub deployment's state hold (`skipped`: nothing was deployed; a state that has not ended:
  * nothing to record yet).
  */
-const STATUS_WORDS: Record<string, DeploymentStatus | NothingToRecord['nothing']> = {
+const STATUS_WORDS: Record<string, DeploymentStatus | 'skipped' | 'not-final'> = {
   started: 'STARTED',
   succeeded: 'SUCCEEDED',
   failed: 'FAILED',
@@ -241,7 +279,7 @@ const STATUS_WORDS: Record<string, DeploymentStatus | NothingToRecord['nothing']
 export function statusFromWord(word: string): RequestedStatus | undefined {
   const key = word.trim().toLowerCase();
   if (!Object.hasOwn(STATUS_WORDS, key)) return undefined;
-  const meaning = STATUS_WORDS[key] as DeploymentStatus | NothingToRecord['nothing'];
+  const meaning = STATUS_WORDS[key] as DeploymentStatus | 'skipped' | 'not-final';
   return meaning === 'skipped' || meaning === 'not-final' ? { nothing: meaning, word: key } : meaning;
 }
 
@@ -251,25 +289,48 @@ export function finalStatus(word: string): DeploymentStatus | undefined {
   return status === 'SUCCEEDED' || status === 'FAILED' ? status : undefined;
 }
 
-function readStatus(source: SettingSource): RequestedStatus | undefined {
+function readStatus(source: SettingSource, shown: Quote): RequestedStatus | undefined {
   const raw = source.get(Settings.Status);
-  if (raw === '') return undefined;
+  if (raw === '') return readImpliedStatus(source, shown);
   const status = statusFromWord(raw);
   if (!status) {
+    const implied = source.impliedStatus?.();
+    const empty =
+      implied === undefined
+        ? ' Leave it empty to start the deployment here and finish it when the job ends.'
+        : 'word' in implied
+          ? ` Leave it empty to take it from ${implied.from}.`
+          : '';
     throw new ConfigError(
       source.setting(Settings.Status),
-      `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got ${quote(raw)}. Leave it empty to start the deployment here and finish it when the job ends.`,
+      `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got ${shown(raw)}.${empty}`,
     );
   }
   return status;
 }
 
-function readType(source: SettingSource): typeof DeploymentType {
+/**
+ * The status the place implies where the setting is empty: only an end or nothing, as no later step
+ * would finish a STARTED record made here.
+ */
+function readImpliedStatus(source: SettingSource, shown: Quote): RequestedStatus | undefined {
+  const implied = source.impliedStatus?.();
+  if (implied === undefined) return undefined;
+  if ('nothing' in implied) return { nothing: 'not-yet', why: implied.nothing };
+  const status = statusFromWord(implied.word);
+  if (status === 'SUCCEEDED' || status === 'FAILED' || typeof status === 'object') return status;
+  throw new ConfigError(
+    source.setting(Settings.Status),
+    `is empty, so the status comes from ${implied.from}: ${shown(implied.word)}, which is neither a finished state nor one that records nothing. Set ${source.assignment(Settings.Status)} to say what to record.`,
+  );
+}
+
+function readType(source: SettingSource, shown: Quote): typeof DeploymentType {
   const raw = source.get(Settings.Type);
   if (raw === '' || raw.toUpperCase() === DeploymentType) return DeploymentType;
   throw new ConfigError(
     source.setting(Settings.Type),
-    `must be ${DeploymentType} (the only type the service accepts), got ${quote(raw)}.`,
+    `must be ${DeploymentType} (the only type the service accepts), got ${shown(raw)}.`,
   );
 }
 
@@ -313,13 +374,18 @@ function readArtifacts(source: SettingSource): ArtifactRef[] {
  * `deployment-id`: one id, a comma/newline list, or the JSON array that the `deployment-ids`
  * output of an earlier job holds (numbers in it keep every digit).
  */
-function readDeploymentIds(source: SettingSource, raw: string, apiKey: string): DeploymentId[] | undefined {
+function readDeploymentIds(
+  source: SettingSource,
+  raw: string,
+  apiKey: string,
+  shown: Quote,
+): DeploymentId[] | undefined {
   if (raw === '') return undefined;
   const problem = (text: string) => new ConfigError(source.setting(Settings.DeploymentId), text);
   const ids = raw.startsWith('[') ? parseIdArray(raw) : splitList(raw).map(textId);
-  if (!ids) throw problem(`looks like a JSON array but is not one: ${quote(raw)}.`);
+  if (!ids) throw problem(`looks like a JSON array but is not one: ${shown(raw)}.`);
   if (ids.some((id) => id === undefined)) {
-    throw problem(`must be an id, a list of ids or a JSON array of ids, got ${quote(raw)}.`);
+    throw problem(`must be an id, a list of ids or a JSON array of ids, got ${shown(raw)}.`);
   }
   if (ids.length > Limits.idsPerStep) {
     throw problem(
@@ -330,7 +396,7 @@ function readDeploymentIds(source: SettingSource, raw: string, apiKey: string): 
     // Never sent in a URL, never stored, never shown: is it another secret than meant here?
     if (holdsSecret(id.text, apiKey)) throw problem('holds the API key as an id (are two secrets swapped?).');
     const why = idProblem(id.text);
-    if (why) throw problem(`holds an id that ${why}: ${quote(id.text)}.`);
+    if (why) throw problem(`holds an id that ${why}: ${shown(id.text)}.`);
   }
   return ids as DeploymentId[];
 }
@@ -344,8 +410,9 @@ function parseIdArray(raw: string): (DeploymentId | undefined)[] | undefined {
     return undefined;
   }
   if (!Array.isArray(parsed)) return undefined;
+  // Each id as it is: one with white space at its ends is refused below, never trimmed.
   return parsed.map((value: unknown) => {
-    const id = idFromJson(typeof value === 'string' ? value.trim() : value);
+    const id = idFromJson(value);
     return id && id.text !== '' ? id : undefined;
   });
 }

@@ -4,9 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useFakeService } from '../fixture.ts';
-import { runCli } from '../run-cli.ts';
+import { INSTALL_TIMEOUT_MS, installedCli, runCli } from '../run-cli.ts';
+
+// Packed and installed once, before any test's own time starts.
+beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
 
 const fake = useFakeService();
 const FIELDS = ['--artifact-id', '42', '--commit-sha', 'c0ffee', '--user', 'alice', '--branch', 'main'];
@@ -99,11 +102,12 @@ describe('record', () => {
 
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('');
-    expect(result.messages.slice(0, 5)).toEqual([
+    expect(result.messages.slice(0, 6)).toEqual([
       'Dry run: would send',
       `POST ${fake.service.url}/deployment`,
       'content-type: application/json',
       'accept: application/json',
+      'accept-encoding: identity',
       'x-api-key: ***',
     ]);
     expect(result.messages.at(-1)).toBe('Dry run: nothing was sent.');
@@ -127,7 +131,7 @@ describe('exit codes', () => {
     expect(openly.messages).toEqual(['warning: Could not record the deployment of artifact 42: HTTP 503: maintenance']);
     expect(strictly.messages).toEqual(['error: Could not record the deployment of artifact 42: HTTP 503: maintenance']);
     expect(usage.messages[0]).toBe(
-      'error: record needs --status: SUCCEEDED or FAILED (or success, failure, cancelled).',
+      'error: record needs --status SUCCEEDED or FAILED (or success, failure, cancelled), or --exit-code N (e.g. `--exit-code $?`).',
     );
     expect(config.messages).toEqual([
       "error: --base-url must be an http(s) URL, got 'ftp://x'. Use e.g. `https://tracker.example.com/api`.",

@@ -3,9 +3,12 @@
 // version it needs.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useFakeService } from '../fixture.ts';
-import { fixtureCommand, installedCli, NODES, runCli } from '../run-cli.ts';
+import { fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, NODES, runCli } from '../run-cli.ts';
+
+// Packed and installed once, before any test's own time starts.
+beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
 
 const fake = useFakeService();
 const FIELDS = ['--artifact-id', '42', '--commit-sha', 'c0ffee', '--user', 'alice', '--branch', 'main'];

@@ -1,8 +1,12 @@
 // `report-deployment run -- <command>`, as npm pack ships it: the command's exit code, its stdout
 // untouched, signals passed on, and reporting that never decides the command's fate.
-import { describe, expect, it } from 'vitest';
+import { delimiter, dirname } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useFakeService } from '../fixture.ts';
-import { fixtureCommand, runCli, waitForText } from '../run-cli.ts';
+import { fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, runCli, waitForText } from '../run-cli.ts';
+
+// Packed and installed once, before any test's own time starts.
+beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
 
 const fake = useFakeService();
 const FIELDS = ['--artifact-id', '42', '--commit-sha', 'c0ffee', '--user', 'alice', '--branch', 'main'];
@@ -38,6 +42,19 @@ describe('the exit code is the command’s', () => {
       ['STARTED', 'FAILED'],
       ['STARTED', 'FAILED'],
     ]);
+  });
+});
+
+describe('finding the command', () => {
+  it('by its bare name on PATH, also where PATH holds an entry too long for libuv (its own search never returns)', async () => {
+    const tooLong = `/${'a'.repeat(5000)}`;
+    const result = await runCli(['run', ...FIELDS, '--', 'node', ...fixtureCommand('exit.cjs', '7').slice(1)], {
+      env: { ...env(), PATH: [tooLong, dirname(process.execPath), process.env.PATH ?? ''].join(delimiter) },
+      killAfterMs: 15_000,
+    });
+
+    expect(result.exitCode).toBe(7);
+    expect(statuses()).toEqual([['STARTED', 'FAILED']]);
   });
 });
 

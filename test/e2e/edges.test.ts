@@ -2,6 +2,10 @@
 // words from the runner, no foreign workflow command, ids kept exactly and kept to the protocol,
 // bounded answers, broken runner data. Tables and generated cases of each run in-process
 // (test/steps/edges.test.ts, test/steps/properties.test.ts).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useFakeService } from '../fixture.ts';
 import { runJob, runStep } from '../run-action.ts';
@@ -119,6 +123,35 @@ describe('ids', () => {
   });
 });
 
+describe('ids that survive the trip to a later job', () => {
+  it("refuses an id a later job would read as two ('7,8') when it arrives; the later job is handed [] and updates nothing", async () => {
+    await fake.restart({ ids: () => '"7,8"' });
+
+    const start = await runStep('main', { inputs: fake.inputs({ status: 'STARTED' }) }, {});
+    const later = await runStep(
+      'main',
+      {
+        inputs: {
+          'api-key': fake.service.apiKey,
+          'base-url': fake.service.url,
+          'deployment-id': '${{ needs.start.outputs.deployment-ids }}',
+          status: 'success',
+        },
+        contexts: { needs: { start: { outputs: start.outputs, result: 'success' } } },
+      },
+      {},
+    );
+
+    expect(start.warnings).toEqual([
+      'Could not record the deployment of artifact 42: HTTP 200, but the deployment id it returned holds a comma, which a later job would read as two ids, so it is not kept (the service may have recorded a deployment this action cannot finish)\nThe step goes on (fail-on-error is false).',
+    ]);
+    expect(start.outputs).toEqual({ 'deployment-id': '', 'deployment-ids': '[]', status: '' });
+    expect(later.exitCode).toBe(0);
+    expect(later.inputs['deployment-id']).toBe('[]');
+    expect(fake.received()).toEqual(['POST /deployment']);
+  });
+});
+
 describe('bounded fan-out', () => {
   it('records 100 artifacts with at most 8 requests in flight', async () => {
     await fake.restart({ answerDelayMs: 5 });
@@ -149,6 +182,56 @@ describe('bounded answers', () => {
   });
 });
 
+describe('wire oddities', () => {
+  it('a create answered after an unsolicited 100 Continue: said plainly, not tried again, and asked without compression', async () => {
+    fake.service.fail('POST', { interim: 'HTTP/1.1 100 Continue\r\n\r\n' });
+
+    const { main, post } = await runJob({ inputs: fake.inputs() });
+
+    expect(main.exitCode).toBe(0);
+    expect(main.warnings).toEqual([
+      `Could not record the deployment of artifact 42: the answer of ${new URL(fake.service.url).host} is one this client cannot read: an interim \`100 Continue\` it did not ask for, or an answer before any request (the service may have acted on the request)\nThe step goes on (fail-on-error is false).`,
+    ]);
+    expect(fake.received()).toEqual(['POST /deployment']);
+    expect(fake.service.requests[0]?.headers['accept-encoding']).toBe('identity');
+    expect(post.logLines).toEqual(['Nothing to finish: the main step could not record a deployment.']);
+  });
+});
+
+describe('runner files that block', () => {
+  it('GITHUB_OUTPUT, GITHUB_STATE and GITHUB_STEP_SUMMARY each a pipe nobody reads: the steps end by themselves, a warning naming each', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'runner-files-'));
+    const fifo = (name: string) => {
+      const path = join(dir, name);
+      execFileSync('mkfifo', [path]);
+      return path;
+    };
+    const env = { GITHUB_OUTPUT: fifo('output'), GITHUB_STATE: fifo('state'), GITHUB_STEP_SUMMARY: fifo('summary') };
+    const nobody = '(writing to it would hold the step)';
+
+    try {
+      const main = await runStep('main', { inputs: fake.inputs(), env, killAfterMs: 10_000 }, {});
+      // The state the main step could not hand on, as the runner would have had it.
+      const handoff = '{"kind":"finish","ids":[1],"startedAt":1}';
+      const post = await runStep('post', { inputs: fake.inputs(), env, killAfterMs: 10_000 }, { handoff });
+
+      expect(main.exitCode).toBe(0);
+      expect(main.warnings).toEqual([
+        `Could not write the step's state: GITHUB_STATE (${env.GITHUB_STATE}) is a pipe that nobody reads ${nobody}`,
+        `Could not write the step's outputs: GITHUB_OUTPUT (${env.GITHUB_OUTPUT}) is a pipe that nobody reads ${nobody}`,
+        `Could not write the job summary: GITHUB_STEP_SUMMARY (${env.GITHUB_STEP_SUMMARY}) is a pipe that nobody reads ${nobody}`,
+      ]);
+      expect(post.exitCode).toBe(0);
+      expect(post.warnings).toEqual([
+        `Could not write the job summary: GITHUB_STEP_SUMMARY (${env.GITHUB_STEP_SUMMARY}) is a pipe that nobody reads ${nobody}`,
+      ]);
+      expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('broken runner data', () => {
   it('an event file that is not JSON: one warning, and the deployment recorded from the GITHUB_* variables', async () => {
     const main = await runStep(
@@ -166,6 +249,24 @@ describe('broken runner data', () => {
     expect(main.stderr).toBe('');
   });
 
+  it('an event path to a procfs file beyond the bound whose size says 0: read up to the bound, one warning, the GITHUB_* defaults', async () => {
+    const main = await runStep(
+      'main',
+      { inputs: fake.inputs(), env: { GITHUB_EVENT_PATH: '/proc/self/pagemap' }, killAfterMs: 10_000 },
+      {},
+    );
+
+    expect(main.exitCode).toBe(0);
+    expect(main.warnings).toEqual([
+      'The event file (GITHUB_EVENT_PATH) is over 25 MiB: the defaults come from the GITHUB_* variables alone.',
+    ]);
+    expect(fake.service.requests[0]?.body).toMatchObject({
+      commitSha: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
+      branch: 'main',
+      user: 'alice',
+    });
+  });
+
   it('state the post step cannot read: one warning, no request, no stack trace', async () => {
     const post = await runStep('post', { inputs: fake.inputs() }, { handoff: '{"kind":"finish","ids":"1,2"}' });
 
@@ -175,5 +276,22 @@ describe('broken runner data', () => {
     ]);
     expect(fake.service.requests).toEqual([]);
     expect(post.stderr).toBe('');
+  });
+});
+
+describe('answers nested deep', () => {
+  it('a detail nested 30000 levels deep (60 kB): a refusal with its status and a shortened detail, never a bug of ours', async () => {
+    const body = `{"detail":${'['.repeat(30_000)}${']'.repeat(30_000)}}`;
+    fake.service.fail('POST', { status: 400, body, headers: { 'content-type': 'application/json' } });
+
+    const { main, post } = await runJob({ inputs: fake.inputs() });
+
+    expect(main.exitCode).toBe(0);
+    expect(main.warnings).toEqual([
+      `Could not record the deployment of artifact 42: HTTP 400:\n  ${'['.repeat(300)}… (truncated)\nThe step goes on (fail-on-error is false).`,
+    ]);
+    expect(main.summary).toContain('<h3>0 of 1 deployments recorded</h3>');
+    expect(post.exitCode).toBe(0);
+    expect(post.logLines).toEqual(['Nothing to finish: the main step could not record a deployment.']);
   });
 });

@@ -49,11 +49,12 @@ describe('modes', () => {
     const { main, post } = await runJob({ inputs: fake.inputs({ 'dry-run': 'true' }), jobStatus: 'failure' });
 
     expect(fake.service.requests).toEqual([]);
-    expect(main.logLines.slice(0, 6)).toEqual([
+    expect(main.logLines.slice(0, 7)).toEqual([
       'Dry run: would send',
       `POST ${fake.service.url}/deployment`,
       'content-type: application/json',
       'accept: application/json',
+      'accept-encoding: identity',
       'x-api-key: ***',
       '{',
     ]);

@@ -1,5 +1,6 @@
 // Bad configuration fails the step before any request, naming the input; the key never leaks
 // (in-process, from src/; every message is test/unit/settings.test.ts's).
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { StepResult } from '../run-action.ts';
 import { runJobInProcess } from '../in-process.ts';
@@ -92,5 +93,74 @@ describe('the API key', () => {
     const lines = main.stdout.split('\n');
     expect(lines[0]).toBe(`::add-mask::${fake.service.apiKey}`);
     expect(lines.filter((line) => line.includes(fake.service.apiKey))).toHaveLength(1);
+  });
+});
+
+describe('a key put by mistake into another setting', () => {
+  /** 300 letters of no pattern: any 6 of them in a row appear nowhere by chance. */
+  const LONG_KEY = Array.from(createHash('sha256').update('long key').digest())
+    .concat(
+      ...Array.from({ length: 9 }, (_, index) => Array.from(createHash('sha256').update(`more ${index}`).digest())),
+    )
+    .map((byte) => String.fromCharCode(byte % 52 < 26 ? 65 + (byte % 52) : 71 + (byte % 52)))
+    .join('')
+    .slice(0, 300);
+
+  /** Every 6 characters in a row of the key that the step shows anywhere but in its mask commands. */
+  function shownPieces(step: StepResult): string[] {
+    const shown = [...step.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::')), step.summary].join(
+      '\n',
+    );
+    const pieces: string[] = [];
+    for (let at = 0; at + 6 <= LONG_KEY.length; at++) {
+      const piece = LONG_KEY.slice(at, at + 6);
+      if (shown.includes(piece)) pieces.push(piece);
+    }
+    return pieces;
+  }
+
+  it.each([
+    ['retries', { retries: LONG_KEY }, {}, "Input 'retries' must be a whole number from 0 to 10, got '***'."],
+    [
+      'timeout-seconds',
+      { 'timeout-seconds': LONG_KEY },
+      {},
+      "Input 'timeout-seconds' must be a number of seconds above 0 and at most 600, got '***'.",
+    ],
+    ['fail-on-error', { 'fail-on-error': LONG_KEY }, {}, "Input 'fail-on-error' must be `true` or `false`, got '***'."],
+    [
+      'dry-run, before an x',
+      { 'dry-run': `${LONG_KEY}x` },
+      {},
+      "Input 'dry-run' must be `true` or `false`, got '***x'.",
+    ],
+    [
+      'allow-insecure-http, after an x',
+      { 'allow-insecure-http': `x${LONG_KEY}` },
+      {},
+      "Input 'allow-insecure-http' must be `true` or `false`, got 'x***'.",
+    ],
+    ['status', { status: LONG_KEY }, {}, "Input 'status' must be one of STARTED, SUCCEEDED, FAILED"],
+    ['type', { type: LONG_KEY }, {}, "Input 'type' must be SIMPLE (the only type the service accepts), got '***'."],
+    ['base-url', { 'base-url': LONG_KEY }, {}, "Input 'base-url' is not a URL: '***'."],
+    [
+      'deployment-id, after a [',
+      { 'deployment-id': `[${LONG_KEY}` },
+      {},
+      "Input 'deployment-id' looks like a JSON array but is not one: '[***'.",
+    ],
+    [
+      'HTTPS_PROXY',
+      { 'base-url': 'https://tracker.example.com' },
+      { HTTPS_PROXY: LONG_KEY },
+      "Environment variable HTTPS_PROXY is not a proxy URL: '***'.",
+    ],
+  ])('in %s: the error quotes it as ***, and no 6 characters of it show', async (_, override, env, message) => {
+    const { main } = await runJobInProcess({ inputs: inputs({ 'api-key': LONG_KEY, ...override }), env });
+
+    expect(main.exitCode).toBe(1);
+    expect(main.errors[0]).toContain(message);
+    expect(shownPieces(main)).toEqual([]);
+    expect(fake.service.requests).toEqual([]);
   });
 });

@@ -167,7 +167,7 @@ describe('dry run', () => {
     const printed = main.stdout.slice(main.stdout.indexOf('Dry run: would send'));
     expect(printed).toMatch(
       new RegExp(
-        `^Dry run: would send\\nPOST ${fake.service.url}/deployment\\ncontent-type: application/json\\naccept: application/json\\nx-api-key: \\*\\*\\*\\n\\{\\n  "artifactId": 42,`,
+        `^Dry run: would send\\nPOST ${fake.service.url}/deployment\\ncontent-type: application/json\\naccept: application/json\\naccept-encoding: identity\\nx-api-key: \\*\\*\\*\\n\\{\\n  "artifactId": 42,`,
       ),
     );
     expect(main.logLines).toContain('Dry run: nothing was sent.');
@@ -211,7 +211,7 @@ describe('job summary', () => {
         '<h3>Deployment recorded</h3>',
         '<table><tr><th>Artifact</th><th>Environment</th><th>Version</th><th>Commit</th><th>Branch</th><th>Status</th><th>Id</th><th>Link</th></tr>' +
           '<tr><td>42</td><td>Staging</td><td>2.0.0</td><td><code>a1b2c3d</code></td><td>main</td><td>STARTED</td><td>1</td>' +
-          '<td><a href="https://github.com/acme/shop/actions/runs/9100/job/31415926">job</a></td></tr></table>',
+          '<td><a href="https://github.com/acme/shop/actions/runs/9100/job/31415926">github.com</a></td></tr></table>',
         '',
       ].join('\n'),
     );

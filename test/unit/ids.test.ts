@@ -59,6 +59,11 @@ describe('idProblem', () => {
     ['.', "is '.', which is no deployment but a path"],
     ['..', "is '..', which is no deployment but a path"],
     ['a\ud800b', 'is not valid Unicode text'],
+    [' a-b', 'has white space at its ends, which a later job would not read back'],
+    ['a-b\u00a0', 'has white space at its ends, which a later job would not read back'],
+    ['7,8', 'holds a comma, which a later job would read as two ids'],
+    ['[7]', "starts with '[', which a later job would read as a JSON array"],
+    ['a[7]', undefined],
   ])('%j: %s', (text, problem) => {
     expect(idProblem(text)).toBe(problem);
   });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openLog } from '../../src/action/log.ts';
 import { looksLikeCommand, showControls } from '../../src/core/log.ts';
-import { holdsSecret, scrubber, secretForms } from '../../src/core/secret.ts';
+import { cleaner, holdsSecret, scrubber, secretForms } from '../../src/core/secret.ts';
 
 let printed: string[];
 beforeEach(() => {
@@ -52,8 +52,20 @@ describe('looksLikeCommand', () => {
 
 describe('secretForms', () => {
   it('covers the key as is, JSON-escaped, URL-encoded and HTML-escaped, longest first', () => {
-    expect(secretForms('k"é&')).toEqual(['k%22%C3%A9%26', 'k&#34;é&#38;', 'k\\"\\u00e9&', 'k\\"é&', 'k"é&']);
+    expect(secretForms('k"é&')).toEqual([
+      'k%22%C3%A9%26',
+      'k&#34;é&#38;',
+      'k\\"\\u00e9&',
+      'k%22%E9%26',
+      'k\\"é&',
+      'k"é&',
+    ]);
     expect(secretForms('')).toEqual([]);
+  });
+
+  it("covers the key's bytes percent-encoded in Latin-1 as well as UTF-8, and form-encoded", () => {
+    expect(secretForms('é b~')).toEqual(expect.arrayContaining(['%C3%A9%20b~', '%E9%20b~', '%C3%A9+b%7E', '%E9+b%7E']));
+    expect(scrubber('é b~')('key=%E9+b%7E&x=1')).toBe('key=***&x=1');
   });
 });
 
@@ -65,8 +77,41 @@ describe('the key in forms no list names', () => {
     ["PHP's \\/", 'Ab/Cd-123', 'key Ab\\/Cd-123'],
     ['escaped twice', 'Ab&Cd-123', 'key Ab&amp;amp;Cd-123'],
     ['URL-encoded in lower case', 'Abé-123', 'key=Ab%c3%a9-123'],
+    ['Latin-1 percent-encoding in lower case', 'Abé-123', 'key=Ab%e9-123'],
+    ['form-encoding of another kind (Python quote_plus)', 'Ab c~1', 'key=Ab+c~1'],
+    ['HTML5 named entities beyond the five of XML', 'Ab_c.é$1', 'key Ab&lowbar;c&period;&eacute;&dollar;1'],
+    ['an HTML5 named entity without its ;', 'Abé-123', 'key Ab&eacute-123'],
+    ['an HTML5 named entity in a JSON string', 'Ab[c]-1', 'key Ab&lsqb;c&rsqb;-1'],
   ])('hides text that holds it in %s', (_, key, text) => {
     expect(scrubber(key)(text)).toBe('*** (not shown: it held the API key in an escaped form)');
+  });
+
+  it("hides the key spelled by the log's own escaping: a key holding the text \\u0007, echoed with a raw BEL", () => {
+    const key = 'Ab\\u0007Cd-123';
+    const clean = cleaner(key);
+    expect(scrubber(key)('key Ab\u0007Cd-123')).toBe('*** (not shown: it held the API key in an escaped form)');
+    expect(clean('key Ab\u0007Cd-123')).toBe('key ***');
+    expect(clean('bell \u0007, and Ab')).toBe('bell \\u0007, and Ab');
+  });
+
+  it('hides a key with a C1 control character wherever the log would show it', () => {
+    const key = 'Ab\u0085Cd-123';
+    expect(cleaner(key)('key Ab\u0085Cd-123 and Ab\\u0085Cd-123')).toBe('key *** and ***');
+  });
+
+  it('hides JSON that spells the key once unescaped and shown as the log shows it', () => {
+    const key = 'A"b\\u0007Cd-123';
+    expect(cleaner(key)(JSON.stringify({ key: 'A"b\u0007Cd-123' }))).toBe(
+      '*** (not shown: it held the API key in an escaped form)',
+    );
+  });
+
+  it('does not show a text that could be read in more ways than it tries (64)', () => {
+    const readable = '%25E9 x %E9 x + x %252B x &amp;amp;';
+    expect(scrubber('Aé b-123')(readable)).toBe(readable);
+    expect(scrubber('Aé b-123')(`${readable} x \\\\\\\\u0007`)).toBe(
+      '*** (not shown: it held the API key in an escaped form)',
+    );
   });
 
   it('leaves text without the key as it is, entities and all', () => {

@@ -41,6 +41,24 @@ describe('describeNetworkError', () => {
     [{ code: 'ECONNRESET' }, undefined, 'reset', 'connection closed before an answer (t.example.com)'],
     [new Error('something else'), undefined, 'other', 'network error (t.example.com)'],
     [
+      { name: 'HTTPParserError', message: 'Response does not match the HTTP/1.1 protocol (Invalid status code)' },
+      undefined,
+      'malformed',
+      "the answer of t.example.com is not valid HTTP/1.1 (Invalid status code): is `base-url` the service's address, with the right scheme (http or https)?",
+    ],
+    [
+      { name: 'Error', code: 'HPE_INVALID_CONSTANT', message: 'Parse Error' },
+      proxy,
+      'malformed',
+      "the answer of t.example.com through the proxy HTTPS_PROXY (http://proxy.example.com:3128) is not valid HTTP/1.1 (HPE_INVALID_CONSTANT): is `base-url` the service's address, with the right scheme (http or https)?",
+    ],
+    [
+      { name: 'SocketError', code: 'UND_ERR_SOCKET', message: 'bad response' },
+      undefined,
+      'malformed',
+      'the answer of t.example.com is one this client cannot read: an interim `100 Continue` it did not ask for, or an answer before any request (the service may have acted on the request)',
+    ],
+    [
       { code: 'UND_ERR_HEADERS_OVERFLOW' },
       undefined,
       'other',

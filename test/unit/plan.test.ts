@@ -72,6 +72,15 @@ describe('plan', () => {
     expect(plan(inputs)).toEqual(expected);
   });
 
+  it('records nothing, in the words of the place, where it implies the deployment has no state yet', () => {
+    const source = {
+      ...sourceOf({ ...base, 'artifact-id': '1' }),
+      impliedStatus: () => ({ nothing: 'No state yet.' }),
+    };
+    const { settings, request } = readSettingsAndRequest(source, {}, () => githubDefaults(context));
+    expect(planFor(settings, request)).toEqual({ kind: 'nothing', reason: 'not-yet', why: 'No state yet.' });
+  });
+
   it('reads the defaults only to create', () => {
     const asked = (inputs: Record<string, string>) => {
       const count = { defaults: 0 };

@@ -23,6 +23,25 @@ describe('settleAll', () => {
     expect(results[13]).toEqual({ status: 'rejected', reason: new Error('no 13') });
   });
 
+  it('starts no task once the signal is aborted; those under way finish; the rest are not-started', async () => {
+    const controller = new AbortController();
+    const started: number[] = [];
+    const results = await settleAll(
+      Array.from({ length: 20 }, (_, i) => i),
+      8,
+      async (item) => {
+        started.push(item);
+        if (item === 9) controller.abort();
+        await new Promise((resolve) => setImmediate(resolve));
+        return item;
+      },
+      controller.signal,
+    );
+    expect(started).toEqual(Array.from({ length: 10 }, (_, i) => i));
+    expect(results.slice(0, 10)).toEqual(started.map((value) => ({ status: 'fulfilled', value })));
+    expect(results.slice(10)).toEqual(Array.from({ length: 10 }, () => ({ status: 'not-started' })));
+  });
+
   it('does nothing for no items', async () => {
     expect(await settleAll([], 8, () => Promise.resolve(1))).toEqual([]);
   });

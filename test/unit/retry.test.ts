@@ -25,6 +25,7 @@ describe('isRetryable', () => {
     [network('proxy-refused'), true, true],
     [network('tls'), false, false],
     [network('proxy-auth'), false, false],
+    [network('malformed'), false, false],
   ])('%o: POST %s, PATCH %s', (outcome, post, patch) => {
     expect(isRetryable('POST', outcome)).toBe(post);
     expect(isRetryable('PATCH', outcome)).toBe(patch);

@@ -126,6 +126,7 @@ describe('the tracker', () => {
     expect(http.sent[0]?.headers).toEqual({
       'content-type': 'application/json',
       accept: 'application/json',
+      'accept-encoding': 'identity',
       'x-api-key': 'the-key',
     });
     expect(JSON.parse(http.sent[0]?.body ?? '')).toEqual(body);

@@ -7,11 +7,13 @@ import {
   readSettingsAndRequest,
   splitList,
   statusFromWord,
+  type ImpliedStatus,
 } from '../../src/core/settings.ts';
 import { sourceOf } from './source.ts';
 
 const valid = {
-  'api-key': 'k',
+  // A key as long as a real one: values in errors are cleaned of it, and a 1-letter key is in most words.
+  'api-key': 'test-key-5f2b9c',
   'base-url': 'https://tracker.example.com/api',
   'artifact-id': '42',
   'timeout-seconds': '10',
@@ -41,7 +43,7 @@ describe('readSettings', () => {
   it('reads a valid connection and normalises the base URL', () => {
     const { connection, failOnError, dryRun } = settings({ ...valid, 'fail-on-error': 'TRUE' });
     expect(connection.baseUrl.href).toBe('https://tracker.example.com/api/');
-    expect(connection).toMatchObject({ apiKey: 'k', timeoutMs: 10_000, retries: 3, proxy: undefined });
+    expect(connection).toMatchObject({ apiKey: 'test-key-5f2b9c', timeoutMs: 10_000, retries: 3, proxy: undefined });
     expect({ failOnError, dryRun }).toEqual({ failOnError: true, dryRun: false });
   });
 
@@ -91,6 +93,20 @@ describe('readSettings', () => {
       /^Input 'deployment-id' holds the API key as an id \(are two secrets swapped\?\)\.$/,
     ],
     [{ 'deployment-id': '["\\ud800"]' }, /^Input 'deployment-id' holds an id that is not valid Unicode text/],
+    // Nested too deep for a reviver (30000 levels): a configuration error, never a bug of ours.
+    [
+      { 'deployment-id': `${'['.repeat(30_000)}${']'.repeat(30_000)}` },
+      /^Input 'deployment-id' looks like a JSON array but is not one: '\[{100}…'\.$/,
+    ],
+    // Never trimmed: an id is what the service returned, and no id has white space at its ends.
+    [
+      { 'deployment-id': '[" a-b "]' },
+      /^Input 'deployment-id' holds an id that has white space at its ends, which a later job would not read back: ' a-b '\.$/,
+    ],
+    [
+      { 'deployment-id': '["7,8"]' },
+      /^Input 'deployment-id' holds an id that holds a comma, which a later job would read as two ids: '7,8'\.$/,
+    ],
   ])('rejects %o naming the input', (override, message) => {
     const lines = problems({ ...valid, ...override });
     expect(lines).toHaveLength(1);
@@ -154,7 +170,7 @@ describe('readSettings', () => {
       ],
     ],
     [
-      '[12," a-b "]',
+      '[12,"a-b"]',
       [
         { text: '12', numeric: true },
         { text: 'a-b', numeric: false },
@@ -193,6 +209,7 @@ describe('status words', () => {
     ['error', 'FAILED'],
     ['queued', { nothing: 'not-final', word: 'queued' }],
     ['IN_PROGRESS', { nothing: 'not-final', word: 'in_progress' }],
+    ['waiting', { nothing: 'not-final', word: 'waiting' }],
     ['toString', undefined],
     ['done', undefined],
   ])('status %s is %s', (word, status) => {
@@ -208,6 +225,74 @@ describe('status words', () => {
     ['${{ job.status }}', undefined],
   ])('job status %s is %s', (word, status) => {
     expect(finalStatus(word)).toBe(status);
+  });
+});
+
+describe('a status the place implies (a deployment event on GitHub)', () => {
+  const from = "the event's `deployment_status.state`";
+  /** The request read with `status` as given, where the place implies `implied` for an empty one. */
+  function withImplied(implied: ImpliedStatus | undefined, status = '') {
+    const source = { ...sourceOf({ ...valid, status }), impliedStatus: () => implied };
+    return readSettingsAndRequest(source, {}, () =>
+      githubDefaults({ eventName: 'push', payload: {}, env: run, checkRunId: '' }),
+    ).request;
+  }
+  function impliedProblems(implied: ImpliedStatus, status = ''): string[] {
+    try {
+      withImplied(implied, status);
+    } catch (error) {
+      if (error instanceof ConfigError) return error.lines;
+      throw error;
+    }
+    throw new Error('no ConfigError');
+  }
+
+  it.each([
+    ['success', 'SUCCEEDED'],
+    ['failure', 'FAILED'],
+    ['error', 'FAILED'],
+    ['pending', { nothing: 'not-final', word: 'pending' }],
+    ['queued', { nothing: 'not-final', word: 'queued' }],
+    ['in_progress', { nothing: 'not-final', word: 'in_progress' }],
+    ['inactive', { nothing: 'not-final', word: 'inactive' }],
+    ['waiting', { nothing: 'not-final', word: 'waiting' }],
+  ])('an empty status takes the implied %s: %o', (word, status) => {
+    expect(withImplied({ word, from }).status).toEqual(status);
+  });
+
+  it('a status that is set wins over the implied one', () => {
+    expect(withImplied({ word: 'queued', from }, 'STARTED').status).toBe('STARTED');
+    expect(withImplied({ nothing: 'no state yet' }, 'success').status).toBe('SUCCEEDED');
+  });
+
+  it('nothing implied: the face says why, and no defaults are read', () => {
+    const request = withImplied({ nothing: 'Nothing recorded: no state yet.' });
+    expect(request.status).toEqual({ nothing: 'not-yet', why: 'Nothing recorded: no state yet.' });
+    expect(request.fields).toBeUndefined();
+  });
+
+  it('no place implies one: an empty status starts now and finishes later', () => {
+    expect(withImplied(undefined).status).toBeUndefined();
+  });
+
+  it.each([
+    ['waiting_for_godot', "'waiting_for_godot'"],
+    ['', "''"],
+    // Words of the status input that a deployment's state never is: STARTED would stay open.
+    ['started', "'started'"],
+  ])('an implied %o that is no end and no state that records nothing names where it came from', (word, shown) => {
+    expect(impliedProblems({ word, from })).toEqual([
+      `Input 'status' is empty, so the status comes from the event's \`deployment_status.state\`: ${shown}, which is neither a finished state nor one that records nothing. Set \`status\` to say what to record.`,
+    ]);
+  });
+
+  it('an unknown status that is set says that an empty one comes from the place', () => {
+    expect(impliedProblems({ word: 'success', from }, 'done')).toEqual([
+      "Input 'status' must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got 'done'. Leave it empty to take it from the event's `deployment_status.state`.",
+    ]);
+    expect(impliedProblems({ nothing: 'no state yet' }, 'done')).toEqual([
+      "Input 'status' must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got 'done'.",
+    ]);
   });
 });
 

@@ -26,7 +26,7 @@ describe('renderSummary', () => {
         '<h3>Deployment recorded</h3>',
         '<table><tr><th>Artifact</th><th>Environment</th><th>Version</th><th>Commit</th><th>Branch</th><th>Status</th><th>Id</th><th>Link</th></tr>' +
           '<tr><td>42</td><td>Staging</td><td>2.0.0</td><td><code>a1b2c3d</code></td><td>main</td><td>STARTED</td><td>1</td>' +
-          '<td><a href="https://github.com/acme/shop/actions/runs/1/job/2">job</a></td></tr></table>',
+          '<td><a href="https://github.com/acme/shop/actions/runs/1/job/2">github.com</a></td></tr></table>',
         '<ul><li>a: HTTP 422:<br>  body.x: bad &#60;x&#62;</li></ul>',
         '',
       ].join('\n'),
@@ -53,6 +53,16 @@ describe('renderSummary', () => {
     expect(html).not.toContain('<img');
     expect(html).not.toContain('href="javascript');
     expect(html).toContain('x\\n\\n# Heading');
+  });
+
+  it.each([
+    ['https://marketing-site-k3j9x2p7q-acme-web.vercel.app', 'marketing-site-k3j9x2p7q-acme-web.vercel.app'],
+    ['https://argocd.acme-web.example:8443/applications/x?operation=true', 'argocd.acme-web.example:8443'],
+    ['https://', 'link'],
+    ['https://a b', 'link'],
+  ])('shows the link %s by where it leads: %s', (link, text) => {
+    const html = renderSummary({ heading: 'h', rows: [{ ...row, link }] }, showControls);
+    expect(html).toContain(`<td><a href="${link}">${text}</a></td>`);
   });
 
   it('stays within its byte budget, saying what it left out', () => {

@@ -1,0 +1,180 @@
+// Outside any CI, against real git repositories made here: the commit, the branch (none on a detached
+// HEAD), git's user.name, else the OS user. And in a CI, git filling what its variables leave empty.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnableEnv } from '../../src/ci/git.ts';
+import { contextOf, freshDir } from './ci-context.ts';
+
+const root = freshDir('ci-git-');
+const home = join(root, 'home');
+/** What git runs with, here and in readCiContext: no system or global configuration of this machine. */
+const env = {
+  PATH: process.env.PATH ?? '',
+  HOME: home,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: join(home, '.gitconfig'),
+};
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    env: { ...env, GIT_AUTHOR_DATE: '2024-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2024-01-01T00:00:00Z' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  }).trim();
+}
+
+/** A repository with one commit on `main`, user.name set in its own configuration. */
+function repository(name: string, userName?: string): { dir: string; sha: string } {
+  const dir = join(root, name);
+  mkdirSync(dir);
+  git(dir, 'init', '-q', '-b', 'main');
+  if (userName) git(dir, 'config', 'user.name', userName);
+  writeFileSync(join(dir, 'file.txt'), 'one\n');
+  git(dir, 'add', 'file.txt');
+  git(dir, '-c', 'user.name=Committer', '-c', 'user.email=c@example.com', 'commit', '-q', '-m', 'one');
+  return { dir, sha: git(dir, 'rev-parse', 'HEAD') };
+}
+
+let osUserName = '';
+/** The OS user as the defaults' user: none where os.userInfo() throws and USER is unset. */
+const osUser = () => (osUserName ? { user: osUserName } : {});
+beforeAll(() => {
+  mkdirSync(home);
+  try {
+    osUserName = userInfo().username;
+  } catch {
+    osUserName = '';
+  }
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('outside any CI', () => {
+  it('takes the commit, the branch and user.name from git', async () => {
+    const { dir, sha } = repository('on-main', 'Dana Deployer');
+    const seen = await contextOf(env, dir);
+    expect(seen.name).toBeUndefined();
+    expect(seen.values).toEqual({ commitSha: sha, branch: 'main', user: 'Dana Deployer' });
+    expect(seen.sources).toEqual({ commitSha: 'git', branch: 'git', user: 'git (user.name)' });
+  });
+
+  it('names a branch with slashes in full, from a folder below the top', async () => {
+    const { dir, sha } = repository('on-feature', 'Dana Deployer');
+    git(dir, 'checkout', '-q', '-b', 'feat/origin/x');
+    const below = join(dir, 'sub');
+    mkdirSync(below);
+    const seen = await contextOf({ ...env, GIT_CEILING_DIRECTORIES: root }, below);
+    expect(seen.values).toEqual({ commitSha: sha, branch: 'feat/origin/x', user: 'Dana Deployer' });
+  });
+
+  it('gives no branch on a detached HEAD, and says how to set one', async () => {
+    const { dir, sha } = repository('detached', 'Dana Deployer');
+    git(dir, 'checkout', '-q', '--detach');
+    const seen = await contextOf(env, dir);
+    expect(seen.values).toEqual({ commitSha: sha, user: 'Dana Deployer' });
+    expect(seen.missing('branch')).toBe(
+      'is not set, and no CI variable or git repository here gives a branch. Set `--branch`.',
+    );
+  });
+
+  it('gives no commit in a repository with none yet, but its branch', async () => {
+    const dir = join(root, 'unborn');
+    mkdirSync(dir);
+    git(dir, 'init', '-q', '-b', 'trunk');
+    const seen = await contextOf(env, dir);
+    expect(seen.values.commitSha).toBeUndefined();
+    expect(seen.values.branch).toBe('trunk');
+  });
+
+  it('takes the global user.name where the repository sets none', async () => {
+    const { dir } = repository('global-user');
+    writeFileSync(env.GIT_CONFIG_GLOBAL, '[user]\n\tname = Global Greta\n');
+    try {
+      expect((await contextOf(env, dir)).values.user).toBe('Global Greta');
+    } finally {
+      rmSync(env.GIT_CONFIG_GLOBAL);
+    }
+  });
+
+  it('takes the OS user where git names none, else USER', async () => {
+    const { dir } = repository('os-user');
+    const seen = await contextOf({ ...env, USER: 'from-user' }, dir);
+    // os.userInfo() throws where the account has no entry in the user database.
+    expect([seen.values.user, seen.sources.user]).toEqual(
+      osUserName ? [osUserName, 'the OS user'] : ['from-user', 'USER'],
+    );
+  });
+
+  it('gives no commit and no branch outside any repository, and says how to set them', async () => {
+    const dir = join(root, 'no-repository');
+    mkdirSync(dir);
+    const seen = await contextOf(env, dir);
+    expect(seen.values).toEqual(osUser());
+    expect(seen.missing('commitSha')).toBe(
+      'is not set, and no CI variable or git repository here gives a commit. Set `--commit-sha`.',
+    );
+    expect(seen.missing('user')).toBe(
+      'is not set, and neither git (user.name) nor the OS names a user here. Set `--user`.',
+    );
+  });
+
+  it('gives nothing from git where git is not installed, or the folder does not exist', async () => {
+    const { dir } = repository('no-git', 'Dana Deployer');
+    const emptyPath = join(root, 'empty-path');
+    mkdirSync(emptyPath);
+    expect((await contextOf({ ...env, PATH: emptyPath }, dir)).values).toEqual(osUser());
+    expect((await contextOf(env, join(root, 'missing'))).values).toEqual(osUser());
+  });
+});
+
+describe('in a CI, git fills only what the variables leave empty', () => {
+  it('Jenkins without GIT_COMMIT: the commit from git, the branch from GIT_BRANCH', async () => {
+    const { dir, sha } = repository('jenkins', 'Dana Deployer');
+    git(dir, 'checkout', '-q', '--detach');
+    const seen = await contextOf({ ...env, JENKINS_URL: 'https://ci.example.com/', GIT_BRANCH: 'origin/main' }, dir);
+    expect(seen.values).toEqual({ commitSha: sha, branch: 'main' });
+    expect(seen.sources).toEqual({ commitSha: 'git', branch: 'Jenkins (GIT_BRANCH)' });
+  });
+
+  it("a GitLab tag pipeline: the branch is the tag (git is not asked), the user never git's", async () => {
+    const { dir } = repository('gitlab-tag', 'Dana Deployer');
+    const seen = await contextOf({ ...env, GITLAB_CI: 'true', CI_COMMIT_SHA: 'abc', CI_COMMIT_TAG: 'v2' }, dir);
+    expect(seen.values).toEqual({ commitSha: 'abc', version: 'v2', branch: 'v2' });
+    expect(seen.sources.branch).toBe('GitLab CI (CI_COMMIT_TAG)');
+  });
+
+  it('a CI that checked out a branch: git names it where the variables do not', async () => {
+    const { dir } = repository('circle', 'Dana Deployer');
+    const seen = await contextOf({ ...env, CIRCLECI: 'true', CIRCLE_SHA1: 'abc' }, dir);
+    expect(seen.values).toEqual({ commitSha: 'abc', branch: 'main' });
+    expect(seen.sources.branch).toBe('git');
+  });
+
+  it('an unknown CI (CI=true): commit and branch from git, no user', async () => {
+    const { dir, sha } = repository('unknown-ci', 'Dana Deployer');
+    const seen = await contextOf({ ...env, CI: 'true' }, dir);
+    expect(seen.values).toEqual({ commitSha: sha, branch: 'main' });
+  });
+});
+
+describe('the environment git is spawned with', () => {
+  // A PATH of one entry of 4096 bytes or more hangs Node's spawn for good, timeout included: it
+  // cannot be tested by spawning (the test would never end), so the guard is tested alone.
+  it.each([
+    ['one entry too long', 'a'.repeat(5000), ''],
+    ['one of several too long', `/usr/bin:${'é'.repeat(600)}:/bin`, '/usr/bin:/bin'],
+    ['entries of sane length', '/usr/local/bin:/usr/bin', '/usr/local/bin:/usr/bin'],
+  ])('%s', (_label, path, kept) => {
+    expect(spawnableEnv({ PATH: path, HOME: '/h' })).toEqual({ PATH: kept, HOME: '/h' });
+  });
+
+  it('is the environment as given where PATH needs nothing left out', () => {
+    const given = { PATH: '/usr/bin', HOME: '/h' };
+    expect(spawnableEnv(given)).toBe(given);
+    const noPath = { HOME: '/h' };
+    expect(spawnableEnv(noPath)).toBe(noPath);
+  });
+});
