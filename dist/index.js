@@ -3825,7 +3825,7 @@ function reportUnknownJobStatus(jobStatus, open, log) {
     const left = open.dryRun
         ? 'the deployments of this dry run would be left as they are'
         : `${deploymentsText(open.ids)} ${open.ids.length === 1 ? 'is left as it is' : 'are left as they are'}`;
-    const message = `The job status is unknown (${(0,core_text .hD)(jobStatus)}), so ${left}. The \`job-status\` input must keep its default, \`\${{ job.status }}\`.`;
+    const message = `The job status is unknown (${(0,core_text .hD)(log.clean(jobStatus))}), so ${left}. The \`job-status\` input must keep its default, \`\${{ job.status }}\`.`;
     log.warning(message);
     writeSummary({ heading: 'Deployment left unfinished', lines: [message] }, log);
 }

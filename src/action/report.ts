@@ -68,7 +68,8 @@ export function reportUnknownJobStatus(jobStatus: string, open: Open, log: Actio
   const left = open.dryRun
     ? 'the deployments of this dry run would be left as they are'
     : `${deploymentsText(open.ids)} ${open.ids.length === 1 ? 'is left as it is' : 'are left as they are'}`;
-  const message = `The job status is unknown (${quote(jobStatus)}), so ${left}. The \`job-status\` input must keep its default, \`\${{ job.status }}\`.`;
+  // Cleaned before it is cut: a key put into `job-status` by mistake must not show its first characters.
+  const message = `The job status is unknown (${quote(log.clean(jobStatus))}), so ${left}. The \`job-status\` input must keep its default, \`\${{ job.status }}\`.`;
   log.warning(message);
   writeSummary({ heading: 'Deployment left unfinished', lines: [message] }, log);
 }

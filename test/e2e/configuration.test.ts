@@ -106,6 +106,26 @@ describe('a secret inside a configuration error', () => {
     expect(post.exitCode).toBe(0);
     expect(fake.service.requests).toEqual([]);
   });
+
+  it('the same key put into job-status: the post step quotes it as ***, and no 6 characters of it show', async () => {
+    const key = Array.from({ length: 30 }, (_, index) =>
+      `Kq${String.fromCharCode(65 + index)}xZvWmPj`.slice(0, 10),
+    ).join('');
+
+    await fake.restart({ apiKey: key });
+
+    const { post } = await runJob({ inputs: fake.inputs({ 'job-status': key }) });
+
+    expect(post.exitCode).toBe(0);
+    expect(post.warnings).toEqual([
+      "The job status is unknown ('***'), so deployment 1 is left as it is. The `job-status` input must keep its default, `${{ job.status }}`.",
+    ]);
+    const shown = [...post.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::')), post.summary].join(
+      '\n',
+    );
+    for (let at = 0; at + 6 <= key.length; at++) expect(shown).not.toContain(key.slice(at, at + 6));
+    expect(fake.service.requests.map((request) => request.method)).toEqual(['POST']);
+  });
 });
 
 describe('a secret GitHub withholds', () => {
