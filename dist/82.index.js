@@ -40,7 +40,7 @@ function retryAfterMs(header, now = Date.now()) {
     return Math.min(constants .xu.retryAfterMs, Math.max(0, ms));
 }
 
-var core_text = __webpack_require__(9439);
+var secret = __webpack_require__(4080);
 var dispatcher = __webpack_require__(6089);
 var dispatcher_default =  __webpack_require__.n(dispatcher);
 var api = __webpack_require__(8833);
@@ -111,6 +111,7 @@ function undiciLazyBuiltins() {
 
 async function createHttpClient(options) {
     const { timeoutMs, retries, proxy, log, random = Math.random } = options;
+    const cut = (0,secret .sO)(options.apiKey ?? '');
     const sleep = options.sleep ?? ((ms, signal) => (0,promises_.setTimeout)(ms, undefined, signal && { signal }));
     const dispatcher = proxy ? await createProxyAgent(proxy.url, { timeoutMs }) : createAgent({ timeoutMs });
     function attempt(req) {
@@ -146,7 +147,7 @@ async function createHttpClient(options) {
             const final = () => retry >= retries || signal?.aborted === true;
             try {
                 const response = await attempt(req);
-                log.debug(`${label} -> HTTP ${response.status} ${(0,core_text .ml)(log.clean(response.text), constants .xu.detailLength)}`);
+                log.debug(() => `${label} -> HTTP ${response.status} ${cut(response.text, constants .xu.detailLength)}`);
                 outcome = { kind: 'response', status: response.status };
                 if (response.status < 300 || final() || !isRetryable(req.method, outcome))
                     return response;

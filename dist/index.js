@@ -66,6 +66,37 @@ const Limits = {
 
   }),
 
+  3456:
+  ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+  __nccwpck_require__.d(__webpack_exports__, {
+    Jk: () => (  looksLikeCommand),
+    mz: () => (  showControls),
+    wi: () => (  inertLines)
+  });
+const CONTROLS = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const NAMED = { '\n': '\\n', '\r': '\\r' };
+function showControls(line) {
+    return line.replace(CONTROLS, (c) => {
+        if (c === '\t')
+            return c;
+        const code = c.codePointAt(0) ?? 0;
+        return NAMED[c] ?? (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`);
+    });
+}
+function looksLikeCommand(line) {
+    return /^\s*::/.test(line) || line.includes('##[');
+}
+function inertLines(line) {
+    if (!looksLikeCommand(line))
+        return [line];
+    const token = crypto.randomUUID();
+    return [`::stop-commands::${token}`, line, `::${token}::`];
+}
+
+
+  }),
+
   3647:
   ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -160,6 +191,138 @@ function errorChain(error) {
         current = cause;
     }
     return chain;
+}
+
+
+  }),
+
+  4080:
+  ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+  __nccwpck_require__.d(__webpack_exports__, {
+    ZS: () => (  cleaner),
+    eo: () => (  secretForms),
+    hK: () => (  holdsSecret),
+    sO: () => (  cutter)
+  });
+  var _deps_entities_cjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1253);
+  var _deps_entities_cjs__WEBPACK_IMPORTED_MODULE_0___default =  __nccwpck_require__.n(_deps_entities_cjs__WEBPACK_IMPORTED_MODULE_0__);
+  var _log_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3456);
+  var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9439);
+
+
+
+function secretForms(secret) {
+    if (!secret)
+        return [];
+    secret = secret.toWellFormed();
+    const json = JSON.stringify(secret).slice(1, -1);
+    const asciiJson = json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const html = (0,_text_js__WEBPACK_IMPORTED_MODULE_2__  .ZD)(secret);
+    const lines = secret.split(/[\r\n]+/).filter((line) => line.trim() !== '');
+    const shown = (0,_log_js__WEBPACK_IMPORTED_MODULE_1__  .mz)(secret);
+    const forms = new Set([secret, json, asciiJson, html, shown, ...percentForms(secret), ...lines]);
+    return [...forms].sort((a, b) => b.length - a.length);
+}
+const URI_KEEPS = /[A-Za-z0-9\-_.!~*'()]/;
+const FORM_KEEPS = /[A-Za-z0-9\-_.*]/;
+function percentForms(secret) {
+    const encode = (keeps, bytes, space) => [...secret]
+        .map((c) => keeps.test(c)
+        ? c
+        : c === ' ' && space === '+'
+            ? '+'
+            : [...bytes(c)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''))
+        .join('');
+    const utf8 = (c) => Buffer.from(c, 'utf8');
+    const forms = [encode(URI_KEEPS, utf8, '%20'), encode(FORM_KEEPS, utf8, '+')];
+    if (/[\x80-\xff]/.test(secret) && !/[\u0100-\uffff]/.test(secret)) {
+        const latin1 = (c) => Buffer.from(c, 'latin1');
+        forms.push(encode(URI_KEEPS, latin1, '%20'), encode(FORM_KEEPS, latin1, '+'));
+    }
+    return forms;
+}
+function scrubber(secret) {
+    const forms = secretForms(secret);
+    const percents = percentDecodings(secret);
+    return (text) => {
+        const scrubbed = forms.reduce((result, form) => result.replaceAll(form, '***'), text);
+        return secret && revealsKey(scrubbed, secret, percents) ? HIDDEN : scrubbed;
+    };
+}
+function cleaner(secret) {
+    const scrub = scrubber(secret);
+    return (text) => scrub((0,_log_js__WEBPACK_IMPORTED_MODULE_1__  .mz)(text));
+}
+const HIDDEN = '*** (not shown: it held the API key in an escaped form)';
+function cutter(secret) {
+    const clean = cleaner(secret);
+    const scrub = scrubber(secret);
+    const margin = 64 * (secret.length + 16);
+    return (text, max, mark = '…') => {
+        if (text.length <= max + 2 * margin)
+            return (0,_text_js__WEBPACK_IMPORTED_MODULE_2__  .ml)(clean(text), max, mark);
+        const head = scrub((0,_log_js__WEBPACK_IMPORTED_MODULE_1__  .mz)(text).slice(0, max + 2 * margin));
+        if (head === HIDDEN)
+            return HIDDEN;
+        const safe = head.slice(0, -margin);
+        return safe.length >= max ? `${safe.slice(0, max)}${mark}` : (0,_text_js__WEBPACK_IMPORTED_MODULE_2__  .ml)(clean(text), max, mark);
+    };
+}
+function percentDecodings(secret) {
+    const charsets = /[\x80-\xff]/.test(secret) ? ['utf8', 'latin1'] : ['utf8'];
+    const pluses = secret.includes(' ') ? [false, true] : [false];
+    return charsets.flatMap((charset) => pluses.map((plus) => ({ charset, plus })));
+}
+const READINGS = 64;
+function revealsKey(text, secret, percents) {
+    const unescapings = [
+        { applies: (value) => (0,_log_js__WEBPACK_IMPORTED_MODULE_1__  .mz)(value) !== value, undo: _log_js__WEBPACK_IMPORTED_MODULE_1__  .mz },
+        { applies: (value) => value.includes('\\'), undo: unescapeJson },
+        { applies: (value) => value.includes('&'), undo: unescapeHtml },
+        ...percents.map((decoding) => ({
+            applies: (value) => /%[0-9a-fA-F]{2}/.test(value) || (decoding.plus && value.includes('+')),
+            undo: (value) => unescapePercent(value, decoding),
+        })),
+    ];
+    const seen = new Set([text]);
+    let readings = [text];
+    for (let depth = 0; depth < 4 && readings.length > 0; depth++) {
+        const next = [];
+        for (const reading of readings) {
+            for (const unescaping of unescapings) {
+                if (!unescaping.applies(reading))
+                    continue;
+                const undone = unescaping.undo(reading);
+                if (seen.has(undone))
+                    continue;
+                if (undone.includes(secret) || seen.size >= READINGS)
+                    return true;
+                seen.add(undone);
+                next.push(undone);
+            }
+        }
+        readings = next;
+    }
+    return false;
+}
+const JSON_ESCAPES = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+function unescapeJson(text) {
+    return text.replace(/\\(?:u([0-9a-fA-F]{4})|(["\\/'bfnrt]))/g, (_, hex, char) => hex ? String.fromCharCode(parseInt(hex, 16)) : (JSON_ESCAPES[char] ?? char));
+}
+function unescapeHtml(text) {
+    return text.includes('&') ? (0,_deps_entities_cjs__WEBPACK_IMPORTED_MODULE_0__.decodeHtml)(text) : text;
+}
+function unescapePercent(text, { charset, plus }) {
+    const spaced = plus ? text.replaceAll('+', ' ') : text;
+    return spaced.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replaceAll('%', ''), 'hex').toString(charset));
+}
+function holdsSecret(text, secret) {
+    if (!secret)
+        return false;
+    if (secret.length < 6)
+        return text === secret;
+    return cleaner(secret)(text) !== (0,_log_js__WEBPACK_IMPORTED_MODULE_1__  .mz)(text);
 }
 
 
@@ -2092,27 +2255,7 @@ function formatDuration(ms) {
     return m ? `${m}m ${s}s` : `${s}s`;
 }
 
-; 
-const CONTROLS = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-const NAMED = { '\n': '\\n', '\r': '\\r' };
-function showControls(line) {
-    return line.replace(CONTROLS, (c) => {
-        if (c === '\t')
-            return c;
-        const code = c.codePointAt(0) ?? 0;
-        return NAMED[c] ?? (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`);
-    });
-}
-function looksLikeCommand(line) {
-    return /^\s*::/.test(line) || line.includes('##[');
-}
-function inertLines(line) {
-    if (!looksLikeCommand(line))
-        return [line];
-    const token = crypto.randomUUID();
-    return [`::stop-commands::${token}`, line, `::${token}::`];
-}
-
+var log = __nccwpck_require__(3456);
 ; 
 
 
@@ -2137,7 +2280,7 @@ function idProblem(text) {
         return 'is not valid Unicode text';
     if (text === '.' || text === '..')
         return `is '${text}', which is no deployment but a path`;
-    if (looksLikeCommand(text))
+    if ((0,log .Jk)(text))
         return 'would be read as a workflow command by the GitHub runner';
     if (text.trim() !== text)
         return 'has white space at its ends, which a later job would not read back';
@@ -2171,110 +2314,7 @@ async function settleAll(items, limit, task, signal) {
     return results;
 }
 
-var entities = __nccwpck_require__(1253);
-; 
-
-
-
-function secretForms(secret) {
-    if (!secret)
-        return [];
-    secret = secret.toWellFormed();
-    const json = JSON.stringify(secret).slice(1, -1);
-    const asciiJson = json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    const html = (0,core_text .ZD)(secret);
-    const lines = secret.split(/[\r\n]+/).filter((line) => line.trim() !== '');
-    const shown = showControls(secret);
-    const forms = new Set([secret, json, asciiJson, html, shown, ...percentForms(secret), ...lines]);
-    return [...forms].sort((a, b) => b.length - a.length);
-}
-const URI_KEEPS = /[A-Za-z0-9\-_.!~*'()]/;
-const FORM_KEEPS = /[A-Za-z0-9\-_.*]/;
-function percentForms(secret) {
-    const encode = (keeps, bytes, space) => [...secret]
-        .map((c) => keeps.test(c)
-        ? c
-        : c === ' ' && space === '+'
-            ? '+'
-            : [...bytes(c)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''))
-        .join('');
-    const utf8 = (c) => Buffer.from(c, 'utf8');
-    const forms = [encode(URI_KEEPS, utf8, '%20'), encode(FORM_KEEPS, utf8, '+')];
-    if (/[\x80-\xff]/.test(secret) && !/[\u0100-\uffff]/.test(secret)) {
-        const latin1 = (c) => Buffer.from(c, 'latin1');
-        forms.push(encode(URI_KEEPS, latin1, '%20'), encode(FORM_KEEPS, latin1, '+'));
-    }
-    return forms;
-}
-function scrubber(secret) {
-    const forms = secretForms(secret);
-    const percents = percentDecodings(secret);
-    return (text) => {
-        const scrubbed = forms.reduce((result, form) => result.replaceAll(form, '***'), text);
-        return secret && revealsKey(scrubbed, secret, percents) ? HIDDEN : scrubbed;
-    };
-}
-function cleaner(secret) {
-    const scrub = scrubber(secret);
-    return (text) => scrub(showControls(text));
-}
-const HIDDEN = '*** (not shown: it held the API key in an escaped form)';
-function percentDecodings(secret) {
-    const charsets = /[\x80-\xff]/.test(secret) ? ['utf8', 'latin1'] : ['utf8'];
-    const pluses = secret.includes(' ') ? [false, true] : [false];
-    return charsets.flatMap((charset) => pluses.map((plus) => ({ charset, plus })));
-}
-const READINGS = 64;
-function revealsKey(text, secret, percents) {
-    const unescapings = [
-        { applies: (value) => showControls(value) !== value, undo: showControls },
-        { applies: (value) => value.includes('\\'), undo: unescapeJson },
-        { applies: (value) => value.includes('&'), undo: unescapeHtml },
-        ...percents.map((decoding) => ({
-            applies: (value) => /%[0-9a-fA-F]{2}/.test(value) || (decoding.plus && value.includes('+')),
-            undo: (value) => unescapePercent(value, decoding),
-        })),
-    ];
-    const seen = new Set([text]);
-    let readings = [text];
-    for (let depth = 0; depth < 4 && readings.length > 0; depth++) {
-        const next = [];
-        for (const reading of readings) {
-            for (const unescaping of unescapings) {
-                if (!unescaping.applies(reading))
-                    continue;
-                const undone = unescaping.undo(reading);
-                if (seen.has(undone))
-                    continue;
-                if (undone.includes(secret) || seen.size >= READINGS)
-                    return true;
-                seen.add(undone);
-                next.push(undone);
-            }
-        }
-        readings = next;
-    }
-    return false;
-}
-const JSON_ESCAPES = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-function unescapeJson(text) {
-    return text.replace(/\\(?:u([0-9a-fA-F]{4})|(["\\/'bfnrt]))/g, (_, hex, char) => hex ? String.fromCharCode(parseInt(hex, 16)) : (JSON_ESCAPES[char] ?? char));
-}
-function unescapeHtml(text) {
-    return text.includes('&') ? (0,entities.decodeHtml)(text) : text;
-}
-function unescapePercent(text, { charset, plus }) {
-    const spaced = plus ? text.replaceAll('+', ' ') : text;
-    return spaced.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replaceAll('%', ''), 'hex').toString(charset));
-}
-function holdsSecret(text, secret) {
-    if (!secret)
-        return false;
-    if (secret.length < 6)
-        return text === secret;
-    return cleaner(secret)(text) !== showControls(text);
-}
-
+var secret = __nccwpck_require__(4080);
 ; 
 
 
@@ -2323,16 +2363,16 @@ function failureLines(error) {
 }
 function createTracker(http, connection) {
     const { baseUrl, apiKey } = connection;
-    const scrub = cleaner(apiKey);
+    const cut = (0,secret .sO)(apiKey);
     return {
         async create(body, signal) {
             const response = await http.send(createRequest(baseUrl, apiKey, body), signal);
-            const answer = successAnswer(response, scrub);
+            const answer = successAnswer(response, cut);
             const head = `HTTP ${response.status}, but`;
             const id = answerId(response.text, answer.id, head);
             if (!id || id.text === '')
                 throw new ServiceError([`${head} the answer has no deployment \`id\``]);
-            const why = holdsSecret(id.text, apiKey) ? 'holds the API key' : idProblem(id.text);
+            const why = (0,secret .hK)(id.text, apiKey) ? 'holds the API key' : idProblem(id.text);
             if (why) {
                 throw new ServiceError([
                     `${head} the deployment id it returned ${why}, so it is not kept (the service may have recorded a deployment this action cannot finish)`,
@@ -2341,7 +2381,7 @@ function createTracker(http, connection) {
             return id;
         },
         async update(id, status) {
-            successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status)), scrub);
+            successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status)), cut);
         },
     };
 }
@@ -2371,20 +2411,20 @@ function jsonRequest(method, url, apiKey, body) {
         body: JSON.stringify(body),
     };
 }
-function successAnswer(response, scrub) {
+function successAnswer(response, cut) {
     const { status } = response;
     const body = parseAnswer(response.text);
     if (status >= 300 && status < 400) {
         const where = response.location
-            ? `it points to '${(0,core_text .ml)(scrub(response.location), constants .xu.detailEntryLength, core_text .vj)}'`
+            ? `it points to '${cut(response.location, constants .xu.detailEntryLength, core_text .vj)}'`
             : 'it names no address';
         throw new ServiceError([
             `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set \`base-url\` to the service's own address.`,
         ]);
     }
     if (status < 200 || status >= 300)
-        throw new ServiceError(describeFailure(response, body, scrub));
-    const encoding = compressed(response, scrub);
+        throw new ServiceError(describeFailure(response, body, cut));
+    const encoding = compressed(response, cut);
     if (encoding) {
         throw new ServiceError([
             `HTTP ${status}, but the answer is ${encoding}, so it is not read nor taken as a success (the service may have acted on the request)`,
@@ -2400,37 +2440,37 @@ function successAnswer(response, scrub) {
         throw new ServiceError([`HTTP ${status}, but the answer does not say \`success: true\``]);
     return body;
 }
-function compressed(response, scrub) {
+function compressed(response, cut) {
     const encoding = response.contentEncoding?.trim() ?? '';
     if (encoding === '' || encoding.toLowerCase() === 'identity')
         return undefined;
-    const shown = (0,core_text .ml)(scrub(encoding), constants .xu.quotedValueLength, core_text .vj);
+    const shown = cut(encoding, constants .xu.quotedValueLength, core_text .vj);
     return `compressed (content-encoding: ${shown}) although it was asked for none (accept-encoding: identity)`;
 }
-function describeFailure(response, body, scrub = (text) => text) {
+function describeFailure(response, body, cut = core_text .ml) {
     const head = `HTTP ${response.status}`;
-    const cut = (text, max) => (0,core_text .ml)(scrub(text), max, core_text .vj);
-    const encoding = compressed(response, scrub);
+    const shown = (text, max) => cut(text, max, core_text .vj);
+    const encoding = compressed(response, cut);
     if (encoding)
         return [`${head} (the answer is ${encoding}, so it is not read)`];
     if (body === undefined) {
         if (response.truncated)
             return [`${head} (the answer is over ${constants .xu.answerBytes / 1024} KiB; it was not read whole)`];
         const type = response.contentType.split(';')[0]?.trim();
-        return [`${head} (the answer is not JSON${type ? `: ${cut(type, constants .xu.quotedValueLength)}` : ''})`];
+        return [`${head} (the answer is not JSON${type ? `: ${shown(type, constants .xu.quotedValueLength)}` : ''})`];
     }
     const detail = isObject(body) ? body.detail : undefined;
     if (detail === undefined || detail === null)
         return [`${head} (no \`detail\` in the answer)`];
     if (typeof detail === 'string')
-        return [`${head}: ${cut(detail, constants .xu.detailLength)}`];
+        return [`${head}: ${shown(detail, constants .xu.detailLength)}`];
     if (Array.isArray(detail)) {
         const entries = detail.slice(0, constants .xu.detailEntries);
-        const shown = entries.map((entry) => `  ${cut(describeValidationEntry(entry), constants .xu.detailEntryLength)}`);
-        const more = detail.length - shown.length;
-        return [`${head}:`, ...shown, ...(more > 0 ? [`  (and ${more} more)`] : [])];
+        const lines = entries.map((entry) => `  ${shown(describeValidationEntry(entry), constants .xu.detailEntryLength)}`);
+        const more = detail.length - lines.length;
+        return [`${head}:`, ...lines, ...(more > 0 ? [`  (and ${more} more)`] : [])];
     }
-    return [`${head}: ${cut(json(detail), constants .xu.detailLength)}`];
+    return [`${head}: ${shown(json(detail), constants .xu.detailLength)}`];
 }
 function json(value) {
     return jsonText(value, 2 * constants .xu.answerBytes);
@@ -2464,7 +2504,9 @@ function answerId(text, value, head) {
     catch {
         if (Number.isSafeInteger(value))
             return { text: String(value), numeric: true };
-        throw new ServiceError([`${head} the answer nests too deep for its numeric id to be read exactly`]);
+        throw new ServiceError([
+            `${head} the answer nests too deep for its numeric id to be read exactly (the service may have recorded a deployment this action cannot finish)`,
+        ]);
     }
 }
 
@@ -2645,7 +2687,7 @@ function withoutCredentials(text) {
 
 
 function quoterFor(apiKey) {
-    const clean = cleaner(apiKey);
+    const clean = (0,secret .ZS)(apiKey);
     return (value) => (0,core_text .hD)(clean(value));
 }
 function readSettings(source, env) {
@@ -2843,7 +2885,7 @@ function readDeploymentIds(source, raw, apiKey, shown) {
         throw problem(`holds ${ids.length} ids; one step updates at most ${constants .xu.idsPerStep}. Split them over several steps.`);
     }
     for (const id of ids) {
-        if (holdsSecret(id.text, apiKey))
+        if ((0,secret .hK)(id.text, apiKey))
             throw problem('holds the API key as an id (are two secrets swapped?).');
         const why = idProblem(id.text);
         if (why)
@@ -4074,19 +4116,19 @@ async function post_run(log) {
 
 
 function openLog(apiKey) {
-    for (const form of secretForms(apiKey))
+    for (const form of (0,secret .eo)(apiKey))
         core_setSecret(form);
-    const clean = cleaner(apiKey);
+    const clean = (0,secret .ZS)(apiKey);
     const lines = (text) => (typeof text === 'string' ? [text] : text).map(clean);
     return {
         info: (text) => lines(text)
-            .flatMap(inertLines)
+            .flatMap(log .wi)
             .forEach((line) => core_info(line)),
         warning: (text) => warning(lines(text).join('\n')),
         fail: (text) => setFailed(lines(text).join('\n')),
         debug: (text) => {
             if (isDebug())
-                core_debug(lines(text).join('\n'));
+                core_debug(lines(typeof text === 'function' ? text() : text).join('\n'));
         },
         clean,
     };

@@ -26,7 +26,7 @@ export function openLog(apiKey: string): ActionLog {
     warning: (text) => core.warning(lines(text).join('\n')),
     fail: (text) => core.setFailed(lines(text).join('\n')),
     debug: (text) => {
-      if (core.isDebug()) core.debug(lines(text).join('\n'));
+      if (core.isDebug()) core.debug(lines(typeof text === 'function' ? text() : text).join('\n'));
     },
     clean,
   };

@@ -32,7 +32,7 @@ export function openCliLog(
     warning: (text) => print('warning: ', text),
     error: (text) => print('error: ', text),
     debug: (text) => {
-      if (debugging) print('debug: ', text);
+      if (debugging) print('debug: ', typeof text === 'function' ? text() : text);
     },
     clean,
   };

@@ -6,7 +6,7 @@ import type { Log } from './log.js';
 import { describeNetworkError, NetworkError } from './network-error.js';
 import type { Proxy } from './proxy.js';
 import { backoffMs, isRetryable, retryAfterMs, type Outcome } from './retry.js';
-import { shorten } from './text.js';
+import { cutter } from './secret.js';
 import { createAgent, createProxyAgent, request } from '../deps/undici.js';
 
 export interface HttpRequest {
@@ -41,6 +41,8 @@ export interface HttpClientOptions {
   retries: number;
   proxy: Proxy | undefined;
   log: Log;
+  /** The key, which the debug line of an answer is cleaned of before it is cut. */
+  apiKey?: string;
   /** The wait before a retry, over early when `signal` is aborted; tests pass one that does not really wait. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** The backoff's jitter, from 0 to 1. */
@@ -49,6 +51,7 @@ export interface HttpClientOptions {
 
 export async function createHttpClient(options: HttpClientOptions): Promise<HttpClient> {
   const { timeoutMs, retries, proxy, log, random = Math.random } = options;
+  const cut = cutter(options.apiKey ?? '');
   const sleep = options.sleep ?? ((ms, signal) => wait(ms, undefined, signal && { signal }));
   const dispatcher = proxy ? await createProxyAgent(proxy.url, { timeoutMs }) : createAgent({ timeoutMs });
 
@@ -90,8 +93,8 @@ export async function createHttpClient(options: HttpClientOptions): Promise<Http
       const final = () => retry >= retries || signal?.aborted === true;
       try {
         const response = await attempt(req);
-        // Scrubbed before it is cut, or the cut could show part of the key.
-        log.debug(`${label} -> HTTP ${response.status} ${shorten(log.clean(response.text), Limits.detailLength)}`);
+        // Cleaned before it is cut, or the cut could show part of the key; only with debug logging on.
+        log.debug(() => `${label} -> HTTP ${response.status} ${cut(response.text, Limits.detailLength)}`);
         outcome = { kind: 'response', status: response.status };
         if (response.status < 300 || final() || !isRetryable(req.method, outcome)) return response;
         what = `HTTP ${response.status}`;

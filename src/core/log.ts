@@ -9,8 +9,8 @@ export interface Log {
   info(text: Lines): void;
   /** Something the reader should act on; the run goes on. */
   warning(text: Lines): void;
-  /** Shown only with debug logging on. */
-  debug(text: Lines): void;
+  /** Shown only with debug logging on; a function is called only then (for text that costs to make). */
+  debug(text: Lines | (() => Lines)): void;
   /** One line as the log would print it: for text that goes elsewhere (outputs, a job summary). */
   clean(this: void, line: string): string;
 }

@@ -2,7 +2,7 @@
 // CI's own masking is absent (local runs, other CIs), and before any text is cut short.
 import { decodeHtml } from '../deps/entities.cjs';
 import { showControls } from './log.js';
-import { escapeHtml } from './text.js';
+import { escapeHtml, shorten } from './text.js';
 
 /**
  * The key as is, and as a service might echo it: JSON-escaped (also ASCII-only), URL-encoded (its
@@ -74,6 +74,33 @@ export function cleaner(secret: string): (text: string) => string {
 }
 
 const HIDDEN = '*** (not shown: it held the API key in an escaped form)';
+
+/** Text cleaned (as `cleaner` does), then cut to `max` characters with `mark` where it was cut. */
+export type Cut = (text: string, max: number, mark?: string) => string;
+
+/**
+ * A cleaner for text that is cut before it is shown: only the part the cut can show is cleaned,
+ * with a margin past it wide enough that any form of the key reaching the cut lies whole in it (an
+ * echo escaped a few times over; a service bent on leaking the key it holds can always spell it
+ * some other way). A service's 64 KiB answer then costs no more than its first few KiB: looking
+ * for escaped forms of the key reads each text up to 64 times.
+ */
+export function cutter(secret: string): Cut {
+  const clean = cleaner(secret);
+  const scrub = scrubber(secret);
+  const margin = 64 * (secret.length + 16);
+  return (text, max, mark = '…') => {
+    if (text.length <= max + 2 * margin) return shorten(clean(text), max, mark);
+    // Control characters shown first (cheap, and what the scrubbing reads), then the head scrubbed.
+    const head = scrub(showControls(text).slice(0, max + 2 * margin));
+    // A form of the key cut in two by that slice is in its last `margin` characters, untouched:
+    // those are never shown. Should the scrubbing have shrunk the rest below `max` (a text of little
+    // but the key), the whole text is cleaned.
+    if (head === HIDDEN) return HIDDEN;
+    const safe = head.slice(0, -margin);
+    return safe.length >= max ? `${safe.slice(0, max)}${mark}` : shorten(clean(text), max, mark);
+  };
+}
 
 /** A way to read percent-encoding: the bytes' charset, and whether `+` is a space (form-encoding). */
 interface PercentDecoding {

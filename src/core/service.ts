@@ -7,7 +7,7 @@ import { idFromJson, idProblem, type DeploymentId } from './ids.js';
 import { isObject, jsonText, parseJsonLosslessly } from './json.js';
 import { NetworkError } from './network-error.js';
 import { settleAll } from './pool.js';
-import { cleaner, holdsSecret } from './secret.js';
+import { cutter, holdsSecret, type Cut } from './secret.js';
 import type { Connection } from './settings.js';
 import { bugLines, shorten, TRUNCATED } from './text.js';
 
@@ -91,11 +91,11 @@ export function createTracker(http: HttpClient, connection: Connection): Tracker
   const { baseUrl, apiKey } = connection;
   // What the service says is cleaned as the log shows it (the key scrubbed, control characters
   // escaped) before it is cut short, or a cut could show part of the key.
-  const scrub = cleaner(apiKey);
+  const cut = cutter(apiKey);
   return {
     async create(body, signal) {
       const response = await http.send(createRequest(baseUrl, apiKey, body), signal);
-      const answer = successAnswer(response, scrub);
+      const answer = successAnswer(response, cut);
       const head = `HTTP ${response.status}, but`;
       const id = answerId(response.text, answer.id, head);
       if (!id || id.text === '') throw new ServiceError([`${head} the answer has no deployment \`id\``]);
@@ -108,7 +108,7 @@ export function createTracker(http: HttpClient, connection: Connection): Tracker
       return id;
     },
     async update(id, status) {
-      successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status)), scrub);
+      successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status)), cut);
     },
   };
 }
@@ -146,19 +146,19 @@ function jsonRequest(method: HttpRequest['method'], url: URL, apiKey: string, bo
 }
 
 /** The JSON answer of a successful write, or a ServiceError that says what went wrong. */
-function successAnswer(response: HttpResponse, scrub: (text: string) => string): Record<string, unknown> {
+function successAnswer(response: HttpResponse, cut: Cut): Record<string, unknown> {
   const { status } = response;
   const body = parseAnswer(response.text);
   if (status >= 300 && status < 400) {
     const where = response.location
-      ? `it points to '${shorten(scrub(response.location), Limits.detailEntryLength, TRUNCATED)}'`
+      ? `it points to '${cut(response.location, Limits.detailEntryLength, TRUNCATED)}'`
       : 'it names no address';
     throw new ServiceError([
       `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set \`base-url\` to the service's own address.`,
     ]);
   }
-  if (status < 200 || status >= 300) throw new ServiceError(describeFailure(response, body, scrub));
-  const encoding = compressed(response, scrub);
+  if (status < 200 || status >= 300) throw new ServiceError(describeFailure(response, body, cut));
+  const encoding = compressed(response, cut);
   if (encoding) {
     throw new ServiceError([
       `HTTP ${status}, but the answer is ${encoding}, so it is not read nor taken as a success (the service may have acted on the request)`,
@@ -178,39 +178,39 @@ function successAnswer(response: HttpResponse, scrub: (text: string) => string):
  * "compressed (content-encoding: gzip) although it was asked for none (accept-encoding: identity)";
  * undefined for an answer as it was asked for.
  */
-function compressed(response: Pick<HttpResponse, 'contentEncoding'>, scrub: (text: string) => string) {
+function compressed(response: Pick<HttpResponse, 'contentEncoding'>, cut: Cut) {
   const encoding = response.contentEncoding?.trim() ?? '';
   if (encoding === '' || encoding.toLowerCase() === 'identity') return undefined;
-  const shown = shorten(scrub(encoding), Limits.quotedValueLength, TRUNCATED);
+  const shown = cut(encoding, Limits.quotedValueLength, TRUNCATED);
   return `compressed (content-encoding: ${shown}) although it was asked for none (accept-encoding: identity)`;
 }
 
-/** "HTTP 404: Deployment not found"; a validation array one line per entry. `scrub` hides the key before anything is cut. */
+/** "HTTP 404: Deployment not found"; a validation array one line per entry. `cut` hides the key before anything is cut. */
 export function describeFailure(
   response: Pick<HttpResponse, 'status' | 'contentType' | 'truncated' | 'contentEncoding'>,
   body: unknown,
-  scrub: (text: string) => string = (text) => text,
+  cut: Cut = shorten,
 ): string[] {
   const head = `HTTP ${response.status}`;
-  const cut = (text: string, max: number) => shorten(scrub(text), max, TRUNCATED);
-  const encoding = compressed(response, scrub);
+  const shown = (text: string, max: number) => cut(text, max, TRUNCATED);
+  const encoding = compressed(response, cut);
   if (encoding) return [`${head} (the answer is ${encoding}, so it is not read)`];
   if (body === undefined) {
     if (response.truncated)
       return [`${head} (the answer is over ${Limits.answerBytes / 1024} KiB; it was not read whole)`];
     const type = response.contentType.split(';')[0]?.trim();
-    return [`${head} (the answer is not JSON${type ? `: ${cut(type, Limits.quotedValueLength)}` : ''})`];
+    return [`${head} (the answer is not JSON${type ? `: ${shown(type, Limits.quotedValueLength)}` : ''})`];
   }
   const detail = isObject(body) ? body.detail : undefined;
   if (detail === undefined || detail === null) return [`${head} (no \`detail\` in the answer)`];
-  if (typeof detail === 'string') return [`${head}: ${cut(detail, Limits.detailLength)}`];
+  if (typeof detail === 'string') return [`${head}: ${shown(detail, Limits.detailLength)}`];
   if (Array.isArray(detail)) {
     const entries = detail.slice(0, Limits.detailEntries);
-    const shown = entries.map((entry) => `  ${cut(describeValidationEntry(entry), Limits.detailEntryLength)}`);
-    const more = detail.length - shown.length;
-    return [`${head}:`, ...shown, ...(more > 0 ? [`  (and ${more} more)`] : [])];
+    const lines = entries.map((entry) => `  ${shown(describeValidationEntry(entry), Limits.detailEntryLength)}`);
+    const more = detail.length - lines.length;
+    return [`${head}:`, ...lines, ...(more > 0 ? [`  (and ${more} more)`] : [])];
   }
-  return [`${head}: ${cut(json(detail), Limits.detailLength)}`];
+  return [`${head}: ${shown(json(detail), Limits.detailLength)}`];
 }
 
 /**
@@ -252,6 +252,8 @@ function answerId(text: string, value: unknown, head: string): DeploymentId | un
   } catch {
     // Too deep for a second reading: exact only where JavaScript's number is.
     if (Number.isSafeInteger(value)) return { text: String(value), numeric: true };
-    throw new ServiceError([`${head} the answer nests too deep for its numeric id to be read exactly`]);
+    throw new ServiceError([
+      `${head} the answer nests too deep for its numeric id to be read exactly (the service may have recorded a deployment this action cannot finish)`,
+    ]);
   }
 }

@@ -1,6 +1,6 @@
 // The reach into `entities` (HTML5's character references, every named one), for the key's
 // scrubbing (core/secret.ts). CommonJS, so that its `require` stays inside the function: the
-// bundler then evaluates the package (decoding its tables takes ~10 ms) on the first call, which
+// bundler then evaluates the package (decoding its tables is a start-up of its own) on the first call, which
 // comes only when a text holds an `&`, not at every step's start.
 'use strict';
 

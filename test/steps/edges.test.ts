@@ -413,7 +413,7 @@ describe('answers nested deep (well under 64 KiB)', () => {
       'a numeric id beyond 2^53',
       '9007199254740993',
       [
-        'Could not record the deployment of artifact 42: HTTP 200, but the answer nests too deep for its numeric id to be read exactly\nThe step goes on (fail-on-error is false).',
+        'Could not record the deployment of artifact 42: HTTP 200, but the answer nests too deep for its numeric id to be read exactly (the service may have recorded a deployment this action cannot finish)\nThe step goes on (fail-on-error is false).',
       ],
     ],
   ])('a success nested deep beside %s: recorded, or a refusal that says why', async (_, id, warnings) => {

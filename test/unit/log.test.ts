@@ -166,8 +166,13 @@ describe('openLog', () => {
   it('prints debug lines only with debug logging on', () => {
     const log = openLog('');
     log.debug('hidden');
+    const made: string[] = [];
+    log.debug(() => (made.push('hidden'), 'hidden'));
     process.env.RUNNER_DEBUG = '1';
     log.debug('shown');
-    expect(printed).toEqual(['::debug::shown']);
+    log.debug(() => (made.push('shown too'), ['shown too']));
+    expect(printed).toEqual(['::debug::shown', '::debug::shown too']);
+    // A debug line that costs to make (an answer cleaned of the key) is made only when it is shown.
+    expect(made).toEqual(['shown too']);
   });
 });

@@ -187,7 +187,7 @@ describe('the tracker', () => {
     const small = answering({ text: `{"success":true,"id":7,"x":${deep}}` });
     expect(await createTracker(small, connection).create(body)).toEqual({ text: '7', numeric: true });
     expect(await createError({ text: `{"success":true,"id":9007199254740993,"x":${deep}}` })).toBe(
-      'HTTP 200, but the answer nests too deep for its numeric id to be read exactly',
+      'HTTP 200, but the answer nests too deep for its numeric id to be read exactly (the service may have recorded a deployment this action cannot finish)',
     );
   });
 
