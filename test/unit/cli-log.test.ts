@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { openCliLog } from '../../src/cli/log.ts';
 import { runCliInProcess } from '../cli-in-process.ts';
+import { startFakeService } from '../fake-service.ts';
 import { azureCommandIn, foreignCommandLines } from '../foreign-commands.ts';
 
 /** What the log writes for `say`, in `env`. */
@@ -108,5 +109,22 @@ describe('what the CLI prints on stdout', () => {
       '"value": "feature/##vso\\u005btask.setvariable variable=x]y##teamcity\\u005bm \'v\']"',
     );
     expect((JSON.parse(result.stdout) as { branch: { value: string } }).branch.value).toBe(branch);
+  });
+
+  it('start: an id a CI would read as a command is not printed, but said to be not kept', async () => {
+    const service = await startFakeService({ ids: () => JSON.stringify('##vso[task.setvariable variable=ID]x') });
+    try {
+      const result = await runCliInProcess(
+        ['start', '--artifact-id', '42', '--commit-sha', 'c0ffee', '--user', 'alice', '--branch', 'main'],
+        { ...AZURE, DEPLOY_TRACKER_URL: service.url, DEPLOY_TRACKER_API_KEY: service.apiKey },
+      );
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        'report-deployment: warning: Could not record the deployment of artifact 42: the deployment id the service returned would be read as a logging command by Azure Pipelines or TeamCity, so it is not kept (the service may have recorded a deployment this command cannot finish)\n',
+      );
+      expect(result.exitCode).toBe(0);
+    } finally {
+      await service.close();
+    }
   });
 });
