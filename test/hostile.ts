@@ -1,5 +1,6 @@
 // Hostile values for the property tests of both faces: text built to hurt (line breaks, workflow
-// commands, markup, escapes, odd Unicode; sometimes long), and the key they must never show.
+// commands and other CIs' logging commands, markup, escapes, odd Unicode; sometimes long), and the
+// key they must never show.
 import fc from 'fast-check';
 
 // A key with what escapes differently everywhere: a quote, backslashes, a Latin-1 letter, a space, a
@@ -40,6 +41,17 @@ const FRAGMENTS = [
   '::set-output name=a::b',
   '##[add-mask]x',
   '##[error]y',
+  // Azure Pipelines' and TeamCity's logging commands, whole and in parts: the agents find them
+  // anywhere in a line; Azure's also with ignorable characters (a combining grapheme joiner) inside,
+  // not in upper case.
+  '##vso[task.setvariable variable=x]y',
+  '##vso[task.complete result=Failed]',
+  '##VSO[task.setsecret]z',
+  "##teamcity[buildStatus status='FAILURE']",
+  '##vso',
+  '##teamcity',
+  '[',
+  '\u034f',
   '%',
   '%0A',
   '%25',
@@ -64,7 +76,7 @@ const FRAGMENTS = [
   ' ',
 ];
 
-/** Text built to hurt: line breaks, workflow commands, markup, escapes, odd Unicode; sometimes long. */
+/** Text built to hurt: line breaks, CI commands, markup, escapes, odd Unicode; sometimes long. */
 export function hostileText(extra: string[] = []): fc.Arbitrary<string> {
   const piece = fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...FRAGMENTS, ...extra) },

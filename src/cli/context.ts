@@ -9,7 +9,7 @@ import { scrubber } from '../core/secret.js';
 import { readSettings } from '../core/settings.js';
 import { readCiContext } from '../ci/detect.js';
 import type { ParsedArgs } from './args.js';
-import type { CliLog } from './log.js';
+import { defuseForeignCommands, type CliLog } from './log.js';
 import { ExitCodes } from './report.js';
 import { commandFlags } from './settings.js';
 import { cliSettings, ENV_KEY } from './source.js';
@@ -50,8 +50,10 @@ export async function showContext(
         sourced ? { value: scrub(sourced.value), source: scrub(sourced.source) } : null,
       ]),
     );
-    // `##[` only ever stands inside a string here: escaped, no line of it is a workflow command.
-    write(`${JSON.stringify({ ...json, problems: lines.map(scrub) }, null, 2).replaceAll('##[', '##\\u005b')}\n`);
+    // `##[`, `##vso[` and `##teamcity[` only ever stand inside a string here: their `[` escaped, the
+    // JSON is the same, and no line of it is a command of the GitHub runner or of another CI.
+    const text = JSON.stringify({ ...json, problems: lines.map(scrub) }, null, 2).replaceAll('##[', '##\\u005b');
+    write(`${defuseForeignCommands(text)}\n`);
   } else {
     const width = Math.max(...rows.map(([name]) => name.length));
     const inert = env.GITHUB_ACTIONS === 'true' ? inertLines : (line: string) => [line];

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useFakeService } from '../fixture.ts';
+import { azureCommandIn, azureCommandLines } from '../foreign-commands.ts';
 import { INSTALL_TIMEOUT_MS, installedCli, runCli } from '../run-cli.ts';
 
 // Packed and installed once, before any test's own time starts.
@@ -206,4 +207,29 @@ describe('context, --help, --version', () => {
     expect(runHelp.stdout).toContain('--artifact-id ID');
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
+});
+
+describe('in Azure Pipelines (TF_BUILD=True), whose agent runs `##vso[` found anywhere in stdout or stderr', () => {
+  it.each([
+    ['start', 422],
+    ['record', 500],
+  ])(
+    '%s, the service answering %i with a detail that holds ##vso[: shown, never a command',
+    async (command, status) => {
+      const detail = '##vso[task.setvariable variable=DEPLOYED]evil';
+      fake.service.fail('POST', { status, body: { detail } });
+      const args = [command, ...FIELDS, '--retries', '0', ...(command === 'record' ? ['--status', 'success'] : [])];
+
+      const result = await runCli(args, { env: env({ TF_BUILD: 'True' }) });
+
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toBe('');
+      expect(result.messages).toEqual([
+        `warning: Could not record the deployment of artifact 42: HTTP ${status}: ##vso\\u005btask.setvariable variable=DEPLOYED]evil`,
+      ]);
+      // As the agent reads each line (test/foreign-commands.ts, ported from its Command.cs).
+      expect(result.stderr.split('\n').map(azureCommandIn).filter(Boolean)).toEqual([]);
+      expect(azureCommandLines(result.stderr)).toEqual([]);
+    },
+  );
 });
