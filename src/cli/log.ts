@@ -3,8 +3,8 @@
 // stays on its line (control characters shown escaped), inside a GitHub Actions `run:` step a line
 // the runner would read as a workflow command is printed so that it is shown, not run, and in any
 // CI no line holds a logging command of Azure Pipelines or TeamCity (defuseForeignCommands).
-import { inertLines, showControls, type Lines, type Log } from '../core/log.js';
-import { scrubber } from '../core/secret.js';
+import { inertLines, type Lines, type Log } from '../core/log.js';
+import { cleaner } from '../core/secret.js';
 
 export interface CliLog extends Log {
   /** Something that went wrong and decides the exit code. */
@@ -48,8 +48,9 @@ export function openCliLog(
   env: Record<string, string | undefined>,
   write: (text: string) => void = (text) => void process.stderr.write(text),
 ): CliLog {
-  const scrub = scrubber(apiKey);
-  const clean = (line: string) => defuseForeignCommands(showControls(scrub(line)));
+  // As the action's log: the text as it is finally shown is what is scrubbed (core/secret.ts).
+  const cleanOfKey = cleaner(apiKey);
+  const clean = (line: string) => defuseForeignCommands(cleanOfKey(line));
   const inGitHubActions = env.GITHUB_ACTIONS === 'true';
   const debugging = env.RUNNER_DEBUG === '1' || env.DEPLOY_TRACKER_DEBUG === '1';
   const print = (label: string, text: Lines) => {

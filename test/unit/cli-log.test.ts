@@ -128,3 +128,12 @@ describe('what the CLI prints on stdout', () => {
     }
   });
 });
+
+describe('the key in the CLI log', () => {
+  it('is scrubbed from the text as shown, as in the action: a key holding the text \\u0007, echoed with a raw BEL, is *** and the rest of the line stays', () => {
+    let text = '';
+    const log = openCliLog('Ab\\u0007Cd-123', {}, (chunk) => (text += chunk));
+    log.warning('key Ab\u0007Cd-123, and a bell \u0007');
+    expect(text).toBe('report-deployment: warning: key ***, and a bell \\u0007\n');
+  });
+});
