@@ -48,8 +48,11 @@ describe('cancelled mid-step', () => {
         onSpawn: (spawned) => {
           child = spawned;
           // The held answers go out once the step says it has taken the signal.
+          // (The output read as a whole so far: a line may come in two chunks.)
+          let seen = '';
           spawned.stdout?.on('data', (chunk: Buffer) => {
-            if (chunk.toString().includes('The run is being cancelled')) release();
+            seen += chunk.toString();
+            if (seen.includes('The run is being cancelled')) release();
           });
         },
       },
