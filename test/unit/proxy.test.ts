@@ -29,6 +29,11 @@ describe('proxyFor', () => {
     ['http://127.0.0.1:8080', { HTTP_PROXY: proxy }, 'direct'],
     ['http://localhost:8080', { HTTP_PROXY: proxy }, 'direct'],
     ['https://[::1]:8443', { HTTPS_PROXY: proxy }, 'direct'],
+    // Only a whole loopback address skips the proxy: these names are anywhere a resolver sends them.
+    ['http://127.0.0.1.evil:8080', { HTTP_PROXY: proxy }, 'HTTP_PROXY'],
+    ['https://127.0.0.1.example.com', { HTTPS_PROXY: proxy }, 'HTTPS_PROXY'],
+    ['https://127.0.0.10', { HTTPS_PROXY: proxy }, 'direct'],
+    ['https://127.255.255.254', { HTTPS_PROXY: proxy }, 'direct'],
   ])('%s with %o: %s', (target, env, expected) => {
     expect(route(target, env as Record<string, string>)).toBe(expected);
   });
@@ -50,15 +55,38 @@ describe('proxyFor', () => {
 });
 
 describe('small helpers', () => {
-  it.each(['localhost', 'LocalHost', '127.0.0.1', '127.1.2.3', '[::1]'])('%s is loopback', (host) => {
+  it.each([
+    'localhost',
+    'LocalHost',
+    '127.0.0.1',
+    '127.1.2.3',
+    '127.0.0.10',
+    '127.255.255.254',
+    '127.10.100.1',
+    '[::1]',
+  ])('%s is loopback', (host) => {
     expect(isLoopback(host)).toBe(true);
   });
-  it.each(['example.com', '10.0.0.1', '128.0.0.1', 'localhost.example.com', 'api.localhost', 'localhost.'])(
-    '%s is not loopback',
-    (host) => {
-      expect(isLoopback(host)).toBe(false);
-    },
-  );
+  it.each([
+    'example.com',
+    '10.0.0.1',
+    '128.0.0.1',
+    'localhost.example.com',
+    'api.localhost',
+    'localhost.',
+    // Anchored at both ends: a name that only starts or ends like a loopback address is any host.
+    // (`new URL` refuses a host whose last label is a number but that is no IPv4 address, so only
+    // these direct calls reach the start anchor; `127.0.0.1.evil` reaches the end anchor via a URL too.)
+    '127.0.0.1.evil',
+    '127.0.0.1.',
+    'evil127.0.0.1',
+    'x.127.0.0.1',
+    '1127.0.0.1',
+    '127.0.0.1000',
+    '127.0.0',
+  ])('%s is not loopback', (host) => {
+    expect(isLoopback(host)).toBe(false);
+  });
   it.each([
     ['https://user:pw@host/x', 'https://***@host/x'],
     ['user:pw@host', '***@host'],

@@ -132,8 +132,37 @@ describe('readSettings', () => {
     expect(settings({ ...valid, 'base-url': 'http://127.0.0.1:8080' }).connection.baseUrl.href).toBe(
       'http://127.0.0.1:8080/',
     );
+    for (const host of ['127.0.0.10', '127.255.255.254']) {
+      expect(settings({ ...valid, 'base-url': `http://${host}:8080` }).connection.baseUrl.href).toBe(
+        `http://${host}:8080/`,
+      );
+    }
     const insecure = { ...valid, 'base-url': 'http://tracker.lan/api', 'allow-insecure-http': 'true' };
     expect(settings(insecure).connection.baseUrl.href).toBe('http://tracker.lan/api/');
+  });
+
+  it.each(['http://127.0.0.1.evil:8080', 'http://127.0.0.1.example.com/api'])(
+    'refuses plain http to %s, which only looks like loopback, unless asked',
+    (baseUrl) => {
+      const host = new URL(baseUrl).hostname;
+      expect(problems({ ...valid, 'base-url': baseUrl })).toEqual([
+        `Input 'base-url' uses plain http to '${host}', which would send the API key in clear. Use https, or set \`allow-insecure-http: true\` if the network path is trusted.`,
+      ]);
+      expect(settings({ ...valid, 'base-url': baseUrl, 'allow-insecure-http': 'true' }).connection.baseUrl.host).toBe(
+        new URL(baseUrl).host,
+      );
+    },
+  );
+
+  // A user name alone or a password alone is a credential too: the same refusal as user:password.
+  it.each([
+    'https://user:pw@tracker.example.com',
+    'https://user@tracker.example.com',
+    'https://:pw@tracker.example.com',
+  ])('refuses the credentials in %s', (baseUrl) => {
+    expect(problems({ ...valid, 'base-url': baseUrl })).toEqual([
+      "Input 'base-url' must not carry credentials; the key goes in `api-key`.",
+    ]);
   });
 
   it('accepts fractional timeouts', () => {
