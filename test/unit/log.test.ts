@@ -86,6 +86,41 @@ describe('the key in forms no list names', () => {
     expect(scrubber(key)(text)).toBe('*** (not shown: it held the API key in an escaped form)');
   });
 
+  // HTML's character references, each kind: the five named ones of XML, decimal and hexadecimal
+  // references (hex digits in either case, `x` or `X`, leading zeros up to 7 decimal / 6 hex digits),
+  // and code points beyond the BMP (a key as given is scrubbed even where it is refused).
+  it.each([
+    ['named', 'A<b>\'c&"d-1', 'key A&lt;b&gt;&apos;c&amp;&quot;d-1 refused'],
+    ['&lt; alone', 'A<b-123', 'key A&lt;b-123'],
+    ['&gt; alone', 'A>b-123', 'key A&gt;b-123'],
+    ['&apos; alone', "A'b-123", 'key A&apos;b-123'],
+    ['decimal', 'Ab<c-123', 'key &#65;&#98;&#60;c-123'],
+    ['decimal, 7 digits', 'Ab<c-123', 'key A&#0000098;&#0000060;c-123'],
+    ['hex in upper case', 'Ab<c-123', 'key &#x41;b&#X3C;c-123'],
+    ['hex in lower case', 'Ab<c-123', 'key A&#x62;&#x3c;c-123'],
+    ['hex, 6 digits', 'Ab<c-123', 'key A&#x000062;&#x00003C;c-123'],
+    ['an astral code point in hex', 'Ab\u{1F600}-123', 'key Ab&#x1F600;-123'],
+    ['an astral code point in lower-case hex', 'Ab\u{1F600}-123', 'key Ab&#x1f600;-123'],
+    ['an astral code point in decimal', 'Ab\u{1F600}-123', 'key Ab&#128512;-123'],
+    ['the last code point, U+10FFFF', 'Ab\u{10FFFF}-123', 'key Ab&#x10FFFF;-123 and Ab&#1114111;-123'],
+  ])('hides the key written with %s character references', (_, key, text) => {
+    expect(scrubber(key)(text)).toBe('*** (not shown: it held the API key in an escaped form)');
+  });
+
+  it('leaves a character reference beyond U+10FFFF as it is: neither thrown on nor read as another character', () => {
+    // 0x110041 and 1114177 are 'A' (0x41) past the last code point: a reading that wraps would reveal the key.
+    const text = 'key &#x110041;b-123, &#1114177;b-123, &#x110000; &#1114112; &#99999999;';
+    expect(scrubber('Ab-123')(text)).toBe(text);
+    expect(cleaner('Ab-123')(text)).toBe(text);
+    expect(scrubber('Ab\u{10FFFF}-123')('key Ab&#x110000;-123')).toBe('key Ab&#x110000;-123');
+  });
+
+  it('leaves character references that do not spell the key as they are', () => {
+    const text = 'Tom &lt;&amp;&gt; Jerry &apos;&quot; &#65;&#x42;&#X43; &#x1F600; A&#98;-12 b-123';
+    expect(scrubber('Ab-123')(text)).toBe(text);
+    expect(cleaner('Ab-123')(text)).toBe(text);
+  });
+
   it("hides the key spelled by the log's own escaping: a key holding the text \\u0007, echoed with a raw BEL", () => {
     const key = 'Ab\\u0007Cd-123';
     const clean = cleaner(key);
