@@ -65,6 +65,43 @@ describe('describeFailure', () => {
 
   it('says when the JSON has no detail', () => {
     expect(describeFailure({ status: 500, ...json }, { error: 'x' })).toEqual(['HTTP 500 (no `detail` in the answer)']);
+    expect(describeFailure({ status: 500, ...json }, { detail: null })).toEqual([
+      'HTTP 500 (no `detail` in the answer)',
+    ]);
+    expect(describeFailure({ status: 500, ...json }, null)).toEqual(['HTTP 500 (no `detail` in the answer)']);
+    expect(describeFailure({ status: 500, ...json }, [{ detail: 'x' }])).toEqual([
+      'HTTP 500 (no `detail` in the answer)',
+    ]);
+  });
+
+  // The service's validation entries are {loc: (string|number)[], msg: string}; anything else is
+  // shown as JSON, never dropped, never a crash.
+  it('shows a malformed validation entry as JSON', () => {
+    const detail = [
+      'a string',
+      7,
+      null,
+      true,
+      [1, 'x'],
+      { msg: 5 },
+      { loc: ['body', 'x'], msg: null },
+      { loc: ['body', 0, null, 1.5, true, { a: 1 }], msg: 'bad' },
+      { loc: 'body', msg: 'not a list' },
+      { loc: [], msg: 'empty loc' },
+    ];
+    expect(describeFailure({ status: 422, ...json }, { detail })).toEqual([
+      'HTTP 422:',
+      '  "a string"',
+      '  7',
+      '  null',
+      '  true',
+      '  [1,"x"]',
+      '  {"msg":5}',
+      '  body.x: {"loc":["body","x"],"msg":null}',
+      '  body.0.null.1.5.true.{"a":1}: bad',
+      '  not a list',
+      '  empty loc',
+    ]);
   });
 });
 
@@ -138,6 +175,15 @@ describe('the tracker', () => {
     [{ text: '{"success":true,"id":null}' }, 'HTTP 200, but the answer has no deployment `id`'],
     [{ text: '{"success":false,"id":1}' }, 'HTTP 200, but the answer does not say `success: true`'],
     [{ text: '<html>' }, 'HTTP 200, but the answer is not a JSON object, so it is not taken as a success'],
+    // JSON, but no object: `null` must not reach `body.success` (a TypeError, reported as a bug of ours).
+    [{ status: 201, text: 'null' }, 'HTTP 201, but the answer is not a JSON object, so it is not taken as a success'],
+    [{ status: 201, text: '[]' }, 'HTTP 201, but the answer is not a JSON object, so it is not taken as a success'],
+    [{ status: 201, text: '"ok"' }, 'HTTP 201, but the answer is not a JSON object, so it is not taken as a success'],
+    [
+      { status: 422, text: '{"detail":[null,"x",{"msg":1},{"loc":["body",2,null],"msg":"m"}]}' },
+      'HTTP 422:\n  null\n  "x"\n  {"msg":1}\n  body.2.null: m',
+    ],
+    [{ status: 500, text: 'null' }, 'HTTP 500 (no `detail` in the answer)'],
     [
       { text: '{"succ', truncated: true },
       'HTTP 200, but the answer is over 64 KiB (only that much is read), so it is not taken as a success',
@@ -164,6 +210,16 @@ describe('the tracker', () => {
     ],
   ])('refuses the answer %o', async (answer, message) => {
     expect(await createError(answer)).toBe(message);
+  });
+
+  it('refuses an update answered with JSON null, saying so rather than failing as a bug', async () => {
+    const tracker = createTracker(answering({ status: 200, text: 'null' }), connection);
+    expect(await setStatusAll(tracker, [{ text: '1', numeric: true }], 'SUCCEEDED')).toEqual([
+      {
+        id: { text: '1', numeric: true },
+        failure: ['HTTP 200, but the answer is not a JSON object, so it is not taken as a success'],
+      },
+    ]);
   });
 
   it('settles every create and update, a failure on one not stopping the others', async () => {
