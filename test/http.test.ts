@@ -191,6 +191,62 @@ describe('a cancelled run tries nothing again', () => {
   });
 });
 
+describe('the default wait before a retry (no sleep injected)', () => {
+  /** A log that calls `onRetry` when the client says it is about to wait. */
+  function logCalling(onRetry: () => void): Log {
+    return { ...log, info: (text) => (String(text).includes('retrying in') ? onRetry() : undefined) };
+  }
+
+  it("really waits the answer's Retry-After before the retry", async () => {
+    const events: string[] = [];
+    let requests = 0;
+    const url = await listen((_, res) => {
+      requests++;
+      events.push(`request ${requests}`);
+      if (requests === 1) res.writeHead(503, { 'retry-after': '1', 'content-type': 'application/json' });
+      else res.writeHead(201, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    // Scheduled as the client logs its retry, just before it starts its 1 s wait: a timer of 100 ms
+    // fires before that wait is over, so before the second request, however slow the machine is.
+    const retrying = logCalling(() => setTimeout(() => events.push('100 ms after the retry was announced'), 100));
+    client = await createHttpClient({ timeoutMs: 5000, retries: 1, proxy: undefined, log: retrying });
+
+    const response = await client.send(post(url, 'k'));
+
+    expect(response.status).toBe(201);
+    expect(events).toEqual(['request 1', '100 ms after the retry was announced', 'request 2']);
+  });
+
+  it('ends its wait when the run is cancelled, and the last answer stands', async () => {
+    const events: string[] = [];
+    let requests = 0;
+    const url = await listen((_, res) => {
+      requests++;
+      res.writeHead(429, { 'retry-after': '10', 'content-type': 'application/json' });
+      res.end('{"detail":"slow down"}');
+    });
+    const cancelled = new AbortController();
+    // The run is cancelled while the client waits its 10 s. The wait ends at once (promise callbacks
+    // only, no I/O), so before any timer set then: a wait that ignored the signal would still return
+    // the last answer, but only after 10 s, after that timer.
+    const retrying = logCalling(() =>
+      setImmediate(() => {
+        cancelled.abort();
+        setTimeout(() => events.push('a timer set at the cancel'), 1000);
+      }),
+    );
+    client = await createHttpClient({ timeoutMs: 5000, retries: 3, proxy: undefined, log: retrying });
+
+    const response = await client.send(post(url, 'k'), cancelled.signal).finally(() => events.push('answer'));
+
+    expect(response.status).toBe(429);
+    expect(requests).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(events).toEqual(['answer', 'a timer set at the cancel']);
+  });
+});
+
 describe('updates are idempotent', () => {
   it.each([500, 502, 503, 504, 408, 429])('retries an update answered %i', async (status) => {
     const s = await fake();
@@ -272,6 +328,22 @@ describe('what the client never does', () => {
     expect(response.truncated).toBe(true);
     expect(response.text).toHaveLength(64 * 1024);
     expect(written).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it.each([
+    [64 * 1024, false],
+    [64 * 1024 + 1, true],
+  ])('reads an answer of %i bytes whole up to exactly 64 KiB (cut: %s)', async (bytes, truncated) => {
+    const url = await listen((_, res) => {
+      res.writeHead(500, { 'content-type': 'application/json', 'content-length': String(bytes) });
+      res.end(Buffer.alloc(bytes, 'x'));
+    });
+    const { client } = await clientFor({ retries: 0 });
+
+    const response = await client.send(post(url, 'k'));
+
+    expect(response.truncated).toBe(truncated);
+    expect(response.text).toBe('x'.repeat(64 * 1024));
   });
 
   it('ends an attempt at its timeout while a proxy never answers the CONNECT', async () => {
