@@ -167,6 +167,32 @@ describe('readSettings', () => {
 
   it('accepts fractional timeouts', () => {
     expect(settings({ ...valid, 'timeout-seconds': '0.5' }).connection.timeoutMs).toBe(500);
+    expect(settings({ ...valid, 'timeout-seconds': '0.25' }).connection.timeoutMs).toBe(250);
+    expect(settings({ ...valid, 'timeout-seconds': '0.001' }).connection.timeoutMs).toBe(1);
+  });
+
+  // The maxima, exactly at and just past the bound (Limits.timeoutSeconds 600, Limits.retries 10).
+  it('accepts the most retries and the longest timeout, and nothing past them', () => {
+    expect(settings({ ...valid, retries: '10', 'timeout-seconds': '600' }).connection).toMatchObject({
+      retries: 10,
+      timeoutMs: 600_000,
+    });
+    expect(settings({ ...valid, retries: '0' }).connection.retries).toBe(0);
+    expect(problems({ ...valid, retries: '11', 'timeout-seconds': '600.001' })).toEqual([
+      "Input 'timeout-seconds' must be a number of seconds above 0 and at most 600, got '600.001'.",
+      "Input 'retries' must be a whole number from 0 to 10, got '11'.",
+    ]);
+    expect(problems({ ...valid, 'timeout-seconds': '601' })).toEqual([
+      "Input 'timeout-seconds' must be a number of seconds above 0 and at most 600, got '601'.",
+    ]);
+  });
+
+  // Only plain decimal digits: Number() alone would take a sign, hex, an exponent or white space.
+  it.each(['+5', '0x10', '1e2', ' 5', '5 ', '5.', '.5'])('refuses the number %j', (raw) => {
+    expect(problems({ ...valid, retries: raw, 'timeout-seconds': raw })).toEqual([
+      `Input 'timeout-seconds' must be a number of seconds above 0 and at most 600, got '${raw}'.`,
+      `Input 'retries' must be a whole number from 0 to 10, got '${raw}'.`,
+    ]);
   });
 
   it('reads artifacts by id and by name, each entry one artifact', () => {
@@ -175,6 +201,20 @@ describe('readSettings', () => {
       { artifactId: 2 },
       { artifactName: 'web' },
     ]);
+  });
+
+  it('takes as many artifacts or ids as one step records (100)', () => {
+    const ids = Array.from({ length: 100 }, (_, index) => String(index + 1));
+    expect(settings({ ...valid, 'artifact-id': ids.join(',') }).artifacts).toEqual(
+      ids.map((id) => ({ artifactId: Number(id) })),
+    );
+    expect(
+      settings({ ...valid, 'artifact-id': ids.slice(1).join(','), 'artifact-name': 'web' }).artifacts,
+    ).toHaveLength(100);
+    expect(settings({ ...valid, 'deployment-id': ids.join('\n') }).deploymentIds).toEqual(
+      ids.map((text) => ({ text, numeric: false })),
+    );
+    expect(settings({ ...valid, 'deployment-id': JSON.stringify(ids.map(Number)) }).deploymentIds).toHaveLength(100);
   });
 
   it('refuses more artifacts or ids than one step records', () => {
