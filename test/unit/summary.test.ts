@@ -82,6 +82,89 @@ describe('renderSummary', () => {
   });
 });
 
+// The budget (Limits.summaryBytes, 256 KiB) exactly: the heading and paragraphs are charged first,
+// then each row or failure that fits whole. The paragraphs below leave exactly `room` bytes.
+describe("renderSummary's byte budget, to the byte", () => {
+  const budget = 256 * 1024;
+  const heading = '<h3>h</h3>';
+
+  /** Paragraphs that take `bytes` bytes after the heading: each is '\n<p>…</p>'. */
+  function paragraphsTaking(bytes: number): string[] {
+    const lines: string[] = [];
+    let left = bytes;
+    while (left > 2008 + 8) {
+      lines.push('a'.repeat(2000));
+      left -= 2008;
+    }
+    if (left > 2008) {
+      lines.push('a'.repeat(1000));
+      left -= 1008;
+    }
+    lines.push('a'.repeat(left - 8));
+    return lines;
+  }
+
+  /** The HTML of one row as the summary writes it. */
+  function rowHtml(recorded: RecordedRow): string {
+    const html = renderSummary({ heading: 'h', rows: [recorded] }, showControls);
+    return /<\/th><\/tr>(<tr>.*<\/tr>)<\/table>/.exec(html)?.[1] ?? '';
+  }
+
+  function failureHtml(lines: string[]): string {
+    const html = renderSummary({ heading: 'h', failures: [lines] }, showControls);
+    return /<ul>(.*)<\/ul>/.exec(html)?.[1] ?? '';
+  }
+
+  it('checks its own arithmetic: the paragraphs take exactly what they are asked to', () => {
+    const lines = paragraphsTaking(200_000);
+    expect(Buffer.byteLength([heading, ...lines.map((line) => `<p>${line}</p>`)].join('\n'))).toBe(10 + 200_000);
+  });
+
+  it.each([
+    [0, true],
+    [1, false],
+  ])('shows a row in a room of its size less %i bytes: %s', (short, shown) => {
+    const first = { ...row, id: 'first' };
+    const size = Buffer.byteLength(rowHtml(first));
+    expect(size).toBeGreaterThan(100);
+    const lines = paragraphsTaking(budget - heading.length - size + short);
+    const html = renderSummary({ heading: 'h', lines, rows: [first, { ...row, id: 'second' }] }, showControls);
+    expect(html.includes('<td>first</td>')).toBe(shown);
+    expect(html).not.toContain('<td>second</td>');
+    expect(html).toContain(`<p>${shown ? 1 : 2} more deployments are not shown here (see the log).</p>`);
+  });
+
+  it('charges each row it shows: the next row gets only what is left', () => {
+    const first = { ...row, id: 'first' };
+    const second = { ...row, id: 'secon' };
+    const size = Buffer.byteLength(rowHtml(first));
+    expect(Buffer.byteLength(rowHtml(second))).toBe(size);
+    // Room for the first row and one byte less than the second.
+    const lines = paragraphsTaking(budget - heading.length - 2 * size + 1);
+    const html = renderSummary({ heading: 'h', lines, rows: [first, second, { ...row, id: 'third' }] }, showControls);
+    expect(html).toContain('<td>first</td>');
+    expect(html).not.toContain('<td>secon</td>');
+    expect(html).toContain('<p>2 more deployments are not shown here (see the log).</p>');
+  });
+
+  it('shows a failure that fits exactly in what the rows left, and counts the ones it leaves out', () => {
+    const failure = ['x: HTTP 500', '  detail'];
+    const size = Buffer.byteLength(failureHtml(failure));
+    const rowSize = Buffer.byteLength(rowHtml(row));
+    const lines = paragraphsTaking(budget - heading.length - rowSize - size);
+    const failures = [failure, ['y: HTTP 500'], ['z: HTTP 500']];
+    const html = renderSummary({ heading: 'h', lines, rows: [row], failures }, showControls);
+    expect(html).toContain(`<ul>${failureHtml(failure)}</ul>`);
+    expect(html).toContain('<p>2 more failures are not shown here (see the log).</p>');
+    const over = renderSummary(
+      { heading: 'h', lines: paragraphsTaking(budget - heading.length - rowSize - size + 1), rows: [row], failures },
+      showControls,
+    );
+    expect(over).toContain('<ul></ul>');
+    expect(over).toContain('<p>3 more failures are not shown here (see the log).</p>');
+  });
+});
+
 describe('formatDuration', () => {
   it.each([
     [0, '0s'],
