@@ -75,8 +75,9 @@ describe('readSettings', () => {
     [{ 'allow-insecure-http': 'on' }, /^Input 'allow-insecure-http' must be `true` or `false`/],
     [
       { status: 'done' },
-      /^Input 'status' must be one of STARTED, SUCCEEDED, FAILED \(or success, failure, cancelled, skipped, or a GitHub deployment's state\), got 'done'/,
+      /^Input 'status' must be one of STARTED, SUCCEEDED, FAILED \(or success, failure, cancelled, skipped, or a GitHub deployment's state\), got 'done'\. Leave it empty to start the deployment here and finish it when the job ends\.$/,
     ],
+    [{ status: 'constructor' }, /^Input 'status' must be one of STARTED, SUCCEEDED, FAILED .*, got 'constructor'\./],
     [{ type: 'BLUE_GREEN' }, /^Input 'type' must be SIMPLE \(the only type the service accepts\), got 'BLUE_GREEN'\.$/],
     [{ 'artifact-id': '' }, /^Input 'artifact-id' or 'artifact-name' must be set: /],
     [{ 'deployment-id': '[1,' }, /^Input 'deployment-id' looks like a JSON array but is not one: '\[1,'\.$/],
@@ -280,6 +281,9 @@ describe('status words', () => {
     ['IN_PROGRESS', { nothing: 'not-final', word: 'in_progress' }],
     ['waiting', { nothing: 'not-final', word: 'waiting' }],
     ['toString', undefined],
+    // Names every object inherits are no status words (the table is looked up by own keys only).
+    ['constructor', undefined],
+    ['__proto__', undefined],
     ['done', undefined],
   ])('status %s is %s', (word, status) => {
     expect(statusFromWord(word)).toEqual(status);
