@@ -31,6 +31,8 @@ describe('showControls', () => {
     ['bidi\u202e', 'bidi\\u202e'],
     ['line\u2028sep', 'line\\u2028sep'],
     ['nul\u0000', 'nul\\u0000'],
+    // A format character beyond the BMP (a language tag) in the \u{…} form.
+    ['tag\u{E0041}', 'tag\\u{e0041}'],
   ])('%j -> %j', (text, shown) => {
     expect(showControls(text)).toBe(shown);
   });
@@ -158,6 +160,49 @@ describe('the key in forms no list names', () => {
     expect(holdsSecret('key%2D12345', 'key-12345')).toBe(true);
     expect(holdsSecret('12', '1')).toBe(false);
     expect(holdsSecret('1', '1')).toBe(true);
+    // Exactly 6 characters: found anywhere.
+    expect(holdsSecret('x-key-12-y', 'key-12')).toBe(true);
+    expect(holdsSecret('x-key-1-y', 'key-1')).toBe(false);
+    // No key, no secret: not even an empty id.
+    expect(holdsSecret('1', '')).toBe(false);
+    expect(holdsSecret('', '')).toBe(false);
+  });
+
+  // A key that no header can carry (a line break, a form feed) is refused, but scrubbed as given.
+  it('hides each line of a key, never an empty or blank one', () => {
+    expect(scrubber('Ab-123\n')('hello Ab-123 x')).toBe('hello *** x');
+    expect(scrubber('Ab-123\n  \nCd-456')('a  b, Cd-456')).toBe('a  b, ***');
+  });
+
+  it.each([
+    ['\\b', 'A/b\bc/d-1', 'A\\/b\\bc\\/d-1'],
+    ['\\f', 'A/b\fc/d-1', 'A\\/b\\fc\\/d-1'],
+    ['\\n', 'A/b\nc/d-1', 'A\\/b\\nc\\/d-1'],
+    ['\\r', 'A/b\rc/d-1', 'A\\/b\\rc\\/d-1'],
+    ['\\t', 'A/b\tc/d-1', 'A\\/b\\tc\\/d-1'],
+  ])("hides a key spelled with JSON's %s next to PHP's \\/", (_, key, text) => {
+    expect(scrubber(key)(text)).toBe('*** (not shown: it held the API key in an escaped form)');
+  });
+
+  it('lists the percent-encodings of the key byte for byte', () => {
+    // A byte below 0x10 is two hex digits (%09), and a form the list names is replaced in place.
+    expect(scrubber('Ab\tcd-123')('x=Ab%09cd-123&y')).toBe('x=***&y');
+    // A key wholly of Latin-1 letters: its Latin-1 bytes are a form too, and read twice over.
+    expect(scrubber('ÀÉÎÕÜé')('k=%C0%C9%CE%D5%DC%E9&y')).toBe('k=***&y');
+    expect(scrubber('ÀÉÎÕÜé')('k=%25C0%25C9%25CE%25D5%25DC%25E9')).toBe(
+      '*** (not shown: it held the API key in an escaped form)',
+    );
+  });
+
+  it('never takes the Latin-1 bytes of a character beyond Latin-1 for the key', () => {
+    // Buffer's latin1 keeps only the low byte of '€' (U+20AC): %AC, which is '¬', not the key.
+    expect(scrubber('Ab€-123')('Ab%AC-123')).toBe('Ab%AC-123');
+    expect(scrubber('Abé€-1')('Ab%E9%AC-1')).toBe('Ab%E9%AC-1');
+  });
+
+  it('reads `+` as a space only for a key with a space, and also as itself', () => {
+    expect(scrubber('a+b c-1')('key a+b%20c-1')).toBe('*** (not shown: it held the API key in an escaped form)');
+    expect(scrubber('a+b-123')('key a+b%2d123')).toBe('*** (not shown: it held the API key in an escaped form)');
   });
 });
 
