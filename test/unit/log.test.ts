@@ -151,6 +151,19 @@ describe('the key in forms no list names', () => {
     );
   });
 
+  it('does not show a text read in exactly 64 ways, the text itself counted', () => {
+    // Found by search: its distinct readings, itself included, are exactly 64 (the cap is reached, not passed).
+    expect(scrubber('Aé b-123')('%E9 x + x &amp;amp; x \\\\u0041 x %2541')).toBe(
+      '*** (not shown: it held the API key in an escaped form)',
+    );
+  });
+
+  it('reads at most 4 escapings in a row: deeper ones of a text without the key count no reading against it', () => {
+    // At 4 levels these readings stay under the 64 a text may have; read on, they would pass it.
+    const readable = '%25E9 x %E9 x + x %252B x &amp;amp; &amp;amp;amp;amp;amp;';
+    expect(scrubber('Aé b-123')(readable)).toBe(readable);
+  });
+
   it('leaves text without the key as it is, entities and all', () => {
     expect(scrubber('Ab&Cd-123')('Tom &amp; Jerry %41 \\u0041')).toBe('Tom &amp; Jerry %41 \\u0041');
   });
