@@ -184,6 +184,16 @@ describe('the tracker', () => {
       'HTTP 422:\n  null\n  "x"\n  {"msg":1}\n  body.2.null: m',
     ],
     [{ status: 500, text: 'null' }, 'HTTP 500 (no `detail` in the answer)'],
+    // 300 is a redirect like the rest of 3xx; a 1xx as the final status is no success.
+    [
+      { status: 300, text: '' },
+      "HTTP 300: a redirect, which is not followed (the API key would go along); it names no address. Set `base-url` to the service's own address.",
+    ],
+    [{ status: 101, text: '{"success":true,"id":1}' }, 'HTTP 101 (no `detail` in the answer)'],
+    [
+      { status: 502, contentType: 'text/html ; charset=utf-8', text: '<html>' },
+      'HTTP 502 (the answer is not JSON: text/html)',
+    ],
     [
       { text: '{"succ', truncated: true },
       'HTTP 200, but the answer is over 64 KiB (only that much is read), so it is not taken as a success',
@@ -210,6 +220,33 @@ describe('the tracker', () => {
     ],
   ])('refuses the answer %o', async (answer, message) => {
     expect(await createError(answer)).toBe(message);
+  });
+
+  it.each(['identity', 'IDENTITY', ' identity ', ''])(
+    'takes an answer with content-encoding %j as it is',
+    async (encoding) => {
+      const http = answering({ status: 201, contentEncoding: encoding, text: '{"success":true,"id":5}' });
+      expect(await createTracker(http, connection).create(body)).toEqual({ text: '5', numeric: true });
+    },
+  );
+
+  it('names its errors ServiceError', async () => {
+    const error = await createTracker(answering({ status: 500, text: '' }), connection)
+      .create(body)
+      .catch((caught: unknown) => caught);
+    expect((error as Error).name).toBe('ServiceError');
+    expect(new ServiceError(['a', 'b']).message).toBe('a\nb');
+  });
+
+  it('sends nothing once the run is cancelled, and says which were not sent', async () => {
+    const http = answering({ status: 201, text: '{"success":true,"id":5}' });
+    const cancelled = new AbortController();
+    cancelled.abort();
+    expect(await createAll(createTracker(http, connection), [body, body], { signal: cancelled.signal })).toEqual([
+      { body, notSent: true },
+      { body, notSent: true },
+    ]);
+    expect(http.sent).toEqual([]);
   });
 
   it('refuses an update answered with JSON null, saying so rather than failing as a bug', async () => {
