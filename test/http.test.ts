@@ -178,6 +178,32 @@ describe('a cancelled run tries nothing again', () => {
     expect(s.requests).toHaveLength(1);
   });
 
+  it('a wait after a refused update ends when the run is cancelled, and the network error stands', async () => {
+    const url = await listen(() => undefined);
+    servers[0]?.close();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const cancelled = new AbortController();
+    const debug: string[] = [];
+    client = await createHttpClient({
+      timeoutMs: 5000,
+      retries: 3,
+      proxy: undefined,
+      log: { ...log, debug: (text) => debug.push(String(text)) },
+      sleep: () => {
+        cancelled.abort();
+        return Promise.resolve();
+      },
+    });
+
+    const error = await client.send(patch(url, 'k'), cancelled.signal).catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toBe(`connection refused (${new URL(url).host})`);
+    expect((error as NetworkError).cause).toBeInstanceOf(Error);
+    // The debug log names the request and the cause, then the error as Node.js gave it.
+    expect(debug[1]).toMatch(new RegExp(`^PATCH ${url}/deployment/1 -> refused: \\S`));
+  });
+
   it('a refused create is not tried again once the run is cancelled: the network error stands', async () => {
     const url = await listen(() => undefined);
     servers[0]?.close();
@@ -328,6 +354,16 @@ describe('what the client never does', () => {
     expect(response.truncated).toBe(true);
     expect(response.text).toHaveLength(64 * 1024);
     expect(written).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('reads an answer without a content type as one with an empty one', async () => {
+    const url = await listen((_, res) => {
+      res.writeHead(500);
+      res.end('oops');
+    });
+    const { client } = await clientFor({ retries: 0 });
+
+    expect(await client.send(post(url, 'k'))).toMatchObject({ status: 500, contentType: '', text: 'oops' });
   });
 
   it.each([
