@@ -122,6 +122,13 @@ describe('readSettings', () => {
     ]);
   });
 
+  it('names plain http as well when allow-insecure-http is no boolean (taken as false, not true)', () => {
+    expect(problems({ ...valid, 'allow-insecure-http': 'on', 'base-url': 'http://tracker.example.com' })).toEqual([
+      "Input 'allow-insecure-http' must be `true` or `false`, got 'on'.",
+      "Input 'base-url' uses plain http to 'tracker.example.com', which would send the API key in clear. Use https, or set `allow-insecure-http: true` if the network path is trusted.",
+    ]);
+  });
+
   it('never shows the credentials of a base URL, even one that is no URL', () => {
     for (const baseUrl of ['https://user:s3cret@exa mple.com', 'user:s3cret@tracker.example.com', 'ftp://u:s3cret@x']) {
       const lines = problems({ ...valid, 'base-url': baseUrl });
