@@ -356,6 +356,25 @@ describe('what the client never does', () => {
     expect(written).toBeLessThan(16 * 1024 * 1024);
   });
 
+  it('closes its kept-alive connections when closed', async () => {
+    const closed: Promise<void>[] = [];
+    const url = await listen((_, res) => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    const server = servers[0] as Server;
+    // The server itself would keep the connection for a minute: only the client can end it sooner.
+    server.keepAliveTimeout = 60_000;
+    server.on('connection', (socket) => closed.push(new Promise((resolve) => socket.on('close', () => resolve()))));
+    const { client } = await clientFor({ retries: 0 });
+    expect((await client.send(post(url, 'k'))).status).toBe(201);
+    expect(closed).toHaveLength(1);
+
+    await client.close();
+
+    await Promise.all(closed);
+  });
+
   it('reads an answer without a content type as one with an empty one', async () => {
     const url = await listen((_, res) => {
       res.writeHead(500);
