@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { showControls } from '../../src/core/log.ts';
 import { formatDuration } from '../../src/core/outcome.ts';
-import { renderSummary, type RecordedRow } from '../../src/action/summary.ts';
+import { recordedRow, renderSummary, writeSummary, type RecordedRow } from '../../src/action/summary.ts';
+import type { Log } from '../../src/core/log.ts';
 
 const row: RecordedRow = {
   artifact: '42',
@@ -55,6 +56,51 @@ describe('renderSummary', () => {
     expect(html).toContain('x\\n\\n# Heading');
   });
 
+  it('writes rows and failures one after another, nothing between them', () => {
+    const html = renderSummary(
+      { heading: 'h', rows: [row, { ...row, id: '2' }], failures: [['a'], ['b']] },
+      showControls,
+    );
+    expect(html).toContain(
+      '<td>1</td><td><a href="https://github.com/acme/shop/actions/runs/1/job/2">github.com</a></td></tr><tr><td>42</td>',
+    );
+    expect(html).toContain('<ul><li>a</li><li>b</li></ul>');
+  });
+
+  it('links only what starts with http:// or https://, in either case', () => {
+    const link = (value: string) => renderSummary({ heading: 'h', rows: [{ ...row, link: value }] }, showControls);
+    expect(link('http://deploy.example/x')).toContain('<td><a href="http://deploy.example/x">deploy.example</a></td>');
+    expect(link('HTTPS://deploy.example/x')).toContain(
+      '<td><a href="HTTPS://deploy.example/x">deploy.example</a></td>',
+    );
+    expect(link('javascript:alert(1)//https://x')).toContain('<td>javascript:alert(1)//https://x</td>');
+  });
+
+  it('takes a row from what was recorded, an absent link as none', () => {
+    const recorded = recordedRow(
+      {
+        artifactName: 'web',
+        environment: 'Production',
+        version: '1',
+        commitSha: 'abc',
+        branch: 'main',
+        user: 'u',
+        type: 'SIMPLE',
+        status: 'STARTED',
+      },
+      { text: '7', numeric: true },
+    );
+    expect(recorded).toEqual({
+      ...row,
+      artifact: 'web',
+      environment: 'Production',
+      version: '1',
+      commitSha: 'abc',
+      id: '7',
+      link: '',
+    });
+  });
+
   it.each([
     ['https://marketing-site-k3j9x2p7q-acme-web.vercel.app', 'marketing-site-k3j9x2p7q-acme-web.vercel.app'],
     ['https://argocd.acme-web.example:8443/applications/x?operation=true', 'argocd.acme-web.example:8443'],
@@ -79,6 +125,26 @@ describe('renderSummary', () => {
     expect(Buffer.byteLength(html)).toBeLessThanOrEqual(256 * 1024);
     expect(html).toMatch(/<p>\d+ more failures are not shown here \(see the log\)\.<\/p>/);
     expect(html).toContain('<td>0</td>');
+  });
+});
+
+describe('writeSummary', () => {
+  it('outside a runner (no GITHUB_STEP_SUMMARY) only says so at debug level', () => {
+    const said: string[] = [];
+    const log: Log = {
+      info: (text) => said.push(`info ${String(text)}`),
+      warning: (text) => said.push(`warning ${String(text)}`),
+      debug: (text) => said.push(`debug ${String(text)}`),
+      clean: (line) => line,
+    };
+    const saved = process.env.GITHUB_STEP_SUMMARY;
+    delete process.env.GITHUB_STEP_SUMMARY;
+    try {
+      writeSummary({ heading: 'h' }, log);
+    } finally {
+      if (saved !== undefined) process.env.GITHUB_STEP_SUMMARY = saved;
+    }
+    expect(said).toEqual(['debug No GITHUB_STEP_SUMMARY: job summary skipped.']);
   });
 });
 
