@@ -22,6 +22,8 @@ describe('handoff', () => {
     },
     { note: 'Nothing to finish: the main step could not update the deployment.' },
     { note: '' },
+    // The longest note read back (NOTE_LENGTH); 1001 is refused below.
+    { note: 'x'.repeat(1000) },
   ])('%o round-trips', (handoff) => {
     expect(decodeHandoff(encodeHandoff(handoff))).toEqual(handoff);
   });
