@@ -178,6 +178,32 @@ describe('a cancelled run tries nothing again', () => {
     expect(s.requests).toHaveLength(1);
   });
 
+  it('a wait after a refused update ends when the run is cancelled, and the network error stands', async () => {
+    const url = await listen(() => undefined);
+    servers[0]?.close();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const cancelled = new AbortController();
+    const debug: string[] = [];
+    client = await createHttpClient({
+      timeoutMs: 5000,
+      retries: 3,
+      proxy: undefined,
+      log: { ...log, debug: (text) => debug.push(String(text)) },
+      sleep: () => {
+        cancelled.abort();
+        return Promise.resolve();
+      },
+    });
+
+    const error = await client.send(patch(url, 'k'), cancelled.signal).catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toBe(`connection refused (${new URL(url).host})`);
+    expect((error as NetworkError).cause).toBeInstanceOf(Error);
+    // The debug log names the request and the cause, then the error as Node.js gave it.
+    expect(debug[1]).toMatch(new RegExp(`^PATCH ${url}/deployment/1 -> refused: \\S`));
+  });
+
   it('a refused create is not tried again once the run is cancelled: the network error stands', async () => {
     const url = await listen(() => undefined);
     servers[0]?.close();
@@ -188,6 +214,62 @@ describe('a cancelled run tries nothing again', () => {
 
     await expect(client.send(post(url, 'k'), cancelled.signal)).rejects.toThrow(/^connection refused/);
     expect(waits).toEqual([]);
+  });
+});
+
+describe('the default wait before a retry (no sleep injected)', () => {
+  /** A log that calls `onRetry` when the client says it is about to wait. */
+  function logCalling(onRetry: () => void): Log {
+    return { ...log, info: (text) => (String(text).includes('retrying in') ? onRetry() : undefined) };
+  }
+
+  it("really waits the answer's Retry-After before the retry", async () => {
+    const events: string[] = [];
+    let requests = 0;
+    const url = await listen((_, res) => {
+      requests++;
+      events.push(`request ${requests}`);
+      if (requests === 1) res.writeHead(503, { 'retry-after': '1', 'content-type': 'application/json' });
+      else res.writeHead(201, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    // Scheduled as the client logs its retry, just before it starts its 1 s wait: a timer of 100 ms
+    // fires before that wait is over, so before the second request, however slow the machine is.
+    const retrying = logCalling(() => setTimeout(() => events.push('100 ms after the retry was announced'), 100));
+    client = await createHttpClient({ timeoutMs: 5000, retries: 1, proxy: undefined, log: retrying });
+
+    const response = await client.send(post(url, 'k'));
+
+    expect(response.status).toBe(201);
+    expect(events).toEqual(['request 1', '100 ms after the retry was announced', 'request 2']);
+  });
+
+  it('ends its wait when the run is cancelled, and the last answer stands', async () => {
+    const events: string[] = [];
+    let requests = 0;
+    const url = await listen((_, res) => {
+      requests++;
+      res.writeHead(429, { 'retry-after': '10', 'content-type': 'application/json' });
+      res.end('{"detail":"slow down"}');
+    });
+    const cancelled = new AbortController();
+    // The run is cancelled while the client waits its 10 s. The wait ends at once (promise callbacks
+    // only, no I/O), so before any timer set then: a wait that ignored the signal would still return
+    // the last answer, but only after 10 s, after that timer.
+    const retrying = logCalling(() =>
+      setImmediate(() => {
+        cancelled.abort();
+        setTimeout(() => events.push('a timer set at the cancel'), 1000);
+      }),
+    );
+    client = await createHttpClient({ timeoutMs: 5000, retries: 3, proxy: undefined, log: retrying });
+
+    const response = await client.send(post(url, 'k'), cancelled.signal).finally(() => events.push('answer'));
+
+    expect(response.status).toBe(429);
+    expect(requests).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(events).toEqual(['answer', 'a timer set at the cancel']);
   });
 });
 
@@ -272,6 +354,51 @@ describe('what the client never does', () => {
     expect(response.truncated).toBe(true);
     expect(response.text).toHaveLength(64 * 1024);
     expect(written).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('closes its kept-alive connections when closed', async () => {
+    const closed: Promise<void>[] = [];
+    const url = await listen((_, res) => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    const server = servers[0] as Server;
+    // The server itself would keep the connection for a minute: only the client can end it sooner.
+    server.keepAliveTimeout = 60_000;
+    server.on('connection', (socket) => closed.push(new Promise((resolve) => socket.on('close', () => resolve()))));
+    const { client } = await clientFor({ retries: 0 });
+    expect((await client.send(post(url, 'k'))).status).toBe(201);
+    expect(closed).toHaveLength(1);
+
+    await client.close();
+
+    await Promise.all(closed);
+  });
+
+  it('reads an answer without a content type as one with an empty one', async () => {
+    const url = await listen((_, res) => {
+      res.writeHead(500);
+      res.end('oops');
+    });
+    const { client } = await clientFor({ retries: 0 });
+
+    expect(await client.send(post(url, 'k'))).toMatchObject({ status: 500, contentType: '', text: 'oops' });
+  });
+
+  it.each([
+    [64 * 1024, false],
+    [64 * 1024 + 1, true],
+  ])('reads an answer of %i bytes whole up to exactly 64 KiB (cut: %s)', async (bytes, truncated) => {
+    const url = await listen((_, res) => {
+      res.writeHead(500, { 'content-type': 'application/json', 'content-length': String(bytes) });
+      res.end(Buffer.alloc(bytes, 'x'));
+    });
+    const { client } = await clientFor({ retries: 0 });
+
+    const response = await client.send(post(url, 'k'));
+
+    expect(response.truncated).toBe(truncated);
+    expect(response.text).toBe('x'.repeat(64 * 1024));
   });
 
   it('ends an attempt at its timeout while a proxy never answers the CONNECT', async () => {

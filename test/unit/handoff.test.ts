@@ -13,8 +13,17 @@ describe('handoff', () => {
     },
     { dryRun: true, count: 3 },
     { dryRun: true, count: 1, ids: [{ text: '9007199254740993', numeric: true }] },
+    // The most one step records (Limits.idsPerStep), as a count and as ids.
+    { dryRun: true, count: 100 },
+    {
+      dryRun: false,
+      ids: Array.from({ length: 100 }, (_, index) => ({ text: String(index + 1), numeric: true })),
+      startedAt: 1,
+    },
     { note: 'Nothing to finish: the main step could not update the deployment.' },
     { note: '' },
+    // The longest note read back (NOTE_LENGTH); 1001 is refused below.
+    { note: 'x'.repeat(1000) },
   ])('%o round-trips', (handoff) => {
     expect(decodeHandoff(encodeHandoff(handoff))).toEqual(handoff);
   });
@@ -41,6 +50,10 @@ describe('handoff', () => {
     [`{"kind":"finish","ids":[${'1,'.repeat(100)}1]}`, 'its ids are no list of deployment ids'],
     ['{"kind":"finish-dry-run","count":"lots"}', 'its count is no number of deployments'],
     ['{"kind":"finish-dry-run","count":1e9}', 'its count is no number of deployments'],
+    ['{"kind":"finish-dry-run","count":101}', 'its count is no number of deployments'],
+    ['{"kind":"finish-dry-run","count":0}', 'its count is no number of deployments'],
+    ['{"kind":"finish-dry-run","count":-1}', 'its count is no number of deployments'],
+    ['{"kind":"finish-dry-run","count":2.5}', 'its count is no number of deployments'],
     ['{"kind":"nothing","note":7}', 'it gives no note'],
     [`{"kind":"nothing","note":"${'x'.repeat(1001)}"}`, 'it gives no note'],
     ['{"kind":"finish-dry-run","count":{"toString":1}}', 'its count is no number of deployments'],
@@ -51,6 +64,10 @@ describe('handoff', () => {
 
   it('takes junk start times as unknown, not as a crash', () => {
     expect(decodeHandoff('{"kind":"finish","ids":[1],"startedAt":{"toString":1}}')).toMatchObject({ startedAt: 0 });
+    for (const startedAt of ['0', '-5', '1e400', '-1e400']) {
+      expect(decodeHandoff(`{"kind":"finish","ids":[1],"startedAt":${startedAt}}`)).toMatchObject({ startedAt: 0 });
+    }
+    expect(decodeHandoff('{"kind":"finish","ids":[1],"startedAt":0.5}')).toMatchObject({ startedAt: 0.5 });
     expect(decodeHandoff('{"kind":"finish","ids":[1],"startedAt":"soon"}')).toEqual({
       dryRun: false,
       ids: [{ text: '1', numeric: true }],

@@ -31,6 +31,8 @@ describe('showControls', () => {
     ['bidi\u202e', 'bidi\\u202e'],
     ['line\u2028sep', 'line\\u2028sep'],
     ['nul\u0000', 'nul\\u0000'],
+    // A format character beyond the BMP (a language tag) in the \u{…} form.
+    ['tag\u{E0041}', 'tag\\u{e0041}'],
   ])('%j -> %j', (text, shown) => {
     expect(showControls(text)).toBe(shown);
   });
@@ -86,6 +88,41 @@ describe('the key in forms no list names', () => {
     expect(scrubber(key)(text)).toBe('*** (not shown: it held the API key in an escaped form)');
   });
 
+  // HTML's character references, each kind: the five named ones of XML, decimal and hexadecimal
+  // references (hex digits in either case, `x` or `X`, leading zeros up to 7 decimal / 6 hex digits),
+  // and code points beyond the BMP (a key as given is scrubbed even where it is refused).
+  it.each([
+    ['named', 'A<b>\'c&"d-1', 'key A&lt;b&gt;&apos;c&amp;&quot;d-1 refused'],
+    ['&lt; alone', 'A<b-123', 'key A&lt;b-123'],
+    ['&gt; alone', 'A>b-123', 'key A&gt;b-123'],
+    ['&apos; alone', "A'b-123", 'key A&apos;b-123'],
+    ['decimal', 'Ab<c-123', 'key &#65;&#98;&#60;c-123'],
+    ['decimal, 7 digits', 'Ab<c-123', 'key A&#0000098;&#0000060;c-123'],
+    ['hex in upper case', 'Ab<c-123', 'key &#x41;b&#X3C;c-123'],
+    ['hex in lower case', 'Ab<c-123', 'key A&#x62;&#x3c;c-123'],
+    ['hex, 6 digits', 'Ab<c-123', 'key A&#x000062;&#x00003C;c-123'],
+    ['an astral code point in hex', 'Ab\u{1F600}-123', 'key Ab&#x1F600;-123'],
+    ['an astral code point in lower-case hex', 'Ab\u{1F600}-123', 'key Ab&#x1f600;-123'],
+    ['an astral code point in decimal', 'Ab\u{1F600}-123', 'key Ab&#128512;-123'],
+    ['the last code point, U+10FFFF', 'Ab\u{10FFFF}-123', 'key Ab&#x10FFFF;-123 and Ab&#1114111;-123'],
+  ])('hides the key written with %s character references', (_, key, text) => {
+    expect(scrubber(key)(text)).toBe('*** (not shown: it held the API key in an escaped form)');
+  });
+
+  it('leaves a character reference beyond U+10FFFF as it is: neither thrown on nor read as another character', () => {
+    // 0x110041 and 1114177 are 'A' (0x41) past the last code point: a reading that wraps would reveal the key.
+    const text = 'key &#x110041;b-123, &#1114177;b-123, &#x110000; &#1114112; &#99999999;';
+    expect(scrubber('Ab-123')(text)).toBe(text);
+    expect(cleaner('Ab-123')(text)).toBe(text);
+    expect(scrubber('Ab\u{10FFFF}-123')('key Ab&#x110000;-123')).toBe('key Ab&#x110000;-123');
+  });
+
+  it('leaves character references that do not spell the key as they are', () => {
+    const text = 'Tom &lt;&amp;&gt; Jerry &apos;&quot; &#65;&#x42;&#X43; &#x1F600; A&#98;-12 b-123';
+    expect(scrubber('Ab-123')(text)).toBe(text);
+    expect(cleaner('Ab-123')(text)).toBe(text);
+  });
+
   it("hides the key spelled by the log's own escaping: a key holding the text \\u0007, echoed with a raw BEL", () => {
     const key = 'Ab\\u0007Cd-123';
     const clean = cleaner(key);
@@ -114,6 +151,19 @@ describe('the key in forms no list names', () => {
     );
   });
 
+  it('does not show a text read in exactly 64 ways, the text itself counted', () => {
+    // Found by search: its distinct readings, itself included, are exactly 64 (the cap is reached, not passed).
+    expect(scrubber('Aé b-123')('%E9 x + x &amp;amp; x \\\\u0041 x %2541')).toBe(
+      '*** (not shown: it held the API key in an escaped form)',
+    );
+  });
+
+  it('reads at most 4 escapings in a row: deeper ones of a text without the key count no reading against it', () => {
+    // At 4 levels these readings stay under the 64 a text may have; read on, they would pass it.
+    const readable = '%25E9 x %E9 x + x %252B x &amp;amp; &amp;amp;amp;amp;amp;';
+    expect(scrubber('Aé b-123')(readable)).toBe(readable);
+  });
+
   it('leaves text without the key as it is, entities and all', () => {
     expect(scrubber('Ab&Cd-123')('Tom &amp; Jerry %41 \\u0041')).toBe('Tom &amp; Jerry %41 \\u0041');
   });
@@ -123,6 +173,49 @@ describe('the key in forms no list names', () => {
     expect(holdsSecret('key%2D12345', 'key-12345')).toBe(true);
     expect(holdsSecret('12', '1')).toBe(false);
     expect(holdsSecret('1', '1')).toBe(true);
+    // Exactly 6 characters: found anywhere.
+    expect(holdsSecret('x-key-12-y', 'key-12')).toBe(true);
+    expect(holdsSecret('x-key-1-y', 'key-1')).toBe(false);
+    // No key, no secret: not even an empty id.
+    expect(holdsSecret('1', '')).toBe(false);
+    expect(holdsSecret('', '')).toBe(false);
+  });
+
+  // A key that no header can carry (a line break, a form feed) is refused, but scrubbed as given.
+  it('hides each line of a key, never an empty or blank one', () => {
+    expect(scrubber('Ab-123\n')('hello Ab-123 x')).toBe('hello *** x');
+    expect(scrubber('Ab-123\n  \nCd-456')('a  b, Cd-456')).toBe('a  b, ***');
+  });
+
+  it.each([
+    ['\\b', 'A/b\bc/d-1', 'A\\/b\\bc\\/d-1'],
+    ['\\f', 'A/b\fc/d-1', 'A\\/b\\fc\\/d-1'],
+    ['\\n', 'A/b\nc/d-1', 'A\\/b\\nc\\/d-1'],
+    ['\\r', 'A/b\rc/d-1', 'A\\/b\\rc\\/d-1'],
+    ['\\t', 'A/b\tc/d-1', 'A\\/b\\tc\\/d-1'],
+  ])("hides a key spelled with JSON's %s next to PHP's \\/", (_, key, text) => {
+    expect(scrubber(key)(text)).toBe('*** (not shown: it held the API key in an escaped form)');
+  });
+
+  it('lists the percent-encodings of the key byte for byte', () => {
+    // A byte below 0x10 is two hex digits (%09), and a form the list names is replaced in place.
+    expect(scrubber('Ab\tcd-123')('x=Ab%09cd-123&y')).toBe('x=***&y');
+    // A key wholly of Latin-1 letters: its Latin-1 bytes are a form too, and read twice over.
+    expect(scrubber('ÀÉÎÕÜé')('k=%C0%C9%CE%D5%DC%E9&y')).toBe('k=***&y');
+    expect(scrubber('ÀÉÎÕÜé')('k=%25C0%25C9%25CE%25D5%25DC%25E9')).toBe(
+      '*** (not shown: it held the API key in an escaped form)',
+    );
+  });
+
+  it('never takes the Latin-1 bytes of a character beyond Latin-1 for the key', () => {
+    // Buffer's latin1 keeps only the low byte of '€' (U+20AC): %AC, which is '¬', not the key.
+    expect(scrubber('Ab€-123')('Ab%AC-123')).toBe('Ab%AC-123');
+    expect(scrubber('Abé€-1')('Ab%E9%AC-1')).toBe('Ab%E9%AC-1');
+  });
+
+  it('reads `+` as a space only for a key with a space, and also as itself', () => {
+    expect(scrubber('a+b c-1')('key a+b%20c-1')).toBe('*** (not shown: it held the API key in an escaped form)');
+    expect(scrubber('a+b-123')('key a+b%2d123')).toBe('*** (not shown: it held the API key in an escaped form)');
   });
 });
 

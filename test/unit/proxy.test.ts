@@ -26,9 +26,24 @@ describe('proxyFor', () => {
     ['https://t.example.com', { HTTPS_PROXY: proxy, NO_PROXY: 'xt.example.com' }, 'HTTPS_PROXY'],
     ['https://T.Example.com./api', { HTTPS_PROXY: proxy, NO_PROXY: 't.example.com' }, 'direct'],
     ['https://[2001:db8::1]:443', { HTTPS_PROXY: proxy, NO_PROXY: '[2001:db8::1]:443' }, 'direct'],
+    ['https://[2001:db8::1]', { HTTPS_PROXY: proxy, NO_PROXY: '[2001:db8::1]' }, 'direct'],
+    ['https://[2001:db8::1]', { HTTPS_PROXY: proxy, NO_PROXY: '2001:db8::1' }, 'direct'],
+    ['https://t.example.com', { HTTPS_PROXY: proxy, NO_PROXY: 'T.Example.com.' }, 'direct'],
+    ['https://t.example.com', { HTTPS_PROXY: 'https://proxy.example.com:3128' }, 'HTTPS_PROXY'],
+    // An entry with more around the host or port than NO_PROXY's syntax has matches nothing.
+    ['https://[2001:db8::1]', { HTTPS_PROXY: proxy, NO_PROXY: 'x[2001:db8::1]:443' }, 'HTTPS_PROXY'],
+    ['https://[2001:db8::1]', { HTTPS_PROXY: proxy, NO_PROXY: '[2001:db8::1]:443x' }, 'HTTPS_PROXY'],
+    ['https://[2001:db8::1]', { HTTPS_PROXY: proxy, NO_PROXY: '.[2001:db8::1]' }, 'HTTPS_PROXY'],
+    ['https://[2001:db8::1]', { HTTPS_PROXY: proxy, NO_PROXY: '[2001:db8::1].' }, 'HTTPS_PROXY'],
+    ['https://t.example.com', { HTTPS_PROXY: proxy, NO_PROXY: 't.example.com:443x' }, 'HTTPS_PROXY'],
     ['http://127.0.0.1:8080', { HTTP_PROXY: proxy }, 'direct'],
     ['http://localhost:8080', { HTTP_PROXY: proxy }, 'direct'],
     ['https://[::1]:8443', { HTTPS_PROXY: proxy }, 'direct'],
+    // Only a whole loopback address skips the proxy: these names are anywhere a resolver sends them.
+    ['http://127.0.0.1.evil:8080', { HTTP_PROXY: proxy }, 'HTTP_PROXY'],
+    ['https://127.0.0.1.example.com', { HTTPS_PROXY: proxy }, 'HTTPS_PROXY'],
+    ['https://127.0.0.10', { HTTPS_PROXY: proxy }, 'direct'],
+    ['https://127.255.255.254', { HTTPS_PROXY: proxy }, 'direct'],
   ])('%s with %o: %s', (target, env, expected) => {
     expect(route(target, env as Record<string, string>)).toBe(expected);
   });
@@ -50,15 +65,38 @@ describe('proxyFor', () => {
 });
 
 describe('small helpers', () => {
-  it.each(['localhost', 'LocalHost', '127.0.0.1', '127.1.2.3', '[::1]'])('%s is loopback', (host) => {
+  it.each([
+    'localhost',
+    'LocalHost',
+    '127.0.0.1',
+    '127.1.2.3',
+    '127.0.0.10',
+    '127.255.255.254',
+    '127.10.100.1',
+    '[::1]',
+  ])('%s is loopback', (host) => {
     expect(isLoopback(host)).toBe(true);
   });
-  it.each(['example.com', '10.0.0.1', '128.0.0.1', 'localhost.example.com', 'api.localhost', 'localhost.'])(
-    '%s is not loopback',
-    (host) => {
-      expect(isLoopback(host)).toBe(false);
-    },
-  );
+  it.each([
+    'example.com',
+    '10.0.0.1',
+    '128.0.0.1',
+    'localhost.example.com',
+    'api.localhost',
+    'localhost.',
+    // Anchored at both ends: a name that only starts or ends like a loopback address is any host.
+    // (`new URL` refuses a host whose last label is a number but that is no IPv4 address, so only
+    // these direct calls reach the start anchor; `127.0.0.1.evil` reaches the end anchor via a URL too.)
+    '127.0.0.1.evil',
+    '127.0.0.1.',
+    'evil127.0.0.1',
+    'x.127.0.0.1',
+    '1127.0.0.1',
+    '127.0.0.1000',
+    '127.0.0',
+  ])('%s is not loopback', (host) => {
+    expect(isLoopback(host)).toBe(false);
+  });
   it.each([
     ['https://user:pw@host/x', 'https://***@host/x'],
     ['user:pw@host', '***@host'],

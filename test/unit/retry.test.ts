@@ -48,4 +48,14 @@ describe('backoff', () => {
     expect(retryAfterMs('soon', now)).toBeUndefined();
     expect(retryAfterMs(undefined, now)).toBeUndefined();
   });
+
+  it('reads only whole seconds as seconds: several digits, white space around them, nothing else', () => {
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    expect(retryAfterMs('10', now)).toBe(10_000);
+    expect(retryAfterMs(' 7 ', now)).toBe(7000);
+    expect(retryAfterMs('\t3', now)).toBe(3000);
+    // Number() would read these as 5 and 1000 seconds; as dates they are unreadable.
+    expect(retryAfterMs('0x5', now)).toBeUndefined();
+    expect(retryAfterMs('1e3', now)).toBeUndefined();
+  });
 });

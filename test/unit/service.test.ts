@@ -65,6 +65,43 @@ describe('describeFailure', () => {
 
   it('says when the JSON has no detail', () => {
     expect(describeFailure({ status: 500, ...json }, { error: 'x' })).toEqual(['HTTP 500 (no `detail` in the answer)']);
+    expect(describeFailure({ status: 500, ...json }, { detail: null })).toEqual([
+      'HTTP 500 (no `detail` in the answer)',
+    ]);
+    expect(describeFailure({ status: 500, ...json }, null)).toEqual(['HTTP 500 (no `detail` in the answer)']);
+    expect(describeFailure({ status: 500, ...json }, [{ detail: 'x' }])).toEqual([
+      'HTTP 500 (no `detail` in the answer)',
+    ]);
+  });
+
+  // The service's validation entries are {loc: (string|number)[], msg: string}; anything else is
+  // shown as JSON, never dropped, never a crash.
+  it('shows a malformed validation entry as JSON', () => {
+    const detail = [
+      'a string',
+      7,
+      null,
+      true,
+      [1, 'x'],
+      { msg: 5 },
+      { loc: ['body', 'x'], msg: null },
+      { loc: ['body', 0, null, 1.5, true, { a: 1 }], msg: 'bad' },
+      { loc: 'body', msg: 'not a list' },
+      { loc: [], msg: 'empty loc' },
+    ];
+    expect(describeFailure({ status: 422, ...json }, { detail })).toEqual([
+      'HTTP 422:',
+      '  "a string"',
+      '  7',
+      '  null',
+      '  true',
+      '  [1,"x"]',
+      '  {"msg":5}',
+      '  body.x: {"loc":["body","x"],"msg":null}',
+      '  body.0.null.1.5.true.{"a":1}: bad',
+      '  not a list',
+      '  empty loc',
+    ]);
   });
 });
 
@@ -138,6 +175,25 @@ describe('the tracker', () => {
     [{ text: '{"success":true,"id":null}' }, 'HTTP 200, but the answer has no deployment `id`'],
     [{ text: '{"success":false,"id":1}' }, 'HTTP 200, but the answer does not say `success: true`'],
     [{ text: '<html>' }, 'HTTP 200, but the answer is not a JSON object, so it is not taken as a success'],
+    // JSON, but no object: `null` must not reach `body.success` (a TypeError, reported as a bug of ours).
+    [{ status: 201, text: 'null' }, 'HTTP 201, but the answer is not a JSON object, so it is not taken as a success'],
+    [{ status: 201, text: '[]' }, 'HTTP 201, but the answer is not a JSON object, so it is not taken as a success'],
+    [{ status: 201, text: '"ok"' }, 'HTTP 201, but the answer is not a JSON object, so it is not taken as a success'],
+    [
+      { status: 422, text: '{"detail":[null,"x",{"msg":1},{"loc":["body",2,null],"msg":"m"}]}' },
+      'HTTP 422:\n  null\n  "x"\n  {"msg":1}\n  body.2.null: m',
+    ],
+    [{ status: 500, text: 'null' }, 'HTTP 500 (no `detail` in the answer)'],
+    // 300 is a redirect like the rest of 3xx; a 1xx as the final status is no success.
+    [
+      { status: 300, text: '' },
+      "HTTP 300: a redirect, which is not followed (the API key would go along); it names no address. Set `base-url` to the service's own address.",
+    ],
+    [{ status: 101, text: '{"success":true,"id":1}' }, 'HTTP 101 (no `detail` in the answer)'],
+    [
+      { status: 502, contentType: 'text/html ; charset=utf-8', text: '<html>' },
+      'HTTP 502 (the answer is not JSON: text/html)',
+    ],
     [
       { text: '{"succ', truncated: true },
       'HTTP 200, but the answer is over 64 KiB (only that much is read), so it is not taken as a success',
@@ -164,6 +220,43 @@ describe('the tracker', () => {
     ],
   ])('refuses the answer %o', async (answer, message) => {
     expect(await createError(answer)).toBe(message);
+  });
+
+  it.each(['identity', 'IDENTITY', ' identity ', ''])(
+    'takes an answer with content-encoding %j as it is',
+    async (encoding) => {
+      const http = answering({ status: 201, contentEncoding: encoding, text: '{"success":true,"id":5}' });
+      expect(await createTracker(http, connection).create(body)).toEqual({ text: '5', numeric: true });
+    },
+  );
+
+  it('names its errors ServiceError', async () => {
+    const error = await createTracker(answering({ status: 500, text: '' }), connection)
+      .create(body)
+      .catch((caught: unknown) => caught);
+    expect((error as Error).name).toBe('ServiceError');
+    expect(new ServiceError(['a', 'b']).message).toBe('a\nb');
+  });
+
+  it('sends nothing once the run is cancelled, and says which were not sent', async () => {
+    const http = answering({ status: 201, text: '{"success":true,"id":5}' });
+    const cancelled = new AbortController();
+    cancelled.abort();
+    expect(await createAll(createTracker(http, connection), [body, body], { signal: cancelled.signal })).toEqual([
+      { body, notSent: true },
+      { body, notSent: true },
+    ]);
+    expect(http.sent).toEqual([]);
+  });
+
+  it('refuses an update answered with JSON null, saying so rather than failing as a bug', async () => {
+    const tracker = createTracker(answering({ status: 200, text: 'null' }), connection);
+    expect(await setStatusAll(tracker, [{ text: '1', numeric: true }], 'SUCCEEDED')).toEqual([
+      {
+        id: { text: '1', numeric: true },
+        failure: ['HTTP 200, but the answer is not a JSON object, so it is not taken as a success'],
+      },
+    ]);
   });
 
   it('settles every create and update, a failure on one not stopping the others', async () => {

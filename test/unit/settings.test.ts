@@ -75,8 +75,9 @@ describe('readSettings', () => {
     [{ 'allow-insecure-http': 'on' }, /^Input 'allow-insecure-http' must be `true` or `false`/],
     [
       { status: 'done' },
-      /^Input 'status' must be one of STARTED, SUCCEEDED, FAILED \(or success, failure, cancelled, skipped, or a GitHub deployment's state\), got 'done'/,
+      /^Input 'status' must be one of STARTED, SUCCEEDED, FAILED \(or success, failure, cancelled, skipped, or a GitHub deployment's state\), got 'done'\. Leave it empty to start the deployment here and finish it when the job ends\.$/,
     ],
+    [{ status: 'constructor' }, /^Input 'status' must be one of STARTED, SUCCEEDED, FAILED .*, got 'constructor'\./],
     [{ type: 'BLUE_GREEN' }, /^Input 'type' must be SIMPLE \(the only type the service accepts\), got 'BLUE_GREEN'\.$/],
     [{ 'artifact-id': '' }, /^Input 'artifact-id' or 'artifact-name' must be set: /],
     [{ 'deployment-id': '[1,' }, /^Input 'deployment-id' looks like a JSON array but is not one: '\[1,'\.$/],
@@ -121,6 +122,13 @@ describe('readSettings', () => {
     ]);
   });
 
+  it('names plain http as well when allow-insecure-http is no boolean (taken as false, not true)', () => {
+    expect(problems({ ...valid, 'allow-insecure-http': 'on', 'base-url': 'http://tracker.example.com' })).toEqual([
+      "Input 'allow-insecure-http' must be `true` or `false`, got 'on'.",
+      "Input 'base-url' uses plain http to 'tracker.example.com', which would send the API key in clear. Use https, or set `allow-insecure-http: true` if the network path is trusted.",
+    ]);
+  });
+
   it('never shows the credentials of a base URL, even one that is no URL', () => {
     for (const baseUrl of ['https://user:s3cret@exa mple.com', 'user:s3cret@tracker.example.com', 'ftp://u:s3cret@x']) {
       const lines = problems({ ...valid, 'base-url': baseUrl });
@@ -132,12 +140,67 @@ describe('readSettings', () => {
     expect(settings({ ...valid, 'base-url': 'http://127.0.0.1:8080' }).connection.baseUrl.href).toBe(
       'http://127.0.0.1:8080/',
     );
+    for (const host of ['127.0.0.10', '127.255.255.254']) {
+      expect(settings({ ...valid, 'base-url': `http://${host}:8080` }).connection.baseUrl.href).toBe(
+        `http://${host}:8080/`,
+      );
+    }
     const insecure = { ...valid, 'base-url': 'http://tracker.lan/api', 'allow-insecure-http': 'true' };
     expect(settings(insecure).connection.baseUrl.href).toBe('http://tracker.lan/api/');
   });
 
+  it.each(['http://127.0.0.1.evil:8080', 'http://127.0.0.1.example.com/api'])(
+    'refuses plain http to %s, which only looks like loopback, unless asked',
+    (baseUrl) => {
+      const host = new URL(baseUrl).hostname;
+      expect(problems({ ...valid, 'base-url': baseUrl })).toEqual([
+        `Input 'base-url' uses plain http to '${host}', which would send the API key in clear. Use https, or set \`allow-insecure-http: true\` if the network path is trusted.`,
+      ]);
+      expect(settings({ ...valid, 'base-url': baseUrl, 'allow-insecure-http': 'true' }).connection.baseUrl.host).toBe(
+        new URL(baseUrl).host,
+      );
+    },
+  );
+
+  // A user name alone or a password alone is a credential too: the same refusal as user:password.
+  it.each([
+    'https://user:pw@tracker.example.com',
+    'https://user@tracker.example.com',
+    'https://:pw@tracker.example.com',
+  ])('refuses the credentials in %s', (baseUrl) => {
+    expect(problems({ ...valid, 'base-url': baseUrl })).toEqual([
+      "Input 'base-url' must not carry credentials; the key goes in `api-key`.",
+    ]);
+  });
+
   it('accepts fractional timeouts', () => {
     expect(settings({ ...valid, 'timeout-seconds': '0.5' }).connection.timeoutMs).toBe(500);
+    expect(settings({ ...valid, 'timeout-seconds': '0.25' }).connection.timeoutMs).toBe(250);
+    expect(settings({ ...valid, 'timeout-seconds': '0.001' }).connection.timeoutMs).toBe(1);
+  });
+
+  // The maxima, exactly at and just past the bound (Limits.timeoutSeconds 600, Limits.retries 10).
+  it('accepts the most retries and the longest timeout, and nothing past them', () => {
+    expect(settings({ ...valid, retries: '10', 'timeout-seconds': '600' }).connection).toMatchObject({
+      retries: 10,
+      timeoutMs: 600_000,
+    });
+    expect(settings({ ...valid, retries: '0' }).connection.retries).toBe(0);
+    expect(problems({ ...valid, retries: '11', 'timeout-seconds': '600.001' })).toEqual([
+      "Input 'timeout-seconds' must be a number of seconds above 0 and at most 600, got '600.001'.",
+      "Input 'retries' must be a whole number from 0 to 10, got '11'.",
+    ]);
+    expect(problems({ ...valid, 'timeout-seconds': '601' })).toEqual([
+      "Input 'timeout-seconds' must be a number of seconds above 0 and at most 600, got '601'.",
+    ]);
+  });
+
+  // Only plain decimal digits: Number() alone would take a sign, hex, an exponent or white space.
+  it.each(['+5', '0x10', '1e2', ' 5', '5 ', '5.', '.5'])('refuses the number %j', (raw) => {
+    expect(problems({ ...valid, retries: raw, 'timeout-seconds': raw })).toEqual([
+      `Input 'timeout-seconds' must be a number of seconds above 0 and at most 600, got '${raw}'.`,
+      `Input 'retries' must be a whole number from 0 to 10, got '${raw}'.`,
+    ]);
   });
 
   it('reads artifacts by id and by name, each entry one artifact', () => {
@@ -146,6 +209,20 @@ describe('readSettings', () => {
       { artifactId: 2 },
       { artifactName: 'web' },
     ]);
+  });
+
+  it('takes as many artifacts or ids as one step records (100)', () => {
+    const ids = Array.from({ length: 100 }, (_, index) => String(index + 1));
+    expect(settings({ ...valid, 'artifact-id': ids.join(',') }).artifacts).toEqual(
+      ids.map((id) => ({ artifactId: Number(id) })),
+    );
+    expect(
+      settings({ ...valid, 'artifact-id': ids.slice(1).join(','), 'artifact-name': 'web' }).artifacts,
+    ).toHaveLength(100);
+    expect(settings({ ...valid, 'deployment-id': ids.join('\n') }).deploymentIds).toEqual(
+      ids.map((text) => ({ text, numeric: false })),
+    );
+    expect(settings({ ...valid, 'deployment-id': JSON.stringify(ids.map(Number)) }).deploymentIds).toHaveLength(100);
   });
 
   it('refuses more artifacts or ids than one step records', () => {
@@ -211,6 +288,9 @@ describe('status words', () => {
     ['IN_PROGRESS', { nothing: 'not-final', word: 'in_progress' }],
     ['waiting', { nothing: 'not-final', word: 'waiting' }],
     ['toString', undefined],
+    // Names every object inherits are no status words (the table is looked up by own keys only).
+    ['constructor', undefined],
+    ['__proto__', undefined],
     ['done', undefined],
   ])('status %s is %s', (word, status) => {
     expect(statusFromWord(word)).toEqual(status);
