@@ -1,7 +1,9 @@
 // The job summary: what a step recorded, how the post step finished it, and any failure. Written as
 // HTML in which no value can change the structure: every value is escaped and kept to one line (a
-// blank line would end the HTML block and let Markdown in), cells are shortened, and the whole stays
-// within Limits.summaryBytes.
+// blank line would end the HTML block and let Markdown in), cells are shortened, and what the values
+// fill (the heading, paragraphs, rows and failures) stays within Limits.summaryBytes; the fixed
+// markup around them (the table's head, the list's tags, the "more not shown" lines) comes on top,
+// well under a KiB, far from the runner's 1 MiB.
 import { Limits } from '../core/constants.js';
 import type { CreateBody } from '../core/deployment.js';
 import type { DeploymentId } from '../core/ids.js';

@@ -66,7 +66,7 @@ export const Limits = {
   quotedValueLength: 100,
   /** Characters of one value shown in a job summary cell. */
   summaryCellLength: 200,
-  /** Bytes this action adds to a step's job summary (the runner takes at most 1 MiB). */
+  /** Bytes of the values this action puts in a step's job summary, its fixed markup aside (the runner takes at most 1 MiB). */
   summaryBytes: 256 * 1024,
   /** Timeout of one attempt, in seconds. */
   timeoutSeconds: 600,
