@@ -42,6 +42,22 @@ describe('cutter', () => {
     expect(cut(text, 2000)).toBe(`${'x'.repeat(2000)}…`);
   });
 
+  it('hides an escaped key that lies past the cut but within the margin', () => {
+    const escaped = KEY.replace(/-/g, '&#45;');
+    const text = `${'x'.repeat(3000)} ${escaped} ${'y'.repeat(100_000)}`;
+    expect(cut(text, 2000)).toBe(HIDDEN);
+  });
+
+  it('never shows the head of a form of the key that the slice it reads cuts in two', () => {
+    // The part read (2000 + READ_PAST_CUT characters) ends 16 characters into a copy of the key, and
+    // the 301 copies before it shrink to *** so far that those 16 characters would come within the
+    // cut: they are never shown, the whole text is cleaned instead.
+    const head = `${KEY.repeat(301)}${'x'.repeat(1091)}${KEY.slice(0, 16)}`;
+    expect(head).toHaveLength(2000 + READ_PAST_CUT);
+    const text = `${head}${KEY.slice(16)}${'y'.repeat(100_000)}`;
+    expect(cut(text, 2000)).toBe(`${'*'.repeat(903)}${'x'.repeat(1091)}***yyy…`);
+  });
+
   it("cleans the whole text when the key's copies shrink the part read below the cut", () => {
     const text = `${`${KEY} `.repeat(500)}${'z'.repeat(100_000)}`;
     expect(cut(text, 2000)).toBe(`${'*** '.repeat(500)}…`);
