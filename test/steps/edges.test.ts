@@ -286,7 +286,15 @@ describe('bounded fan-out', () => {
     // Never more than 8 (exactly 8 at once is test/unit/pool.test.ts's; here, under load, a wave may not fill).
     expect(fake.service.maxInFlight).toBeLessThanOrEqual(8);
     expect(fake.service.maxInFlight).toBeGreaterThan(1);
-    expect(post.logLines[0]).toMatch(/^Deployments 1, 2, .*, 100 set to SUCCEEDED after \d+s\.$/);
+    // Listed in the artifacts' order; the fake numbers the deployments as their creates arrive, in
+    // any order within a wave of 8.
+    const [, listed] = /^Deployments (.*) set to SUCCEEDED after \d+s\.$/.exec(post.logLines[0] ?? '') ?? [];
+    const listedIds = (listed ?? '').split(', ').map(Number);
+    expect(listedIds.toSorted((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, index) => index + 1));
+    const byArtifact = [...fake.service.deployments.values()]
+      .toSorted((a, b) => Number(a.body.artifactId) - Number(b.body.artifactId))
+      .map((deployment) => Number(deployment.id));
+    expect(listedIds).toEqual(byArtifact);
     expect(
       [...fake.service.deployments.values()].every((deployment) => deployment.statuses.join() === 'STARTED,SUCCEEDED'),
     ).toBe(true);
