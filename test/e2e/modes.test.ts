@@ -39,8 +39,14 @@ describe('modes', () => {
       jobStatus: 'failure',
     });
 
-    expect(start.main.outputs['deployment-ids']).toBe('[1,2]');
-    expect(finish.main.logLines).toEqual(['Deployments 1, 2 will be set from the job status when the job ends.']);
+    // In the artifacts' order, whichever create reached the fake first (it numbers them as they come).
+    const [first, second] = [7, 8].map(
+      (artifactId) => [...fake.service.deployments.values()].find((d) => d.body.artifactId === artifactId)?.id,
+    );
+    expect(start.main.outputs['deployment-ids']).toBe(`[${first},${second}]`);
+    expect(finish.main.logLines).toEqual([
+      `Deployments ${first}, ${second} will be set from the job status when the job ends.`,
+    ]);
     expect(fake.received().slice(2).sort()).toEqual(['PATCH /deployment/1', 'PATCH /deployment/2']);
     expect(fake.service.deployments.get('2')?.statuses).toEqual(['STARTED', 'FAILED']);
   });

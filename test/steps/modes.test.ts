@@ -91,7 +91,8 @@ describe('deployment-id: update instead of create', () => {
       },
     });
 
-    expect(start.main.outputs['deployment-ids']).toBe('[1,2]');
+    // (The fake numbers the deployments as their creates arrive, in either order.)
+    expect((JSON.parse(start.main.outputs['deployment-ids'] as string) as number[]).toSorted()).toEqual([1, 2]);
     expect(fake.received().slice(2).sort()).toEqual(['PATCH /deployment/1', 'PATCH /deployment/2']);
     expect(fake.service.deployments.get('2')?.statuses).toEqual(['STARTED', 'FAILED']);
   });
@@ -128,9 +129,16 @@ describe('several artifacts', () => {
       .map((r) => r.body as Record<string, unknown>);
     expect(creates.map((body) => body.artifactId ?? body.artifactName).sort()).toEqual([42, 43, 'shop-web']);
     expect(new Set(creates.map((body) => body.commitSha))).toEqual(new Set([creates[0]?.commitSha]));
-    expect(JSON.parse(main.outputs['deployment-ids'] as string)).toEqual([1, 2, 3]);
-    expect(main.outputs['deployment-id']).toBe('1');
-    expect(post.logLines.map(anyDuration)).toContain('Deployments 1, 2, 3 set to SUCCEEDED after Ns.');
+    // In the artifacts' order, whichever create reached the fake first (it numbers them as they come).
+    const ids = [
+      (body: Record<string, unknown>) => body.artifactId === 42,
+      (body: Record<string, unknown>) => body.artifactId === 43,
+      (body: Record<string, unknown>) => body.artifactName === 'shop-web',
+    ].map((isIt) => Number([...fake.service.deployments.values()].find((d) => isIt(d.body))?.id));
+    expect(ids.toSorted()).toEqual([1, 2, 3]);
+    expect(JSON.parse(main.outputs['deployment-ids'] as string)).toEqual(ids);
+    expect(main.outputs['deployment-id']).toBe(String(ids[0]));
+    expect(post.logLines.map(anyDuration)).toContain(`Deployments ${ids.join(', ')} set to SUCCEEDED after Ns.`);
     for (const id of ['1', '2', '3'])
       expect(fake.service.deployments.get(id)?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
   });
