@@ -30,15 +30,20 @@ describe('start, then finish in another invocation', () => {
       },
     );
 
+    // In the artifacts' order, whichever create reached the fake first (it numbers them as they come).
+    const deployments = [...fake.service.deployments.values()];
+    const byId = deployments.find((deployment) => deployment.body.artifactId === 42)?.id;
+    const byName = deployments.find((deployment) => deployment.body.artifactName === 'shop-web')?.id;
+    expect([byId, byName].map(String).toSorted()).toEqual(['1', '2']);
     expect(start.exitCode).toBe(0);
-    expect(start.stdout).toBe('1\n2\n');
+    expect(start.stdout).toBe(`${byId}\n${byName}\n`);
     expect(start.messages).toEqual([
-      'Recorded deployment 1: artifact 42 version c0ffee to Production (STARTED).',
-      "Recorded deployment 2: artifact 'shop-web' version c0ffee to Production (STARTED).",
+      `Recorded deployment ${byId}: artifact 42 version c0ffee to Production (STARTED).`,
+      `Recorded deployment ${byName}: artifact 'shop-web' version c0ffee to Production (STARTED).`,
     ]);
     expect(finish.exitCode).toBe(0);
     expect(finish.stdout).toBe('');
-    expect(finish.messages).toEqual(['Deployments 1, 2 set to FAILED.']);
+    expect(finish.messages).toEqual([`Deployments ${byId}, ${byName} set to FAILED.`]);
     expect([...fake.service.deployments.values()].map((deployment) => deployment.statuses)).toEqual([
       ['STARTED', 'FAILED'],
       ['STARTED', 'FAILED'],
