@@ -92,5 +92,18 @@ export function hostileText(extra: string[] = []): fc.Arbitrary<string> {
 /** What an environment variable can carry (no NUL, well-formed Unicode), as the runner passes an input. */
 export const inputText = hostileText().map((text) => text.replaceAll('\0', '').toWellFormed());
 
+/** Every text field of a deployment, by its setting's name (the action's input, the CLI's flag), each hostile. */
+export const hostileFields = fc.record({
+  version: inputText,
+  environment: inputText,
+  branch: inputText,
+  user: inputText,
+  'commit-sha': inputText,
+  changelog: inputText,
+  description: inputText,
+  link: inputText,
+  'artifact-name': inputText,
+});
+
 /** An object whose own toString is no function: String() on it throws. */
 export const poisoned = fc.constant({ toString: 1, valueOf: 2 });

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Limits } from '../../src/core/constants.ts';
 import { secretForms } from '../../src/core/secret.ts';
 import { startFakeService, type FakeService, type FakeServiceOptions, type Fault } from '../fake-service.ts';
-import { ESCAPED_KEYS, hostileText, inputText, KEY, poisoned } from '../hostile.ts';
+import { ESCAPED_KEYS, hostileFields, hostileText, inputText, KEY, poisoned } from '../hostile.ts';
 import { runJobInProcess, runStepInProcess } from '../in-process.ts';
 import type { StepResult } from '../run-action.ts';
 
@@ -90,19 +90,8 @@ function fileCommandNames(text: string): string[] {
 
 describe('hostile inputs', () => {
   it('whatever the deployment fields hold, only the action speaks to the runner', async () => {
-    const fields = fc.record({
-      version: inputText,
-      environment: inputText,
-      branch: inputText,
-      user: inputText,
-      'commit-sha': inputText,
-      changelog: inputText,
-      description: inputText,
-      link: inputText,
-      'artifact-name': inputText,
-    });
     await fc.assert(
-      fc.asyncProperty(fields, async (given) => {
+      fc.asyncProperty(hostileFields, async (given) => {
         const current = await freshService();
         const { main, post } = await runJobInProcess({ inputs: { ...baseInputs(), ...given } });
         checkInvariants([main, post], current);
