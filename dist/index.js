@@ -256,8 +256,8 @@ function cleaner(secret) {
 }
 const HIDDEN = '*** (not shown: it held the API key in an escaped form)';
 function cutter(secret) {
-    const clean = cleaner(secret);
     const scrub = scrubber(secret);
+    const clean = (text) => scrub((0,_log_js__WEBPACK_IMPORTED_MODULE_1__  .mz)(text));
     const margin = 64 * (secret.length + 16);
     return (text, max, mark = '…') => {
         if (text.length <= max + 2 * margin)

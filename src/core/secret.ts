@@ -86,8 +86,9 @@ export type Cut = (text: string, max: number, mark?: string) => string;
  * for escaped forms of the key reads each text up to 64 times.
  */
 export function cutter(secret: string): Cut {
-  const clean = cleaner(secret);
   const scrub = scrubber(secret);
+  // As cleaner() does, with the one scrubber.
+  const clean = (text: string) => scrub(showControls(text));
   const margin = 64 * (secret.length + 16);
   return (text, max, mark = '…') => {
     if (text.length <= max + 2 * margin) return shorten(clean(text), max, mark);
