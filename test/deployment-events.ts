@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { codeBlocks, markdownFiles } from './markdown.ts';
 import type { JobOptions } from './run-action.ts';
 import { ROOT } from './run-action.ts';
 
@@ -85,14 +86,15 @@ export function exampleWith(): Record<string, string> {
   return step.with;
 }
 
-/** The `with:` of the README's YAML fragment (a list of steps) whose step sets `input`, as written. */
+/** The `with:` of the docs' YAML fragment (a list of steps) whose step sets `input`, as written. */
 export function readmeWith(input: string): Record<string, string> {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  for (const block of readme.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)) {
-    const parsed = parseYaml(block[1] ?? '') as unknown;
-    if (!Array.isArray(parsed)) continue;
-    const step = (parsed as Step[]).find((candidate) => candidate.with && input in candidate.with);
-    if (step?.with) return step.with;
+  for (const file of markdownFiles()) {
+    for (const block of codeBlocks(file).filter((candidate) => candidate.lang === 'yaml')) {
+      const parsed = parseYaml(block.text) as unknown;
+      if (!Array.isArray(parsed)) continue;
+      const step = (parsed as Step[]).find((candidate) => candidate.with && input in candidate.with);
+      if (step?.with) return step.with;
+    }
   }
-  throw new Error(`README.md: no step fragment sets '${input}'`);
+  throw new Error(`no step fragment of the docs sets '${input}'`);
 }

