@@ -70,8 +70,10 @@ const buildMs = await timeProcess([join(ROOT, 'scripts', 'build.ts')], { ...proc
 // 2. Sizes.
 const dist = filesUnder(join(ROOT, 'dist'));
 const distBytes = sumBytes(dist);
+// The package's own folder, as the release packs it (scripts/npm-package.ts).
+execFileSync(process.execPath, [join(ROOT, 'scripts', 'npm-package.ts')], { stdio: ['ignore', 'ignore', 'inherit'] });
 const packed = JSON.parse(
-  execFileSync(npm[0] as string, [...npm.slice(1), 'pack', '--dry-run', '--json', '--ignore-scripts'], {
+  execFileSync(npm[0] as string, [...npm.slice(1), 'pack', './npm/package', '--dry-run', '--json'], {
     cwd: ROOT,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'ignore'],

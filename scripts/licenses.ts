@@ -59,4 +59,5 @@ const sections = packages.map((pkg) => {
   return `${pkg.name}@${pkg.version} (${pkg.location})\n${pkg.license ?? ''}\n\n${text}`;
 });
 writeFileSync(outFile, `${sections.join('\n\n----------\n\n')}\n`);
-console.log(`${relative(root, outFile)}: ${sections.length} packages`);
+// A progress line, on stderr: stdout is for what a command is asked for (`npm pack --json`).
+console.error(`${relative(root, outFile)}: ${sections.length} packages`);

@@ -94,7 +94,9 @@ function install(dir: string): void {
       env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
     });
   mkdirSync(join(work, 'pack'));
-  npm(['pack', '--silent', '--pack-destination', join(work, 'pack')], ROOT);
+  // The package's own folder (scripts/npm-package.ts: the CLI's README), as the release packs it.
+  npm(['run', '--silent', 'package'], ROOT);
+  npm(['pack', '--silent', './npm/package', '--pack-destination', join(work, 'pack')], ROOT);
   const tarball = readdirSync(join(work, 'pack')).find((name) => name.endsWith('.tgz')) as string;
   mkdirSync(join(work, 'app'));
   // Offline: the package must need nothing from a registry.
@@ -109,10 +111,10 @@ function install(dir: string): void {
   }
 }
 
-/** What the package is built from: src/ (the CLI's too), the build, the lockfile, package.json. */
+/** What the package is built from: src/ (the CLI's too), the build, the lockfile, package.json, its README. */
 function packageFingerprint(): string {
   const hash = createHash('sha256');
-  const files = [...listFiles('src'), ...BUILD_INPUTS].sort();
+  const files = [...listFiles('src'), ...BUILD_INPUTS, 'scripts/npm-package.ts', 'npm/README.md'].sort();
   for (const file of files) hash.update(`${file}\0${readFileSync(join(ROOT, file), 'utf8')}\0`);
   return hash.digest('hex').slice(0, 16);
 }
