@@ -1,13 +1,16 @@
 // `npm start`: both faces in one command, against an embedded fake of the service. First the action:
-// its main step, then its post step, run the way the runner runs them (dist/). Then the CLI as npm
-// pack ships it, wrapping a command (`report-deployment run -- ...`). It prints each one's log, what
-// the service received and where each deployment ended.
+// its main step, then its post step, run the way the runner runs them (dist/), in a made-up GitHub
+// run (test/run-action.ts's). Then the CLI as the npm package ships it, wrapping a command
+// (`report-deployment run -- ...`). Before each, it prints the command line it runs; then what that
+// printed, stdout and stderr in the order they came; at the end what the service received and where
+// each deployment ended.
 //
 // With DEPLOY_TRACKER_URL and DEPLOY_TRACKER_API_KEY set, it talks to that service instead, and
 // records two made-up deployments there (artifact DEMO_ARTIFACT_ID, default 42): so it asks for
 // `npm start -- --real` first.
 import { startFakeService, type FakeService } from '../test/fake-service.ts';
-import { runJob, type StepResult } from '../test/run-action.ts';
+import type { ChildProcess } from 'node:child_process';
+import { ACTION, DEFAULT_ENV, runStep, type JobOptions, type StepResult } from '../test/run-action.ts';
 import { runCli } from '../test/run-cli.ts';
 
 const realUrl = process.env.DEPLOY_TRACKER_URL;
@@ -35,37 +38,42 @@ console.log(realUrl ? `Service: ${realUrl}` : `Service: embedded fake at ${baseU
 
 try {
   console.log('\n# The GitHub Action');
-  const { main, post } = await runJob({
+  const github = DEFAULT_ENV;
+  console.log(
+    `The GitHub context is made up (test/run-action.ts): a push to ${github.GITHUB_REF_NAME} of ${github.GITHUB_REPOSITORY} ` +
+      `by ${github.GITHUB_ACTOR}, commit ${github.GITHUB_SHA?.slice(0, 7)}, run ${github.GITHUB_RUN_NUMBER} of workflow ` +
+      `${github.GITHUB_WORKFLOW}: GITHUB_* variables and an event file as a runner gives them, the inputs as INPUT_*.`,
+  );
+  const job: JobOptions = {
     inputs: { 'api-key': apiKey, 'base-url': baseUrl, 'artifact-id': artifactId, environment },
     event: { name: 'push', payload: { compare: 'https://github.com/acme/shop/compare/0123456...a1b2c3d' } },
     jobStatus,
-  });
-  printStep('main step', main);
-  printStep(`post step (job status: ${jobStatus})`, post);
+  };
+  console.log(`\n$ node ${ACTION.runs.main}    # the main step, as the runner starts it`);
+  const main = await runStep('main', job, {});
+  printStep(main);
+  console.log(`\n$ node ${ACTION.runs.post}    # the post step, when the job ends (job status: ${jobStatus})`);
+  const post = await runStep('post', job, main.state);
+  printStep(post);
 
   console.log('\n# The CLI: report-deployment run -- <command>');
   const command = [process.execPath, '-e', "console.log('deploying shop-web...'); setTimeout(() => {}, 300)"];
-  const cli = await runCli(
-    [
-      'run',
-      '--artifact-id',
-      artifactId,
-      '--environment',
-      environment,
-      '--commit-sha',
-      'a1b2c3d',
-      '--user',
-      'demo',
-      '--branch',
-      'main',
-      '--',
-      ...command,
-    ],
-    { env: { DEPLOY_TRACKER_URL: baseUrl, DEPLOY_TRACKER_API_KEY: apiKey } },
-  );
-  console.log(`== report-deployment run: exit code ${cli.exitCode}`);
-  for (const line of cli.stdout.split('\n').filter(Boolean)) console.log(`  (the command's stdout) ${line}`);
-  for (const line of cli.stderr.split('\n').filter(Boolean)) console.log(`  ${line}`);
+  const args = [
+    'run',
+    ...['--artifact-id', artifactId, '--environment', environment],
+    ...['--commit-sha', 'a1b2c3d', '--user', 'demo', '--branch', 'main'],
+    '--',
+    ...command,
+  ];
+  const shown = ['report-deployment', ...args.slice(0, -command.length), 'node', '-e', '"..."'];
+  console.log(`DEPLOY_TRACKER_URL=${baseUrl} DEPLOY_TRACKER_API_KEY=*** \\\n$ ${shown.join(' ')}`);
+  const lines: string[] = [];
+  const cli = await runCli(args, {
+    env: { DEPLOY_TRACKER_URL: baseUrl, DEPLOY_TRACKER_API_KEY: apiKey },
+    onSpawn: (child) => inOrder(child, lines),
+  });
+  for (const line of lines) console.log(`  ${line}`);
+  console.log(`  (exit code ${cli.exitCode})`);
 
   if (service) {
     console.log('\n== what the service received');
@@ -80,12 +88,28 @@ try {
   await service?.close();
 }
 
-function printStep(title: string, step: StepResult): void {
-  console.log(`\n== ${title}: exit code ${step.exitCode}`);
+function printStep(step: StepResult): void {
   for (const line of step.stdout.split('\n')) {
     if (line && !line.startsWith('::add-mask::') && !line.startsWith('::save-state') && !line.startsWith('::debug')) {
       console.log(`  ${line}`);
     }
   }
   if (Object.keys(step.outputs).length) console.log(`  outputs: ${JSON.stringify(step.outputs)}`);
+  console.log(`  (exit code ${step.exitCode})`);
+}
+
+/** The child's stdout and stderr lines into `lines`, in the order they arrive, each marked. */
+function inOrder(child: ChildProcess, lines: string[]): void {
+  for (const [stream, mark] of [
+    [child.stdout, "(the command's stdout) "],
+    [child.stderr, ''],
+  ] as const) {
+    let partial = '';
+    stream?.on('data', (chunk: Buffer) => {
+      const parts = (partial + chunk.toString()).split('\n');
+      partial = parts.pop() ?? '';
+      lines.push(...parts.filter(Boolean).map((line) => `${mark}${line}`));
+    });
+    stream?.on('end', () => partial && lines.push(`${mark}${partial}`));
+  }
 }

@@ -184,7 +184,8 @@ function notes(cwd: string, version: Version, options: Map<string, string>): Res
       `The CLI: \`npx ${name}@${wanted}\`.`,
     '',
     `Verify a file of this release: \`gh release verify-asset ${tag} FILE -R ${repo}\` and ` +
-      `\`gh attestation verify FILE -R ${repo}\` (gh 2.93.0 or later).`,
+      `\`gh attestation verify FILE -R ${repo} --signer-workflow ${repo}/.github/workflows/release.yml\` ` +
+      `(gh 2.93.0 or later).`,
   );
 }
 

@@ -342,7 +342,7 @@ describe('notes: the release body', () => {
         '',
         '`@v1.1.0` names the same commit; `@v1` follows every v1.y.z release. The CLI: `npx report-deployment@1.1.0`.',
         '',
-        'Verify a file of this release: `gh release verify-asset v1.1.0 FILE -R acme/report-deployment` and `gh attestation verify FILE -R acme/report-deployment` (gh 2.93.0 or later).',
+        'Verify a file of this release: `gh release verify-asset v1.1.0 FILE -R acme/report-deployment` and `gh attestation verify FILE -R acme/report-deployment --signer-workflow acme/report-deployment/.github/workflows/release.yml` (gh 2.93.0 or later).',
       ),
       stderr: '',
     });

@@ -80,7 +80,7 @@ const EXAMPLES: { file: string; steps: () => Step[]; ci: Record<string, string>;
       CI_COMMIT_SHA: SHA,
       CI_COMMIT_BRANCH: 'main',
       CI_COMMIT_REF_NAME: 'main',
-      CI_ENVIRONMENT_NAME: 'production',
+      CI_ENVIRONMENT_NAME: 'Production',
       GITLAB_USER_LOGIN: 'alice',
       CI_JOB_URL: 'https://gitlab.example.com/acme/shop/-/jobs/77',
       CI_PIPELINE_ID: '12',
@@ -209,7 +209,7 @@ describe('each example, run with its CI’s variables', () => {
       expect(bodies).toHaveLength(2);
       expect(bodies[0]).toMatchObject({
         artifactName: 'shop-web',
-        environment: 'production',
+        environment: 'Production',
         commitSha: SHA,
         version: SHA,
         branch: 'main',
@@ -253,7 +253,7 @@ describe('each example, run with its CI’s variables', () => {
     expect(fake.service.requests.map((request) => request.body)).toEqual([
       expect.objectContaining({
         artifactName: 'shop-web',
-        environment: 'production',
+        environment: 'Production',
         commitSha: SHA,
         branch: 'main',
         user: '{0a1b2c3d-0000-4000-8000-000000000001}',

@@ -1,0 +1,37 @@
+// `npm start` (scripts/demo.ts), as a newcomer reads it: each command line before what it printed,
+// in the order things happened, and where the made-up GitHub context comes from.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { beforeAll, expect, it } from 'vitest';
+import { INSTALL_TIMEOUT_MS, installedCli } from './run-cli.ts';
+import { ROOT } from './run-action.ts';
+
+beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
+
+it('npm start shows each command line, then its output, in the order things happen', () => {
+  const env = { ...process.env };
+  delete env.DEPLOY_TRACKER_URL;
+  delete env.DEPLOY_TRACKER_API_KEY;
+  const output = execFileSync(process.execPath, [join(ROOT, 'scripts', 'demo.ts')], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  const order = [
+    'The GitHub context is made up (test/run-action.ts): a push to main of acme/shop by alice',
+    '$ node dist/main/index.js',
+    'Recorded deployment 1:',
+    '$ node dist/post/index.js',
+    'Deployment 1 set to SUCCEEDED',
+    '$ report-deployment run --artifact-id 42 --environment Production',
+    'report-deployment: Recorded deployment 2:',
+    "(the command's stdout) deploying shop-web...",
+    'report-deployment: Deployment 2 set to SUCCEEDED',
+    '== what the service received',
+  ];
+  const positions = order.map((text) => output.indexOf(text));
+
+  expect(positions.filter((position) => position < 0)).toEqual([]);
+  expect(positions).toEqual([...positions].sort((a, b) => a - b));
+});
