@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'cli/', 'npm/package/', 'node_modules/', 'coverage/', 'reports/', '.stryker-tmp/'] },
+  { ignores: ['dist/', 'cli/', 'npm/package/', 'build/', 'node_modules/', 'coverage/', 'reports/', '.stryker-tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -4,12 +4,16 @@
 //   step, the licenses of what is bundled, and the source fingerprint the end-to-end tests check;
 // - cli/, the CLI (not committed: `npm pack` ships it; `prepack` builds it): its launcher, its bundle
 //   and the licenses of what is bundled. The action's steps never load it.
-// `node scripts/build.ts action` or `... cli` builds one of them. `npm run bench -- --reaches` builds
-// variants with the same functions, from a copy of src/ with one reach taken out.
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// `node scripts/build.ts action` or `... cli` builds one of them. `npm run build -- sea` (or
+// `node scripts/build.ts sea`) builds cli/ and, from it, the CLI as one executable for this machine
+// (scripts/sea.ts): build/report-deployment-<os>-<arch>, not committed, not part of the default build.
+// `npm run bench -- --reaches` builds variants with the same functions, from a copy of src/ with one
+// reach taken out.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { bundle } from './bundle.ts';
 import { lazyBuiltins, type LazyBuiltins } from './lazy-builtins.ts';
+import { buildSea, SEA_DIR, seaName } from './sea.ts';
 import { SOURCE_HASH_FILE, sourceHash } from './source-hash.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -63,8 +67,11 @@ export async function buildCli(options: BuildOptions): Promise<void> {
 
 if (import.meta.main) {
   const only = process.argv[2];
+  if (only !== undefined && !['action', 'cli', 'sea'].includes(only)) {
+    throw new Error(`usage: node scripts/build.ts [action | cli | sea], not ${only}`);
+  }
   const src = join(root, 'src');
-  if (only !== 'cli') {
+  if (only === undefined || only === 'action') {
     // The stand-ins in src/deps/actions-core.ts load the real package by file from the top-level
     // node_modules/: that must be the copy @actions/core itself resolves, not one a lockfile change
     // moved under core.
@@ -80,5 +87,11 @@ if (import.meta.main) {
   }
   if (only !== 'action') {
     await buildCli({ src, out: join(root, 'cli'), lazyBuiltins: lazyBuiltins(false), shipped: true });
+  }
+  if (only === 'sea') {
+    const out = join(SEA_DIR, seaName());
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    buildSea({ cliDir: join(root, 'cli'), version, out });
+    console.error(`Built ${relative(root, out)}`);
   }
 }

@@ -1,0 +1,175 @@
+// The CLI as one executable: a Node single executable application (SEA) of the project's own Node 24
+// with the CLI's bundle (cli/, as `npm pack` ships it) inside, for a machine with no Node. Made by
+// `npm run build -- sea` for the machine it runs on, named as the release names it:
+// build/report-deployment-<os>-<arch> (.exe on Windows). test/run-cli.ts builds one from the packed
+// package for the end-to-end tests; the release builds one on each platform's own runner.
+//
+// In a SEA, `require` loads only builtins and nothing may be read from beside the executable, so the
+// bundle's files (its index.js, the lazy chunks and the lazy builtins' stand-ins) go into one script,
+// each behind a function, with a `require` of its own that hands out those files and the builtins
+// (seaMainScript). Measured on `record` (about 40 rounds, wall and CPU time against a bare Node
+// request): the plain script 1.80x; each file wrapped in parentheses, so that V8 compiles it eagerly
+// and its code lands in the code cache, 1.65x; the chunks as SEA assets compiled at run time 1.93x;
+// a startup snapshot holding the loaded bundle 1.67x but 9 MB larger (past the size budget) and
+// built on builtins Node calls unverified in snapshots (child_process). So: one script, parenthesized,
+// with V8's code cache. The npm package's launcher takes 2.05x.
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+
+/** Where `npm run build -- sea` writes the executable (gitignored). */
+export const SEA_DIR = join(root, 'build');
+
+/** The platforms a release carries an executable for, by Node's process.platform and process.arch. */
+export const SEA_PLATFORMS = [
+  { platform: 'linux', arch: 'x64' },
+  { platform: 'linux', arch: 'arm64' },
+  { platform: 'darwin', arch: 'arm64' },
+  { platform: 'darwin', arch: 'x64' },
+  { platform: 'win32', arch: 'x64' },
+] as const;
+
+/** The executable's file name as the release names it: report-deployment-linux-x64, ...-win-x64.exe. */
+export function seaName(platform: string = process.platform, arch: string = process.arch): string {
+  if (!SEA_PLATFORMS.some((known) => known.platform === platform && known.arch === arch)) {
+    throw new Error(
+      `No executable is made for ${platform}-${arch}: the release has ${SEA_PLATFORMS.map((known) => `${known.platform}-${known.arch}`).join(', ')}`,
+    );
+  }
+  return platform === 'win32' ? `report-deployment-win-${arch}.exe` : `report-deployment-${platform}-${arch}`;
+}
+
+/** The project's own Node (the `node` devDependency), whose binary the executable is. */
+export function projectNode(): string {
+  return join(root, 'node_modules', 'node', 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
+}
+
+/** postject's fuse: the string Node looks for to know that a blob was injected. */
+const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+const PARAMETERS = 'exports, require, module, __filename, __dirname';
+
+/**
+ * The SEA's main script: every JavaScript file of the CLI's bundle in `cliDir` inside it, each in a
+ * function called the first time it is required, and the version the npm launcher reads from
+ * package.json as a constant.
+ */
+export function seaMainScript(cliDir: string, version: string): string {
+  const files = readdirSync(cliDir)
+    .filter((name) => name.endsWith('.js'))
+    .sort();
+  if (!files.includes('index.js')) throw new Error(`${cliDir} holds no index.js: build the CLI first`);
+  // In parentheses, so that V8 compiles each file eagerly and the code cache holds it.
+  const table = files
+    .map(
+      (name) => `${JSON.stringify(name)}: (function (${PARAMETERS}) {\n${readFileSync(join(cliDir, name), 'utf8')}\n})`,
+    )
+    .join(',\n');
+  return `// report-deployment as a single executable application: written by scripts/sea.ts around the
+// CLI's bundle. Each file of the bundle by name; a require of its own that finds them, and the builtins.
+'use strict';
+const FILES = {
+${table}
+};
+const builtinRequire = require;
+const loaded = new Map();
+function bundleRequire(id) {
+  if (!id.startsWith('./')) return builtinRequire(id);
+  const name = id.slice(2);
+  const known = loaded.get(name);
+  if (known) return known.exports;
+  const file = FILES[name];
+  if (!file) throw new Error('report-deployment: ' + id + ' is not in this executable');
+  const module = { exports: {} };
+  loaded.set(name, module);
+  file.call(module.exports, module.exports, bundleRequire, module, name, '.');
+  return module.exports;
+}
+bundleRequire('./index.js').main(${JSON.stringify(version)});
+`;
+}
+
+export interface SeaOptions {
+  /** The CLI's bundle (cli/, or the packed package's cli/). */
+  cliDir: string;
+  /** The version --version prints. */
+  version: string;
+  /** The executable to write. */
+  out: string;
+  /** The Node binary to build from and into (default: the project's). */
+  node?: string;
+}
+
+/**
+ * Builds the executable: the main script and its code cache into a blob (Node's
+ * --experimental-sea-config), a copy of the Node binary, the blob injected into it (postject); on
+ * macOS the copy's signature is removed first and an ad-hoc one made after, which Apple silicon
+ * needs to run it at all.
+ */
+export function buildSea(options: SeaOptions): void {
+  const node = options.node ?? projectNode();
+  const work = mkdtempSync(join(tmpdir(), 'report-deployment-sea-'));
+  try {
+    const main = join(work, 'main.cjs');
+    const blob = join(work, 'sea.blob');
+    writeFileSync(main, seaMainScript(options.cliDir, options.version));
+    writeFileSync(
+      join(work, 'sea-config.json'),
+      JSON.stringify({
+        main,
+        output: blob,
+        disableExperimentalSEAWarning: true,
+        useCodeCache: true,
+        // NODE_OPTIONS is ignored: a CI's (for its build: --require of its own, --max-old-space-size)
+        // must not change what this does, nor stop it before it runs a deploy.
+        execArgvExtension: 'none',
+      }),
+    );
+    run(node, ['--experimental-sea-config', join(work, 'sea-config.json')], work);
+    mkdirSync(join(options.out, '..'), { recursive: true });
+    rmSync(options.out, { force: true });
+    copyFileSync(node, options.out);
+    chmodSync(options.out, 0o755);
+    const mac = process.platform === 'darwin';
+    if (mac) run('codesign', ['--remove-signature', options.out], work);
+    run(
+      node,
+      [
+        join(root, 'node_modules', 'postject', 'dist', 'cli.js'),
+        options.out,
+        'NODE_SEA_BLOB',
+        blob,
+        '--sentinel-fuse',
+        FUSE,
+        ...(mac ? ['--macho-segment-name', 'NODE_SEA'] : []),
+      ],
+      work,
+    );
+    if (mac) run('codesign', ['--sign', '-', options.out], work);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Runs a build tool, its output kept for when it fails (postject's warnings are noise otherwise). */
+function run(file: string, args: string[], cwd: string): void {
+  try {
+    execFileSync(file, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
+    throw new Error(`${file} ${args.join(' ')} failed:\n${String(stdout ?? '')}${String(stderr ?? '')}`, {
+      cause: error,
+    });
+  }
+}
