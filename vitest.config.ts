@@ -1,9 +1,23 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The CLI's end-to-end files that hold for every way the CLI is shipped: run once on the npm package
+ * and once on the single executable (test/run-cli.ts). Not these: the npm package's own launcher and
+ * tarball (package.test.ts), the executable's own (executable.test.ts), the CLI run in-process
+ * (properties.test.ts), and the examples, which install the tool as each example says
+ * (examples.test.ts).
+ */
+const CLI_ON_EVERY_SUBJECT = ['test/cli/*.test.ts'];
+const RUN_ONCE = [
+  'test/cli/package.test.ts',
+  'test/cli/executable.test.ts',
+  'test/cli/properties.test.ts',
+  'test/cli/examples.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // End-to-end tests spawn the built action; each is bounded by its own kill timer.
     testTimeout: 30_000,
     // Test files share their worker's modules instead of importing src/, undici and GitHub's parser
@@ -15,5 +29,19 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism()),
     // Never pick up proxy settings of the machine running the tests.
     env: { HTTP_PROXY: '', HTTPS_PROXY: '', http_proxy: '', https_proxy: '', NO_PROXY: '', no_proxy: '' },
+    projects: [
+      // Every test file; the CLI's on the npm package.
+      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], provide: { cliSubject: 'npm' } } },
+      // The CLI's again, on the executable.
+      {
+        extends: true,
+        test: {
+          name: 'executable',
+          include: CLI_ON_EVERY_SUBJECT,
+          exclude: RUN_ONCE,
+          provide: { cliSubject: 'sea' },
+        },
+      },
+    ],
   },
 });

@@ -30,6 +30,8 @@ export default defineConfig({
   ],
   test: {
     ...base.test,
+    // One run of the in-process tests: the CLI's subjects (vitest.config.ts) are for the end-to-end ones.
+    projects: undefined,
     include: ['test/unit/*.test.ts', 'test/http.test.ts', 'test/steps/*.test.ts', 'test/cli/properties.test.ts'],
     isolate: true,
     pool: 'forks',

@@ -1,7 +1,12 @@
-// Runs the CLI as `npm pack` ships it: the tarball packed from this checkout (its `prepack` builds
-// the bundle), installed alone and offline into an empty folder, its bin run as a user would, with
-// real child processes and real signals. The install is kept under node_modules/.cache, one per
-// fingerprint of what the package is built from, so that the test files (and their workers) share it.
+// Runs the CLI as users get it, as a user would, with real child processes and real signals. Two
+// subjects, the same tests (vitest.config.ts runs the CLI's end-to-end files once for each):
+// - npm: the tarball packed from this checkout (its `prepack` builds the bundle), installed alone and
+//   offline into an empty folder, its bin run by Node;
+// - sea: the single executable (scripts/sea.ts) built from that very package's bundle, alone in an
+//   empty folder, with no `node` on the PATH it sees.
+// Both are kept under node_modules/.cache, one per fingerprint of what they are built from, so that
+// the test files (and their workers) share them: the first worker to need one makes it (a lock
+// folder says so), the others wait for it.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -12,15 +17,39 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { join, relative } from 'node:path';
+import { delimiter, join, relative } from 'node:path';
+import { inject } from 'vitest';
 import { BUILD_INPUTS } from '../scripts/source-hash.ts';
+import { buildSea, projectNode, seaName } from '../scripts/sea.ts';
 import { readRunnerOutput, type RunnerCommand } from './runner-commands.ts';
 import { ROOT } from './run-action.ts';
 
 const CACHE = join(ROOT, 'node_modules', '.cache', 'report-deployment-cli');
+const SEA_CACHE = join(ROOT, 'node_modules', '.cache', 'report-deployment-sea');
 const NPM_CLI = process.env.npm_execpath;
+
+/** What the CLI's end-to-end tests run: the npm package, or the single executable. */
+export type CliSubject = 'npm' | 'sea';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Set per vitest project (vitest.config.ts). */
+    cliSubject: CliSubject;
+  }
+}
+
+/** This run's subject: the vitest project's; outside a test (`npm start` runs the CLI too), npm's. */
+export function cliSubject(): CliSubject {
+  try {
+    return inject('cliSubject') ?? 'npm';
+  } catch {
+    return 'npm';
+  }
+}
 
 /** The Node binaries the CLI is run with: the project's 24, and the 22 and 20 beside it. */
 export const NODES = {
@@ -39,14 +68,19 @@ export interface InstalledCli {
 let installed: InstalledCli | undefined;
 
 /**
- * The packed CLI, installed offline into an empty folder, once for these sources: the first worker
- * to ask packs it (a lock folder says so), the others wait for it. Call it from `beforeAll` with a
- * generous timeout (INSTALL_TIMEOUT_MS): packing builds the bundle.
+ * The packed CLI, installed offline into an empty folder, once for these sources; where this run's
+ * subject is the executable, that too, built from the installed package's bundle. Call it from
+ * `beforeAll` with a generous timeout (INSTALL_TIMEOUT_MS): packing builds the bundle.
  */
 export function installedCli(): InstalledCli {
+  if (cliSubject() === 'sea') installedSea();
+  return installedPackage();
+}
+
+function installedPackage(): InstalledCli {
   if (installed) return installed;
   const dir = join(CACHE, packageFingerprint());
-  if (!existsSync(join(dir, 'done'))) installOnce(dir);
+  once(dir, () => install(dir));
   const tarball = readdirSync(join(dir, 'pack')).find((name) => name.endsWith('.tgz')) as string;
   installed = {
     dir: join(dir, 'app'),
@@ -58,19 +92,94 @@ export function installedCli(): InstalledCli {
 
 export const INSTALL_TIMEOUT_MS = 300_000;
 
-function installOnce(dir: string): void {
-  mkdirSync(CACHE, { recursive: true });
+/** The executable: alone in its folder, and the PATH it runs with (the tests' own, less any `node`). */
+export interface InstalledSea {
+  dir: string;
+  bin: string;
+  path: string;
+}
+
+let sea: InstalledSea | undefined;
+
+/** The single executable for this machine, built once from the installed package's bundle. */
+export function installedSea(): InstalledSea {
+  if (sea) return sea;
+  const cli = installedPackage();
+  // The package, how it is made one file, and the Node it is made of.
+  const fingerprint = createHash('sha256')
+    .update(`${packageFingerprint()}\0${readFileSync(join(ROOT, 'scripts', 'sea.ts'), 'utf8')}\0`)
+    .update(readFileSync(join(projectNode(), '..', '..', 'package.json')))
+    .digest('hex')
+    .slice(0, 16);
+  const dir = join(SEA_CACHE, fingerprint);
+  once(dir, () => {
+    mkdirSync(SEA_CACHE, { recursive: true });
+    const work = mkdtempSync(join(SEA_CACHE, 'building-'));
+    const pkg = join(cli.dir, 'node_modules', 'report-deployment');
+    const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { version: string };
+    buildSea({ cliDir: join(pkg, 'cli'), version, out: join(work, 'bin', seaName()) });
+    writeFileSync(join(work, 'done'), '');
+    renameSync(work, dir);
+    removeOtherSeas(fingerprint);
+  });
+  sea = { dir: join(dir, 'bin'), bin: join(dir, 'bin', seaName()), path: pathWithoutNode(process.env.PATH ?? '') };
+  return sea;
+}
+
+/** Executables of sources gone by (about 130 MB each), left by runs of an hour ago or more. */
+function removeOtherSeas(current: string): void {
+  for (const name of readdirSync(SEA_CACHE)) {
+    const dir = join(SEA_CACHE, name);
+    if (name === current || name.endsWith('.lock')) continue;
+    if (Date.now() - statSync(dir).mtimeMs > 3_600_000) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `path` with no `node` on it: each folder that holds one is replaced by a folder of links to all its
+ * other files (on Windows, where a link needs a privilege, left out), made once.
+ */
+export function pathWithoutNode(path: string): string {
+  const names = process.platform === 'win32' ? ['node.exe'] : ['node', 'nodejs'];
+  const holdsNode = (dir: string) => names.some((name) => existsSync(join(dir, name)));
+  return path
+    .split(delimiter)
+    .filter((dir) => dir !== '' && !(process.platform === 'win32' && holdsNode(dir)))
+    .map((dir) => {
+      if (!holdsNode(dir)) return dir;
+      const mirror = join(SEA_CACHE, 'path-without-node', createHash('sha256').update(dir).digest('hex').slice(0, 16));
+      once(mirror, () => {
+        mkdirSync(join(SEA_CACHE, 'path-without-node'), { recursive: true });
+        const work = mkdtempSync(`${mirror}-`);
+        for (const name of readdirSync(dir)) {
+          if (!names.includes(name)) symlinkSync(join(dir, name), join(work, name));
+        }
+        writeFileSync(join(work, 'done'), '');
+        renameSync(work, mirror);
+      });
+      return mirror;
+    })
+    .join(delimiter);
+}
+
+/**
+ * Makes `dir` once: the first worker to ask takes a lock folder and runs `make` (which renames its
+ * work into `dir`, with a file `done` in it), the others wait for it, within the bound.
+ */
+function once(dir: string, make: () => void): void {
+  if (existsSync(join(dir, 'done'))) return;
+  mkdirSync(join(dir, '..'), { recursive: true });
   const lock = `${dir}.lock`;
   let mine = false;
   try {
     mkdirSync(lock);
     mine = true;
   } catch {
-    // Another worker is packing: wait for it, within the bound.
+    // Another worker is making it: wait for it, within the bound.
   }
   if (mine) {
     try {
-      install(dir);
+      if (!existsSync(join(dir, 'done'))) make();
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
@@ -79,7 +188,7 @@ function installOnce(dir: string): void {
   const pause = new Int32Array(new SharedArrayBuffer(4));
   for (let waited = 0; !existsSync(join(dir, 'done')); waited += 200) {
     if (waited > INSTALL_TIMEOUT_MS) throw new Error(`Gave up waiting for ${lock}: remove it if no test runs`);
-    if (!existsSync(lock)) return install(dir);
+    if (!existsSync(lock)) return once(dir, make);
     Atomics.wait(pause, 0, 0, 200);
   }
 }
@@ -140,8 +249,10 @@ export interface CliOptions {
   /** The environment beyond PATH and HOME: nothing else of the test's own leaks in (no CI variables). */
   env?: Record<string, string>;
   cwd?: string;
-  /** Which Node runs it (default: the shebang's, the project's 24 first on PATH). */
+  /** Which Node runs it (default: the shebang's, the project's 24 first on PATH); npm subject only. */
   node?: keyof typeof NODES;
+  /** Which subject to run, whatever this run's (tests of one of them). */
+  subject?: CliSubject;
   /** Kill it after this long: tests pass a bound it must keep. */
   killAfterMs?: number;
   /** Called once it runs, to signal it, write to it, wait on it. */
@@ -149,10 +260,12 @@ export interface CliOptions {
   stdin?: string;
 }
 
-/** Runs the installed bin with `args`, as a user would. */
+/** Runs this run's subject with `args`, as a user would: the installed bin, or the executable. */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
-  const { bin, dir } = installedCli();
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, ...options.env };
+  const subject = options.subject ?? cliSubject();
+  const { bin, dir, path } = subject === 'sea' ? installedSea() : { ...installedPackage(), path: process.env.PATH };
+  const env = { PATH: path ?? '', HOME: process.env.HOME ?? dir, ...options.env };
+  if (options.node && subject === 'sea') throw new Error('runCli: the executable has its own Node');
   const [file, argv] = options.node ? [NODES[options.node], [bin, ...args]] : [bin, args];
   return new Promise((resolve, reject) => {
     const child = spawn(file, argv, { cwd: options.cwd ?? dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
