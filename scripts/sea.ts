@@ -14,18 +14,22 @@
 // built on builtins Node calls unverified in snapshots (child_process). So: one script, parenthesized,
 // with V8's code cache. The npm package's launcher takes 2.05x.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   chmodSync,
   copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 
@@ -172,4 +176,36 @@ function run(file: string, args: string[], cwd: string): void {
       cause: error,
     });
   }
+}
+
+/**
+ * `path` with no `node` on it, for testing the executable as a machine without Node runs it: each
+ * folder that holds one is replaced by a folder under `mirrors` of links to all its other files,
+ * made once (on Windows, where a link needs a privilege, the folder is left out: there Node's
+ * folder holds only Node and npm).
+ */
+export function pathWithoutNode(path: string, mirrors: string): string {
+  const names = process.platform === 'win32' ? ['node.exe'] : ['node', 'nodejs'];
+  const holdsNode = (dir: string) => names.some((name) => existsSync(join(dir, name)));
+  return path
+    .split(delimiter)
+    .filter((dir) => dir !== '' && !(process.platform === 'win32' && holdsNode(dir)))
+    .map((dir) => {
+      if (!holdsNode(dir)) return dir;
+      const mirror = join(mirrors, createHash('sha256').update(dir).digest('hex').slice(0, 16));
+      if (existsSync(mirror)) return mirror;
+      mkdirSync(mirrors, { recursive: true });
+      const work = mkdtempSync(`${mirror}-`);
+      for (const name of readdirSync(dir)) {
+        if (!names.includes(name)) symlinkSync(join(dir, name), join(work, name));
+      }
+      try {
+        renameSync(work, mirror);
+      } catch {
+        // Another process made the same one first.
+        rmSync(work, { recursive: true, force: true });
+      }
+      return mirror;
+    })
+    .join(delimiter);
 }

@@ -18,13 +18,12 @@ import {
   renameSync,
   rmSync,
   statSync,
-  symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { delimiter, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { inject } from 'vitest';
 import { BUILD_INPUTS } from '../scripts/source-hash.ts';
-import { buildSea, projectNode, seaName } from '../scripts/sea.ts';
+import { buildSea, pathWithoutNode, projectNode, seaName } from '../scripts/sea.ts';
 import { readRunnerOutput, type RunnerCommand } from './runner-commands.ts';
 import { ROOT } from './run-action.ts';
 
@@ -122,7 +121,11 @@ export function installedSea(): InstalledSea {
     renameSync(work, dir);
     removeOtherSeas(fingerprint);
   });
-  sea = { dir: join(dir, 'bin'), bin: join(dir, 'bin', seaName()), path: pathWithoutNode(process.env.PATH ?? '') };
+  sea = {
+    dir: join(dir, 'bin'),
+    bin: join(dir, 'bin', seaName()),
+    path: pathWithoutNode(process.env.PATH ?? '', join(SEA_CACHE, 'path-without-node')),
+  };
   return sea;
 }
 
@@ -133,33 +136,6 @@ function removeOtherSeas(current: string): void {
     if (name === current || name.endsWith('.lock')) continue;
     if (Date.now() - statSync(dir).mtimeMs > 3_600_000) rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/**
- * `path` with no `node` on it: each folder that holds one is replaced by a folder of links to all its
- * other files (on Windows, where a link needs a privilege, left out), made once.
- */
-export function pathWithoutNode(path: string): string {
-  const names = process.platform === 'win32' ? ['node.exe'] : ['node', 'nodejs'];
-  const holdsNode = (dir: string) => names.some((name) => existsSync(join(dir, name)));
-  return path
-    .split(delimiter)
-    .filter((dir) => dir !== '' && !(process.platform === 'win32' && holdsNode(dir)))
-    .map((dir) => {
-      if (!holdsNode(dir)) return dir;
-      const mirror = join(SEA_CACHE, 'path-without-node', createHash('sha256').update(dir).digest('hex').slice(0, 16));
-      once(mirror, () => {
-        mkdirSync(join(SEA_CACHE, 'path-without-node'), { recursive: true });
-        const work = mkdtempSync(`${mirror}-`);
-        for (const name of readdirSync(dir)) {
-          if (!names.includes(name)) symlinkSync(join(dir, name), join(work, name));
-        }
-        writeFileSync(join(work, 'done'), '');
-        renameSync(work, mirror);
-      });
-      return mirror;
-    })
-    .join(delimiter);
 }
 
 /**

@@ -2,9 +2,11 @@
 // end-to-end files run on it too, vitest.config.ts): one file that needs nothing beside it and no
 // Node on the machine, that never starts `node` (process.execPath is the executable itself), and
 // that NODE_OPTIONS cannot change.
+import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seaName } from '../../scripts/sea.ts';
 import { useFakeService } from '../fixture.ts';
@@ -21,6 +23,8 @@ const env = (extra: Record<string, string> = {}) => ({
   ...extra,
 });
 const SHA = '9fceb02d0ae598e95dc970b74767f19372d61af8';
+const packageVersion = () =>
+  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 let work: string | undefined;
 afterEach(() => {
@@ -36,9 +40,7 @@ describe('the executable', () => {
     expect(readdirSync(dir)).toEqual([seaName()]);
     expect(path.split(delimiter).filter((entry) => existsSync(join(entry, 'node')))).toEqual([]);
     expect(version.exitCode).toBe(0);
-    expect(version.stdout).toBe(
-      `${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n`,
-    );
+    expect(version.stdout).toBe(`${packageVersion()}\n`);
     expect(version.stderr).toBe('');
   });
 
@@ -87,5 +89,15 @@ describe('the executable', () => {
     expect(result.stdout).toBe(`${nodeOptions}\n`);
     expect(result.messages[0]).toBe('Recorded deployment 1: artifact 42 version c0ffee to Production (STARTED).');
     expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'FAILED']);
+  });
+
+  it('passes the smoke test the release runs on each platform’s runner (scripts/sea-smoke.ts)', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'scripts', 'sea-smoke.ts'), installedSea().bin, packageVersion()],
+      { timeout: 60_000 },
+    );
+
+    expect(stdout.split('\n').filter((line) => line.startsWith('ok: '))).toHaveLength(5);
   });
 });
