@@ -1,0 +1,434 @@
+// install.sh, run as a user runs it: under dash (Debian's /bin/sh) and BusyBox's sh, with a PATH that
+// holds only the tools it may use (so that a new one it starts to need shows here), against a
+// release's files served on 127.0.0.1. What it must never do: install anything it did not verify,
+// leave half a file, or download where no executable fits.
+import { execFile } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { seaName } from '../scripts/sea.ts';
+import { startForwardProxy } from './forward-proxy.ts';
+import { sha256sums, startReleaseServer, type ReleaseFile, type ReleaseServer } from './release-server.ts';
+import { INSTALL_TIMEOUT_MS, installedSea } from './run-cli.ts';
+import { ROOT } from './run-action.ts';
+
+const SCRIPT = join(ROOT, 'install.sh');
+const VERSION = '1.2.3';
+const ASSET = seaName();
+/** A stand-in for the executable: all install.sh runs of it is --version. */
+const FAKE_EXECUTABLE = `#!/bin/sh\necho ${VERSION}\n`;
+
+/** The tools install.sh may use, besides the downloader and the checksum tool. */
+const TOOLS = ['uname', 'grep', 'ldd', 'ls', 'awk', 'cut', 'mktemp', 'rm', 'mkdir', 'cp', 'mv', 'chmod', 'cat'];
+
+let work: string;
+let server: ReleaseServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  rmSync(work, { recursive: true, force: true });
+});
+
+function which(name: string): string {
+  const found = (process.env.PATH ?? '').split(delimiter).find((dir) => existsSync(join(dir, name)));
+  if (!found) throw new Error(`${name} is not installed: the install.sh tests need it (apt-get install ${name})`);
+  return join(found, name);
+}
+
+interface Run {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+interface InstallOptions {
+  shell?: 'dash' | 'busybox';
+  /** The tools on PATH: the system's (default), or BusyBox's applets. */
+  from?: 'system' | 'busybox';
+  /** Which downloader and checksum tool are there (default: curl and sha256sum). */
+  with?: string[];
+  /** Scripts on PATH in place of a tool: name to its text. */
+  fakes?: Record<string, string>;
+  env?: Record<string, string>;
+  /** Another copy of install.sh (default: the repository's). */
+  script?: string;
+}
+
+/** Runs install.sh with `args` under the given shell, PATH holding only the given tools. */
+async function install(args: string[], options: InstallOptions = {}): Promise<Run> {
+  const bin = join(work, `bin-${readdirSync(work).length}`);
+  mkdirSync(bin);
+  for (const name of [...TOOLS, ...(options.with ?? ['curl', 'sha256sum'])]) {
+    if (options.from === 'busybox') symlinkSync(which('busybox'), join(bin, name));
+    else if (name !== 'ldd' || existsSync('/usr/bin/ldd')) symlinkSync(which(name), join(bin, name));
+  }
+  for (const [name, text] of Object.entries(options.fakes ?? {})) {
+    rmSync(join(bin, name), { force: true });
+    writeFileSync(join(bin, name), text);
+    chmodSync(join(bin, name), 0o755);
+  }
+  const script = options.script ?? SCRIPT;
+  const [file, argv] =
+    options.shell === 'busybox' ? [which('busybox'), ['sh', script, ...args]] : [which('dash'), [script, ...args]];
+  return new Promise((resolve) => {
+    const child = execFile(
+      file,
+      argv,
+      {
+        cwd: work,
+        env: {
+          PATH: bin,
+          HOME: join(work, 'home'),
+          ...(server ? { REPORT_DEPLOYMENT_DOWNLOAD_URL: server.base } : {}),
+          ...options.env,
+        },
+        timeout: 60_000,
+        maxBuffer: 1024 * 1024,
+      },
+      (error, stdout, stderr) =>
+        resolve({ exitCode: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    );
+    child.stdin?.end();
+  });
+}
+
+/** A release of VERSION with these files, and SHA256SUMS of them (or the one given). */
+async function serve(files: Record<string, ReleaseFile>, sums = sha256sums(files)): Promise<ReleaseServer> {
+  server = await startReleaseServer(VERSION, { ...files, SHA256SUMS: sums });
+  return server;
+}
+
+const downloads = () => server?.requests.map((request) => request.path.split('/').at(-1)) ?? [];
+
+describe('install.sh installs the verified executable', () => {
+  beforeAll(() => void installedSea(), INSTALL_TIMEOUT_MS);
+
+  it('the real one, under dash with curl: into --dir, made if missing; prints its path; then runs', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    const executable = installedSea().bin;
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    server = await startReleaseServer(version, {
+      [ASSET]: { path: executable },
+      SHA256SUMS: sha256sums({ [ASSET]: { path: executable }, 'install.sh': 'x' }),
+    });
+    const dir = join(work, 'tools', 'bin');
+
+    const result = await install(['--version', version, '--dir', dir]);
+
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(`${join(dir, 'report-deployment')}\n`);
+    expect(result.stderr).toContain(
+      `install.sh: installed report-deployment ${version}: ${join(dir, 'report-deployment')}\n`,
+    );
+    expect(result.stderr).toContain(`is not on PATH`);
+    expect(readdirSync(dir)).toEqual(['report-deployment']);
+    expect(readFileSync(join(dir, 'report-deployment')).equals(readFileSync(executable))).toBe(true);
+    expect(downloads()).toEqual(['SHA256SUMS', ASSET]);
+    expect(server.requests[0]?.userAgent).toMatch(/^curl\//);
+  });
+
+  it.each(['dash', 'busybox'] as const)(
+    'under %s: a second run of that version downloads nothing (a CI cache); another version replaces it',
+    async (shell) => {
+      work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+      await serve({ [ASSET]: FAKE_EXECUTABLE });
+      const dir = join(work, 'cached');
+
+      const first = await install(['--version', VERSION, '--dir', dir], { shell });
+      const again = await install(['--version', VERSION, '--dir', dir], { shell });
+      writeFileSync(join(dir, 'report-deployment'), '#!/bin/sh\necho 1.0.0\n');
+      const other = await install(['--version', VERSION, '--dir', dir], { shell });
+
+      expect([first.exitCode, again.exitCode, other.exitCode]).toEqual([0, 0, 0]);
+      expect(again.stderr).toBe(
+        `install.sh: report-deployment ${VERSION} is installed already: ${dir}/report-deployment\n`,
+      );
+      expect(again.stdout).toBe(`${dir}/report-deployment\n`);
+      expect(downloads()).toEqual(['SHA256SUMS', ASSET, 'SHA256SUMS', ASSET]);
+      expect(readFileSync(join(dir, 'report-deployment'), 'utf8')).toBe(FAKE_EXECUTABLE);
+      expect(readdirSync(dir)).toEqual(['report-deployment']);
+    },
+  );
+
+  it('with BusyBox alone (its sh, wget, sha256sum, awk...), as in a minimal image', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+
+    const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], {
+      shell: 'busybox',
+      from: 'busybox',
+      with: ['wget', 'sha256sum'],
+    });
+
+    expect(result.stderr).toContain(`installed report-deployment ${VERSION}`);
+    expect(result.exitCode).toBe(0);
+    expect(server?.requests.map((request) => request.userAgent)).toEqual(['Wget', 'Wget']);
+  });
+
+  it('with wget where there is no curl, and shasum where there is no sha256sum', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+
+    const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], { with: ['wget', 'shasum'] });
+
+    expect(result.exitCode).toBe(0);
+    expect(server?.requests[0]?.userAgent).toMatch(/^Wget\//);
+    expect(existsSync(join(work, 'bin', 'report-deployment'))).toBe(true);
+  });
+
+  it.each([
+    ['curl', 'sha256sum'],
+    ['wget', 'sha256sum'],
+  ])('through the proxy in http_proxy, as %s honours it', async (downloader, checksum) => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    server = await startReleaseServer(
+      VERSION,
+      { [ASSET]: FAKE_EXECUTABLE, SHA256SUMS: sha256sums({ [ASSET]: FAKE_EXECUTABLE }) },
+      { host: 'releases.test' },
+    );
+    const proxy = await startForwardProxy({ hosts: { 'releases.test': '127.0.0.1' } });
+    try {
+      const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], {
+        with: [downloader, checksum],
+        env: { http_proxy: proxy.url },
+      });
+
+      expect(result.exitCode).toBe(0);
+      expect(proxy.seen).toHaveLength(2);
+      expect(proxy.seen[0]).toMatch(/^releases\.test:\d+$/);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('defaults: the version a release wrote into it, ~/.local/bin; and the environment’s', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+    const pinned = join(work, 'install.sh');
+    writeFileSync(pinned, readFileSync(SCRIPT, 'utf8').replace(/^pinned_version=''$/m, `pinned_version='${VERSION}'`));
+
+    const byDefault = await install([], { script: pinned });
+    const fromEnv = await install([], {
+      env: { REPORT_DEPLOYMENT_VERSION: VERSION, REPORT_DEPLOYMENT_INSTALL_DIR: join(work, 'from-env') },
+    });
+
+    expect(byDefault.exitCode).toBe(0);
+    expect(byDefault.stdout).toBe(`${join(work, 'home', '.local', 'bin', 'report-deployment')}\n`);
+    expect(fromEnv.exitCode).toBe(0);
+    expect(fromEnv.stdout).toBe(`${join(work, 'from-env', 'report-deployment')}\n`);
+  });
+});
+
+describe('install.sh installs nothing it could not verify, and says why', () => {
+  it.each(['dash', 'busybox'] as const)('under %s, a checksum mismatch: exit 1, nothing installed', async (shell) => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE }, sha256sums({ [ASSET]: 'something else' }));
+    const dir = join(work, 'bin');
+
+    const result = await install(['--version', VERSION, '--dir', dir], { shell });
+
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      `install.sh: the SHA-256 of ${ASSET} is not the one SHA256SUMS gives: nothing was installed.\n`,
+    );
+    expect(result.stderr).toMatch(/expected [0-9a-f]{64}\ninstall\.sh: got {6}[0-9a-f]{64}\n/);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('SHA256SUMS without the asset: exit 1, nothing installed', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE }, sha256sums({ [`${ASSET}.old`]: FAKE_EXECUTABLE }));
+
+    const result = await install(['--version', VERSION, '--dir', join(work, 'bin')]);
+
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(`SHA256SUMS lists no ${ASSET}: nothing was installed.`);
+    expect(existsSync(join(work, 'bin'))).toBe(false);
+  });
+
+  it.each([
+    ['curl', 'dash'],
+    ['wget', 'busybox'],
+  ] as const)(
+    'a missing asset (HTTP 404, with %s under %s): exit 1, names the URL, nothing installed',
+    async (downloader, shell) => {
+      work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+      await serve({});
+
+      const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], {
+        shell,
+        with: [downloader, 'sha256sum'],
+      });
+
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toContain(
+        `install.sh: could not download ${server?.base}/v${VERSION}/${ASSET}: is ${VERSION} a release, with an executable for ${ASSET.replace('report-deployment-', '').replace('.exe', '')}? Nothing was installed.\n`,
+      );
+      expect(result.stderr).toContain(`npm install --global report-deployment@${VERSION}`);
+      expect(existsSync(join(work, 'bin'))).toBe(false);
+    },
+  );
+
+  it('an executable that does not run here: exit 1, its error shown, nothing installed', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: '#!/bin/sh\necho "version GLIBC_2.28 not found" >&2\nexit 1\n' });
+
+    const result = await install(['--version', VERSION, '--dir', join(work, 'bin')]);
+
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(
+      'the executable does not run on this machine, so nothing was installed:\ninstall.sh: version GLIBC_2.28 not found\n',
+    );
+    expect(existsSync(join(work, 'bin'))).toBe(false);
+  });
+
+  it('a directory it cannot make: exit 1, says to give another with --dir', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+    writeFileSync(join(work, 'a-file'), '');
+
+    const result = await install(['--version', VERSION, '--dir', join(work, 'a-file', 'bin')]);
+
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(
+      `install.sh: could not create ${join(work, 'a-file', 'bin')}: give a directory you may write to with --dir DIR. Nothing was installed.\n`,
+    );
+  });
+
+  it('no checksum tool: refuses before downloading anything', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+
+    const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], { with: ['curl'] });
+
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(
+      'install.sh: neither sha256sum nor shasum is installed, so the download could not be checked: nothing was installed.\n',
+    );
+    expect(downloads()).toEqual([]);
+    expect(existsSync(join(work, 'bin'))).toBe(false);
+  });
+
+  it('neither curl nor wget: says so, and where the files are', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+
+    const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], { with: ['sha256sum'] });
+
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(
+      `install.sh: neither curl nor wget is installed: install one of them, or download ${server?.base}/v${VERSION}/${ASSET} yourself`,
+    );
+    expect(downloads()).toEqual([]);
+  });
+});
+
+describe('install.sh where no executable fits: says so, names the npm package, downloads nothing', () => {
+  const uname = (os: string, arch: string) => `#!/bin/sh\ncase "$1" in -s) echo ${os} ;; -m) echo ${arch} ;; esac\n`;
+
+  it.each([
+    ['FreeBSD', 'amd64', 'there is no executable for FreeBSD (amd64).'],
+    ['Linux', 'riscv64', 'there is no executable for linux on riscv64.'],
+    ['Linux', 'armv7l', 'there is no executable for linux on armv7l.'],
+    ['MINGW64_NT-10.0-26100', 'aarch64', 'there is no executable for Windows on arm64.'],
+  ])('%s on %s', async (os, arch, message) => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+
+    const result = await install(['--version', VERSION], { fakes: { uname: uname(os, arch) } });
+
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe(
+      `install.sh: ${message}\ninstall.sh: Use the npm package instead, with Node.js 22 or later: npm install --global report-deployment@${VERSION}\n`,
+    );
+    expect(downloads()).toEqual([]);
+  });
+
+  it.each(['dash', 'busybox'] as const)(
+    'musl (Alpine), under %s: the npm package with the image’s Node.js',
+    async (shell) => {
+      work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+      await serve({ [ASSET]: FAKE_EXECUTABLE });
+
+      const result = await install(['--version', VERSION], {
+        shell,
+        fakes: {
+          uname: uname('Linux', 'x86_64'),
+          ldd: '#!/bin/sh\necho "musl libc (x86_64)"\necho "Version 1.2.5"\nexit 1\n',
+        },
+      });
+
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toBe(
+        'install.sh: this Linux uses musl libc (Alpine?), and the executable needs glibc.\n' +
+          `install.sh: Use the npm package with the image's Node.js instead: apk add nodejs npm && npm install --global report-deployment@${VERSION}\n`,
+      );
+      expect(downloads()).toEqual([]);
+    },
+  );
+
+  it('Windows (Git Bash) on x64 gets the .exe, installed as report-deployment.exe', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ 'report-deployment-win-x64.exe': FAKE_EXECUTABLE });
+
+    const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], {
+      fakes: { uname: uname('MINGW64_NT-10.0-26100', 'x86_64') },
+    });
+
+    expect(result.exitCode).toBe(0);
+    expect(readdirSync(join(work, 'bin'))).toEqual(['report-deployment.exe']);
+  });
+});
+
+describe('install.sh’s command line', () => {
+  it.each([
+    [[], 'this copy of install.sh is not from a release: give the version, e.g. --version 1.2.3'],
+    [['--version', '1.x'], "--version must be a version such as 1.2.3, got '1.x'"],
+    [['--dir'], '--dir needs a value'],
+    [['--sudo'], "unknown argument '--sudo'"],
+  ])('%o: a usage error (exit 2) that says what is wrong; nothing downloaded', async (args, message) => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+
+    const result = await install(args);
+
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.split('\n')[0]).toContain(`install.sh: ${message}`);
+    expect(downloads()).toEqual([]);
+  });
+
+  it('--help says what it does, its flags and its variables; v1.2.3 and --version=X are taken too', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+
+    const help = await install(['--help']);
+    const prefixed = await install([`--version=v${VERSION}`, `--dir=${join(work, 'bin')}`]);
+
+    expect(help.exitCode).toBe(0);
+    for (const word of ['--version X.Y.Z', '--dir DIR', 'REPORT_DEPLOYMENT_DOWNLOAD_URL', 'SHA256SUMS', 'sudo']) {
+      expect(help.stdout).toContain(word);
+    }
+    expect(prefixed.exitCode).toBe(0);
+  });
+
+  it('passes shellcheck', async () => {
+    const result = await promisify(execFile)(which('shellcheck'), ['--shell=sh', SCRIPT]).catch(
+      (error: { stdout: string }) => error,
+    );
+
+    expect(result.stdout).toBe('');
+  });
+});
