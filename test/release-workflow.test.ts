@@ -1,14 +1,17 @@
 // .github/workflows/release.yml cannot run here (it needs GitHub, Sigstore and npm), so what makes it
 // safe is read from it: the order of its jobs, each job's permissions (the least each needs), that
-// nothing is published before every check and every file is in place, that its scripts are valid
-// bash taking values only from the environment, and that each scripts/release.ts command it runs
-// exists. test/workflows.test.ts parses and lints it as every workflow, and checks its pins.
+// nothing is published before every check and every file is in place, that each executable is built
+// and smoke-tested on a runner of its own platform and ships with install.sh, that its scripts are
+// valid bash taking values only from the environment, and that each scripts/release.ts command it
+// runs exists. test/workflows.test.ts parses and lints it as every workflow, and checks its pins.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { COMMANDS } from '../scripts/release.ts';
+import { SEA_PLATFORMS, seaName } from '../scripts/sea.ts';
 
 interface Step {
   name?: string;
@@ -22,6 +25,9 @@ interface Step {
 
 interface Job {
   needs?: string | string[];
+  'runs-on': string;
+  strategy?: { matrix: { include: { name: string; runner: string }[] } };
+  env?: Record<string, string>;
   permissions?: Record<string, string>;
   environment?: string;
   outputs?: Record<string, string>;
@@ -86,6 +92,7 @@ describe('release.yml', () => {
     expect(workflow.permissions).toEqual({});
     expect(Object.fromEntries(Object.entries(jobs).map(([name, job]) => [name, job.permissions]))).toEqual({
       check: { contents: 'read' },
+      executables: { contents: 'read' },
       build: { contents: 'read', 'id-token': 'write', attestations: 'write' },
       draft: { contents: 'write' },
       npm: { contents: 'read', 'id-token': 'write' },
@@ -98,12 +105,13 @@ describe('release.yml', () => {
   it('publishes nothing before the checks pass and every file is attached to the draft', () => {
     expect(Object.fromEntries(Object.keys(jobs).map((name) => [name, upstream(name)]))).toEqual({
       check: [],
-      build: ['check'],
-      draft: ['build', 'check'],
-      npm: ['build', 'check', 'draft'],
-      publish: ['build', 'check', 'draft', 'npm'],
-      'major-tag': ['build', 'check', 'draft', 'npm', 'publish'],
-      verify: ['build', 'check', 'draft', 'npm', 'publish'],
+      executables: ['check'],
+      build: ['check', 'executables'],
+      draft: ['build', 'check', 'executables'],
+      npm: ['build', 'check', 'draft', 'executables'],
+      publish: ['build', 'check', 'draft', 'executables', 'npm'],
+      'major-tag': ['build', 'check', 'draft', 'executables', 'npm', 'publish'],
+      verify: ['build', 'check', 'draft', 'executables', 'npm', 'publish'],
     });
     const check = scripts('check').join('\n');
     for (const command of ['npm ci', 'npm run lint', 'npm run typecheck', 'npm run build', 'npm test']) {
@@ -114,22 +122,110 @@ describe('release.yml', () => {
     expect(scripts('draft').join('\n')).toContain('gh release upload "$TAG" out/* --clobber');
     expect(scripts('publish').join('\n')).toContain('gh release edit "$TAG" --draft=false');
     // The draft is the only job that creates or changes a release before publish.
-    for (const name of ['check', 'build', 'npm', 'major-tag', 'verify']) {
+    for (const name of ['check', 'executables', 'build', 'npm', 'major-tag', 'verify']) {
       expect(scripts(name).join('\n'), name).not.toMatch(/gh release (create|upload|edit)/);
     }
   });
 
-  it('attests the two files the release ships, and npm publishes the attested one', () => {
+  it('attests every file the release ships, and npm publishes the attested one', () => {
     const attest = job('build').steps.find((step) => step.uses?.startsWith('actions/attest@'));
     expect(attest?.with).toEqual({
-      'subject-path':
-        'out/report-deployment-action-${{ env.VERSION }}.tar.gz\nout/report-deployment-${{ env.VERSION }}.tgz\n',
+      'subject-path': [
+        'out/report-deployment-action-${{ env.VERSION }}.tar.gz',
+        'out/report-deployment-${{ env.VERSION }}.tgz',
+        ...SEA_PLATFORMS.map(({ platform, arch }) => `out/${seaName(platform, arch)}`),
+        'out/install.sh',
+        '',
+      ].join('\n'),
     });
     expect(scripts('npm').join('\n')).toContain(
       'npm publish "out/$name-$VERSION.tgz" --access public --provenance --tag "$tag"',
     );
     expect(job('npm').environment).toBe('npm');
     expect(scripts('npm')[0]).toBe('node scripts/release.ts at-least "$(npm --version)" 11.5.1');
+  });
+
+  it('builds each executable on a runner of its own platform, checks it there, and hands it on', () => {
+    const executables = job('executables');
+    const runners: Record<string, string> = {
+      'linux-x64': 'ubuntu-latest',
+      'linux-arm64': 'ubuntu-24.04-arm',
+      'darwin-arm64': 'macos-latest',
+      'darwin-x64': 'macos-15-intel',
+      'win-x64.exe': 'windows-latest',
+    };
+    const legs = executables.strategy?.matrix.include ?? [];
+    // Each leg's ASSET is the name scripts/sea.ts gives that platform's executable.
+    expect(legs.map((leg) => `report-deployment-${leg.name}`)).toEqual(
+      SEA_PLATFORMS.map(({ platform, arch }) => seaName(platform, arch)),
+    );
+    expect(Object.fromEntries(legs.map((leg) => [leg.name, leg.runner]))).toEqual(runners);
+    expect(executables['runs-on']).toBe('${{ matrix.runner }}');
+    expect(executables.env).toEqual({
+      VERSION: '${{ needs.check.outputs.version }}',
+      ASSET: 'report-deployment-${{ matrix.name }}',
+    });
+    const run = scripts('executables').join('\n');
+    expect(run).toContain('npm run build -- sea\n');
+    expect(run).toContain('test -f "build/$ASSET"');
+    expect(run).toContain('node scripts/sea-smoke.ts "build/$ASSET" "$VERSION"');
+    const signature = executables.steps.find((step) => step.run?.startsWith('codesign'));
+    expect(signature).toMatchObject({
+      if: "runner.os == 'macOS'",
+      run: 'codesign --verify --strict --verbose=2 "build/$ASSET"',
+    });
+    const upload = executables.steps.find((step) => step.uses?.startsWith('actions/upload-artifact@'));
+    expect(upload?.with).toMatchObject({ name: 'executable-${{ matrix.name }}', path: 'build/${{ env.ASSET }}' });
+    const download = job('build').steps.find((step) => step.uses?.startsWith('actions/download-artifact@'));
+    expect(download?.with).toEqual({ pattern: 'executable-*', path: 'out', 'merge-multiple': true });
+  });
+
+  it('puts every executable and install.sh into SHA256SUMS, and verifies each as users do', () => {
+    const build = scripts('build').join('\n');
+    for (const { platform, arch } of SEA_PLATFORMS) {
+      expect(build).toMatch(
+        new RegExp(
+          `for name in .*\\b${seaName(platform, arch).replace('report-deployment-', '').replace('.', '\\.')}\\b`,
+        ),
+      );
+    }
+    expect(build).toContain(
+      '(cd out && sha256sum -- *.tar.gz *.tgz report-deployment-{linux,darwin,win}-* install.sh | tee SHA256SUMS)',
+    );
+    const verify = scripts('verify').join('\n');
+    expect(verify).toContain('(cd out && sha256sum --check --strict SHA256SUMS)');
+    expect(verify).toContain(
+      'for file in out/*.tar.gz out/*.tgz out/report-deployment-{linux,darwin,win}-* out/install.sh; do',
+    );
+    expect(verify).toMatch(/\| *\n? *sh -s -- --dir "\$RUNNER_TEMP\/bin"/);
+    expect(verify).toContain('test "$("$RUNNER_TEMP/bin/report-deployment" --version)" = "${TAG#v}"');
+  });
+
+  it('writes the version into the install.sh it ships, and nothing else', () => {
+    const build = scripts('build').join('\n');
+    const pin = build
+      .split('\n')
+      .filter((line) => /^\s*(sed .* install\.sh > out\/install\.sh|grep -qx .*out\/install\.sh)$/.test(line));
+    expect(pin).toHaveLength(2);
+    const work = mkdtempSync(join(tmpdir(), 'report-deployment-release-'));
+    try {
+      const ran = spawnSync(
+        'bash',
+        ['--noprofile', '--norc', '-euo', 'pipefail', '-c', `cp "$ROOT/install.sh" .\nmkdir out\n${pin.join('\n')}`],
+        {
+          cwd: work,
+          env: { PATH: process.env.PATH ?? '', ROOT, VERSION: '1.2.3' },
+          encoding: 'utf8',
+        },
+      );
+      expect(ran.stderr).toBe('');
+      expect(ran.status).toBe(0);
+      const original = readFileSync(join(ROOT, 'install.sh'), 'utf8').split('\n');
+      const pinned = readFileSync(join(work, 'out', 'install.sh'), 'utf8').split('\n');
+      expect(pinned.filter((line, index) => line !== original[index])).toEqual(["pinned_version='1.2.3'"]);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 
   it('moves the major tag only where release.ts says, from where it was', () => {
