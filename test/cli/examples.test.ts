@@ -1,27 +1,66 @@
 // Every command line of examples/cli/ (and the CLI's GitHub Actions example), run as that CI would
-// run it: the packed CLI in place of `npx --yes report-deployment@1`, a deploy script that succeeds
-// or fails in place of `./deploy.sh`, the CI's documented variables in the environment, against the
-// fake service. What the service records must be what the CI says of the build.
+// run it, against the fake service, the CI's documented variables in the environment, a deploy script
+// that succeeds or fails in place of `./deploy.sh`. Each example installs the tool in a step of its
+// own before the deploy, as its CI would: the executable through install.sh, from a release served
+// on 127.0.0.1 (test/release-server.ts) with no `node` on the PATH, or the npm package installed
+// offline from the packed tarball, the release under test in place of the version the example pins.
+// What the service records must be what the CI says of the build; where the tool could not be
+// installed, the deploy must run all the same, and the job end as the deploy did.
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { pathWithoutNode, seaName } from '../../scripts/sea.ts';
 import { useFakeService } from '../fixture.ts';
-import { INSTALL_TIMEOUT_MS, installedCli } from '../run-cli.ts';
+import { sha256sums, startReleaseServer, type ReleaseServer } from '../release-server.ts';
+import { INSTALL_TIMEOUT_MS, installedCli, installedSea } from '../run-cli.ts';
 import { ROOT } from '../run-action.ts';
-
-beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
 
 const fake = useFakeService();
 const SHA = '9fceb02d0ae598e95dc970b74767f19372d61af8';
+const RELEASES = 'https://github.com/acme/report-deployment/releases/download';
+/** The version under test, which the release served here and the packed package are. */
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
-let work: string | undefined;
+let release: ReleaseServer;
+/** A release whose install.sh is there, but not the executable: install.sh fails. */
+let broken: ReleaseServer;
+let tarball: string;
+beforeAll(async () => {
+  const executable = { path: installedSea().bin };
+  const pinned = readFileSync(join(ROOT, 'install.sh'), 'utf8').replace(
+    /^pinned_version=''$/m,
+    `pinned_version='${VERSION}'`,
+  );
+  release = await startReleaseServer(VERSION, {
+    'install.sh': pinned,
+    [seaName()]: executable,
+    SHA256SUMS: sha256sums({ 'install.sh': pinned, [seaName()]: executable }),
+  });
+  broken = await startReleaseServer(VERSION, {
+    'install.sh': pinned,
+    SHA256SUMS: sha256sums({ 'install.sh': pinned }),
+  });
+  const pack = join(installedCli().dir, '..', 'pack');
+  tarball = join(pack, readdirSync(pack).find((name) => name.endsWith('.tgz')) as string);
+}, INSTALL_TIMEOUT_MS);
+afterAll(() => Promise.all([release.close(), broken.close()]));
+
+const works: string[] = [];
 afterEach(() => {
-  if (work) rmSync(work, { recursive: true, force: true });
-  work = undefined;
+  for (const dir of works.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 /** A step of a CI job: its shell command, when it runs, and the environment the CI gives it. */
@@ -29,51 +68,143 @@ interface Step {
   command: string;
   when?: 'always' | 'on_success' | 'on_fail';
   env?: Record<string, string>;
+  /** A failure of this step fails nothing (Azure's continueOnError, GitHub's continue-on-error). */
+  continueOnError?: boolean;
+}
+
+/** What a job keeps between its runs: its workspace and home (a CI's cache, an agent's disk). */
+interface Job {
+  workspace: string;
+  home: string;
+}
+
+function newJob(): Job {
+  const dir = mkdtempSync(join(tmpdir(), 'report-deployment-example-'));
+  works.push(dir);
+  mkdirSync(join(dir, 'workspace'));
+  mkdirSync(join(dir, 'home'));
+  return { workspace: join(dir, 'workspace'), home: join(dir, 'home') };
+}
+
+/** The PATH a job runs with: no `node` where the example installs the executable. */
+function jobPath(installs: 'executable' | 'npm', job: Job): string {
+  const withoutNode = pathWithoutNode(
+    process.env.PATH ?? '',
+    join(ROOT, 'node_modules', '.cache', 'report-deployment-sea', 'path-without-node'),
+  );
+  if (installs === 'executable') return withoutNode;
+  // An image with Node.js: the project's 24, and npm run by it.
+  const npm = join(job.home, 'npm-shim');
+  mkdirSync(npm, { recursive: true });
+  if (process.env.npm_execpath) {
+    writeFileSync(join(npm, 'npm'), `#!/bin/sh\nexec "${process.execPath}" "${process.env.npm_execpath}" "$@"\n`);
+    chmodSync(join(npm, 'npm'), 0o755);
+  }
+  return [join(job.home, 'npm-global', 'bin'), npm, dirname(process.execPath), withoutNode].join(delimiter);
+}
+
+interface JobResult {
+  /** A step that could fail the job failed. */
+  failed: boolean;
+  deployed: boolean;
 }
 
 /**
- * Runs a job's steps as a CI does: in order, a failed step skips the rest but those meant for failure.
- * Each step without blocking: the fake service answers from this process's event loop.
+ * Runs a job's steps as a CI does: in order, a failed step skips the rest but those meant for failure
+ * (or those after a step allowed to fail). Each step without blocking: the fake service answers from
+ * this process's event loop. `reachable`: whether the tool can be installed (where not, install.sh
+ * finds no executable in the release, npm no package).
  */
-async function runJob(steps: Step[], env: Record<string, string>, deployExitCode: number): Promise<void> {
-  work = mkdtempSync(join(tmpdir(), 'report-deployment-example-'));
-  const deploy = join(work, 'deploy.sh');
-  writeFileSync(deploy, `#!/bin/sh\necho deploying\nexit ${deployExitCode}\n`);
+async function runJob(
+  example: Example,
+  env: Record<string, string>,
+  deployExitCode: number,
+  options: { job?: Job; reachable?: boolean } = {},
+): Promise<JobResult> {
+  const job = options.job ?? newJob();
+  const reachable = options.reachable ?? true;
+  const scratch = mkdtempSync(join(tmpdir(), 'report-deployment-example-run-'));
+  works.push(scratch);
+  const deploy = join(scratch, 'deploy.sh');
+  const deployed = join(scratch, 'deployed');
+  writeFileSync(deploy, `#!/bin/sh\necho deploying\ntouch '${deployed}'\nexit ${deployExitCode}\n`);
   chmodSync(deploy, 0o755);
-  const bashEnv = join(work, 'bash-env');
+  const bashEnv = join(scratch, 'bash-env');
+  const githubPath = join(scratch, 'github-path');
   writeFileSync(bashEnv, '');
+  writeFileSync(githubPath, '');
+  const base = reachable ? release.base : broken.base;
+  let path = jobPath(example.installs, job);
   let failed = false;
-  for (const step of steps) {
+  for (const step of example.steps()) {
     const runs = step.when === 'always' || (step.when === 'on_fail' ? failed : !failed);
     if (!runs) continue;
     const command = step.command
-      .replaceAll('npx --yes report-deployment@1', `"${installedCli().bin}"`)
+      .replaceAll(new RegExp(`${RELEASES}/v\\d+\\.\\d+\\.\\d+/`, 'g'), `${base}/v${VERSION}/`)
+      .replaceAll(/report-deployment@\d+\.\d+\.\d+/g, reachable ? tarball : join(scratch, 'no-such.tgz'))
       .replaceAll('./deploy.sh', `"${deploy}"`);
     try {
       const running = promisify(execFile)('sh', ['-c', `. "$BASH_ENV"\n${command}`], {
-        cwd: work,
-        env: { PATH: process.env.PATH ?? '', HOME: work, BASH_ENV: bashEnv, ...env, ...step.env },
+        cwd: job.workspace,
+        env: {
+          PATH: path,
+          HOME: job.home,
+          WORKSPACE: job.workspace,
+          BASH_ENV: bashEnv,
+          GITHUB_PATH: githubPath,
+          REPORT_DEPLOYMENT_DOWNLOAD_URL: base,
+          npm_config_prefix: join(job.home, 'npm-global'),
+          npm_config_cache: join(job.home, '.npm'),
+          npm_config_offline: 'true',
+          npm_config_audit: 'false',
+          npm_config_fund: 'false',
+          npm_config_update_notifier: 'false',
+          ...env,
+          ...step.env,
+        },
       });
       // Nothing to read, as a CI's step has.
       running.child.stdin?.end();
       await running;
     } catch {
-      failed = true;
+      if (!step.continueOnError) failed = true;
     }
+    // GitHub Actions: what a step adds to GITHUB_PATH is on the PATH of the steps after it.
+    const added = readFileSync(githubPath, 'utf8').split('\n').filter(Boolean).reverse();
+    path = [...added, path].join(delimiter);
+    writeFileSync(githubPath, '');
   }
+  return { failed, deployed: existsSync(deployed) };
 }
+
+/** One shell for all of a job's lines, stopping at the first that fails (GitLab's and Buildkite's). */
+const oneShell = (lines: string[]): Step[] => [{ command: ['set -e', ...lines].join('\n') }];
 
 const read = (file: string) => readFileSync(join(ROOT, 'examples', file), 'utf8');
 const service = () => ({ DEPLOY_TRACKER_URL: fake.service.url, DEPLOY_TRACKER_API_KEY: fake.service.apiKey });
 
+interface Example {
+  file: string;
+  steps: () => Step[];
+  /** How it installs the tool: the executable (install.sh), or the npm package. */
+  installs: 'executable' | 'npm';
+  /** What it installs is kept for its next run (a cache, an agent's disk): nothing downloaded again. */
+  keeps: boolean;
+  ci: Record<string, string>;
+  link: string;
+  user: string;
+}
+
 /** Each example: its steps, and the variables its CI sets for a push build of main. */
-const EXAMPLES: { file: string; steps: () => Step[]; ci: Record<string, string>; link: string; user: string }[] = [
+const EXAMPLES: Example[] = [
   {
     file: 'cli/gitlab-ci.yml',
-    steps: () =>
-      (parse(read('cli/gitlab-ci.yml')) as { deploy: { script: string[] } }).deploy.script.map((command) => ({
-        command,
-      })),
+    steps: () => {
+      const { deploy } = parse(read('cli/gitlab-ci.yml')) as { deploy: { before_script: string[]; script: string[] } };
+      return oneShell([...deploy.before_script, ...deploy.script]);
+    },
+    installs: 'executable',
+    keeps: true,
     ci: {
       CI: 'true',
       GITLAB_CI: 'true',
@@ -93,6 +224,8 @@ const EXAMPLES: { file: string; steps: () => Step[]; ci: Record<string, string>;
     file: 'cli/Jenkinsfile',
     steps: () =>
       [...read('cli/Jenkinsfile').matchAll(/sh '([^']+)'/g)].map((match) => ({ command: match[1] as string })),
+    installs: 'executable',
+    keeps: true,
     ci: {
       JENKINS_URL: 'https://jenkins.example.com/',
       GIT_COMMIT: SHA,
@@ -110,11 +243,13 @@ const EXAMPLES: { file: string; steps: () => Step[]; ci: Record<string, string>;
     steps: () =>
       (
         parse(read('cli/circleci-config.yml')) as {
-          jobs: { deploy: { steps: (string | { run: { command: string; when?: Step['when'] } })[] } };
+          jobs: { deploy: { steps: (string | { run?: { command: string; when?: Step['when'] } })[] } };
         }
       ).jobs.deploy.steps.flatMap((step) =>
-        typeof step === 'object' ? [{ command: step.run.command, when: step.run.when }] : [],
+        typeof step === 'object' && step.run ? [{ command: step.run.command, when: step.run.when }] : [],
       ),
+    installs: 'executable',
+    keeps: true,
     ci: {
       CI: 'true',
       CIRCLECI: 'true',
@@ -131,9 +266,11 @@ const EXAMPLES: { file: string; steps: () => Step[]; ci: Record<string, string>;
   {
     file: 'cli/buildkite-pipeline.yml',
     steps: () =>
-      (parse(read('cli/buildkite-pipeline.yml')) as { steps: { command: string }[] }).steps.map((step) => ({
-        command: step.command,
-      })),
+      (parse(read('cli/buildkite-pipeline.yml')) as { steps: { commands: string[] }[] }).steps.flatMap((step) =>
+        oneShell(step.commands),
+      ),
+    installs: 'executable',
+    keeps: true,
     ci: {
       CI: 'true',
       BUILDKITE: 'true',
@@ -151,10 +288,20 @@ const EXAMPLES: { file: string; steps: () => Step[]; ci: Record<string, string>;
   {
     file: 'cli/azure-pipelines.yml',
     steps: () =>
-      (parse(read('cli/azure-pipelines.yml')) as { steps: { script?: string; env?: Record<string, string> }[] }).steps
+      (
+        parse(read('cli/azure-pipelines.yml')) as {
+          steps: { script?: string; env?: Record<string, string>; continueOnError?: boolean }[];
+        }
+      ).steps
         .filter((step) => step.script)
         // The service's variables as the test's fake, in place of the pipeline's own.
-        .map((step) => ({ command: step.script as string, env: { ...step.env, ...service() } })),
+        .map((step) => ({
+          command: step.script as string,
+          env: { ...step.env, ...service() },
+          continueOnError: step.continueOnError,
+        })),
+    installs: 'npm',
+    keeps: false,
     ci: {
       TF_BUILD: 'True',
       BUILD_BUILDURI: 'vstfs:///Build/Build/310',
@@ -173,11 +320,14 @@ const EXAMPLES: { file: string; steps: () => Step[]; ci: Record<string, string>;
     steps: () =>
       (
         parse(read('cli-in-github-actions.yml')) as {
-          jobs: { deploy: { steps: { run?: string; env?: Record<string, string> }[] } };
+          jobs: { deploy: { steps: { run?: string; 'continue-on-error'?: boolean }[] } };
         }
       ).jobs.deploy.steps
         .filter((step) => step.run)
-        .map((step) => ({ command: step.run as string, env: service() })),
+        .map((step) => ({ command: step.run as string, env: service(), continueOnError: step['continue-on-error'] })),
+    installs: 'executable',
+    // A hosted runner starts afresh every time.
+    keeps: false,
     ci: {
       CI: 'true',
       GITHUB_ACTIONS: 'true',
@@ -196,13 +346,48 @@ const EXAMPLES: { file: string; steps: () => Step[]; ci: Record<string, string>;
   },
 ];
 
+/** Bitbucket Pipelines: the script in one shell, then after-script whatever it came to. */
+const BITBUCKET: Example = {
+  file: 'cli/bitbucket-pipelines.yml',
+  steps: () => {
+    const step = (
+      parse(read('cli/bitbucket-pipelines.yml')) as {
+        pipelines: { branches: { main: { step: { script: string[]; 'after-script': string[] } }[] } };
+      }
+    ).pipelines.branches.main[0]?.step;
+    return [
+      ...oneShell(step?.script ?? []),
+      ...(step?.['after-script'] ?? []).map((command) => ({ command, when: 'always' as const })),
+    ];
+  },
+  installs: 'npm',
+  keeps: false,
+  ci: {
+    CI: 'true',
+    BITBUCKET_BUILD_NUMBER: '88',
+    BITBUCKET_COMMIT: SHA,
+    BITBUCKET_BRANCH: 'main',
+    BITBUCKET_REPO_FULL_NAME: 'acme/shop',
+    BITBUCKET_STEP_TRIGGERER_UUID: '{0a1b2c3d-0000-4000-8000-000000000001}',
+  },
+  link: 'https://bitbucket.org/acme/shop/pipelines/results/88',
+  user: '{0a1b2c3d-0000-4000-8000-000000000001}',
+};
+
+/** Downloads of the executable from the release served here. */
+const executableDownloads = () => release.requests.filter((request) => request.path.endsWith(`/${seaName()}`)).length;
+
 describe('each example, run with its CI’s variables', () => {
   it.each(EXAMPLES.map((example) => [example.file, example] as const))(
-    '%s records the build its CI describes, SUCCEEDED, then FAILED for a failed deploy',
+    '%s installs the tool in a step of its own, records the build its CI describes, SUCCEEDED, then FAILED for a failed deploy',
     async (_, example) => {
-      await runJob(example.steps(), { ...example.ci, ...service() }, 0);
-      await runJob(example.steps(), { ...example.ci, ...service() }, 1);
+      const downloadsBefore = executableDownloads();
+      const job = newJob();
+      const succeeded = await runJob(example, { ...example.ci, ...service() }, 0, { job });
+      const failed = await runJob(example, { ...example.ci, ...service() }, 1, example.keeps ? { job } : {});
 
+      expect(succeeded).toEqual({ failed: false, deployed: true });
+      expect(failed).toEqual({ failed: true, deployed: true });
       const bodies = fake.service.requests
         .filter((request) => request.method === 'POST')
         .map((request) => request.body);
@@ -220,34 +405,16 @@ describe('each example, run with its CI’s variables', () => {
         ['STARTED', 'SUCCEEDED'],
         ['STARTED', 'FAILED'],
       ]);
+      // The executable: downloaded once where the CI keeps it, from the release each time where not.
+      const expected = example.installs === 'npm' ? 0 : example.keeps ? 1 : 2;
+      expect(executableDownloads() - downloadsBefore).toBe(expected);
     },
   );
 
-  it('bitbucket-pipelines.yml records in after-script what the script came to', async () => {
-    const step = (
-      parse(read('cli/bitbucket-pipelines.yml')) as {
-        pipelines: { branches: { main: { step: { script: string[]; 'after-script': string[] } }[] } };
-      }
-    ).pipelines.branches.main[0]?.step;
-    const ci = {
-      CI: 'true',
-      BITBUCKET_BUILD_NUMBER: '88',
-      BITBUCKET_COMMIT: SHA,
-      BITBUCKET_BRANCH: 'main',
-      BITBUCKET_REPO_FULL_NAME: 'acme/shop',
-      BITBUCKET_STEP_TRIGGERER_UUID: '{0a1b2c3d-0000-4000-8000-000000000001}',
-      ...service(),
-    };
+  it('bitbucket-pipelines.yml installs the npm package before the deploy, and records in after-script what the script came to', async () => {
     for (const exitCode of [0, 1]) {
       // Bitbucket runs the script, then after-script with the script's exit code.
-      await runJob(
-        [
-          ...(step?.script ?? []).map((command) => ({ command })),
-          ...(step?.['after-script'] ?? []).map((command) => ({ command, when: 'always' as const })),
-        ],
-        { ...ci, BITBUCKET_EXIT_CODE: String(exitCode) },
-        exitCode,
-      );
+      await runJob(BITBUCKET, { ...BITBUCKET.ci, ...service(), BITBUCKET_EXIT_CODE: String(exitCode) }, exitCode);
     }
 
     expect(fake.service.requests.map((request) => request.body)).toEqual([
@@ -256,11 +423,51 @@ describe('each example, run with its CI’s variables', () => {
         environment: 'Production',
         commitSha: SHA,
         branch: 'main',
-        user: '{0a1b2c3d-0000-4000-8000-000000000001}',
-        link: 'https://bitbucket.org/acme/shop/pipelines/results/88',
+        user: BITBUCKET.user,
+        link: BITBUCKET.link,
         status: 'SUCCEEDED',
       }),
       expect.objectContaining({ status: 'FAILED' }),
     ]);
+  });
+});
+
+describe('where the tool could not be installed, the deploy runs all the same, and the job ends as it did', () => {
+  it.each([...EXAMPLES, BITBUCKET].map((example) => [example.file, example] as const))('%s', async (_, example) => {
+    const env = { ...example.ci, ...service(), BITBUCKET_EXIT_CODE: '0' };
+    const succeeded = await runJob(example, env, 0, { reachable: false });
+    const failed = await runJob(example, { ...env, BITBUCKET_EXIT_CODE: '3' }, 3, { reachable: false });
+
+    expect(succeeded).toEqual({ failed: false, deployed: true });
+    expect(failed).toEqual({ failed: true, deployed: true });
+    expect(fake.service.requests).toEqual([]);
+    // It was tried: install.sh ran and found no executable to download.
+    if (example.installs === 'executable') {
+      expect(broken.requests.filter((request) => request.path.endsWith(`/${seaName()}`)).length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('the examples pin what they install', () => {
+  const files = [
+    'cli/gitlab-ci.yml',
+    'cli/Jenkinsfile',
+    'cli/circleci-config.yml',
+    'cli/buildkite-pipeline.yml',
+  ].concat(['cli/azure-pipelines.yml', 'cli/bitbucket-pipelines.yml', 'cli-in-github-actions.yml']);
+
+  it('one exact version, the same in every example, and no npx (the registry is never in a deploy’s path)', () => {
+    const pins = files.map((file) => {
+      const text = read(file);
+      const versions = [
+        ...text.matchAll(/releases\/download\/v(\d+\.\d+\.\d+)\/install\.sh|report-deployment@(\d+\.\d+\.\d+)/g),
+      ].map((match) => match[1] ?? match[2]);
+      return { file, versions: [...new Set(versions)], npx: text.includes('npx') };
+    });
+
+    expect(pins.map(({ file, npx }) => ({ file, npx }))).toEqual(files.map((file) => ({ file, npx: false })));
+    expect(new Set(pins.flatMap(({ versions }) => versions)).size).toBe(1);
+    for (const { file, versions } of pins) expect(versions, file).toHaveLength(1);
+    expect([...EXAMPLES, BITBUCKET].map((example) => example.file).sort()).toEqual([...files].sort());
   });
 });
