@@ -80,9 +80,9 @@ export function seaMainScript(cliDir: string, version: string): string {
       (name) => `${JSON.stringify(name)}: (function (${PARAMETERS}) {\n${readFileSync(join(cliDir, name), 'utf8')}\n})`,
     )
     .join(',\n');
+  // Not in strict mode, so that each file keeps its own (as Node's loader runs it): some are sloppy.
   return `// report-deployment as a single executable application: written by scripts/sea.ts around the
 // CLI's bundle. Each file of the bundle by name; a require of its own that finds them, and the builtins.
-'use strict';
 const FILES = {
 ${table}
 };
@@ -192,13 +192,21 @@ export function pathWithoutNode(path: string, mirrors: string): string {
     .filter((dir) => dir !== '' && !(process.platform === 'win32' && holdsNode(dir)))
     .map((dir) => {
       if (!holdsNode(dir)) return dir;
-      const mirror = join(mirrors, createHash('sha256').update(dir).digest('hex').slice(0, 16));
+      // One per folder and what it holds now: a tool installed since gets a new one.
+      const others = readdirSync(dir)
+        .filter((name) => !names.includes(name))
+        .sort();
+      const mirror = join(
+        mirrors,
+        createHash('sha256')
+          .update(`${dir}\0${others.join('\0')}`)
+          .digest('hex')
+          .slice(0, 16),
+      );
       if (existsSync(mirror)) return mirror;
       mkdirSync(mirrors, { recursive: true });
       const work = mkdtempSync(`${mirror}-`);
-      for (const name of readdirSync(dir)) {
-        if (!names.includes(name)) symlinkSync(join(dir, name), join(work, name));
-      }
+      for (const name of others) symlinkSync(join(dir, name), join(work, name));
       try {
         renameSync(work, mirror);
       } catch {
