@@ -2,9 +2,9 @@
 // and imported then, so that they never load it (with execa, about 17 ms). Only its commit, branch,
 // tag and link are taken, and what it gets wrong is left out: a value built from a missing variable
 // ("undefined/pipelines/undefined"), a tag given as the branch. Nothing it does is let throw.
-import { statSync } from 'node:fs';
 import type { Sourced } from '../core/deployment.js';
 import type { Log } from '../core/log.js';
+import { teamCityBranch } from './teamcity.js';
 import type { CiValues, Env } from './variables.js';
 
 export interface OtherCi {
@@ -21,9 +21,6 @@ export const UNKNOWN_CI = 'an unknown CI';
  * every such call fail at once: git.ts fills those fields, bounded, afterwards.
  */
 const NO_GIT_HERE = '\0';
-
-/** Properties files env-ci's TeamCity reads whole, with no bound: a larger one is not read. */
-const MAX_PROPERTIES_BYTES = 1024 * 1024;
 
 /** The CI env-ci detects, or that CI (set, and not "false") says this is; undefined outside any CI. */
 export async function otherCi(env: Env, log: Pick<Log, 'debug'>): Promise<OtherCi | undefined> {
@@ -44,15 +41,19 @@ const MARKS_WITHOUT_CI = ['TEAMCITY_VERSION', 'bamboo_agentId'];
 async function detectWithEnvCi(env: Env, log: Pick<Log, 'debug'>): Promise<OtherCi | undefined> {
   try {
     const { default: envCi } = await import('env-ci');
-    const result = envCi({ env: withReadableFiles(env), cwd: NO_GIT_HERE });
+    const result = envCi({ env: withoutFilesToRead(env), cwd: NO_GIT_HERE });
     // Without a service, env-ci detected none of its CIs (its isCi then only repeats CI).
     if (!usable(result.service)) return undefined;
     const name = usable(result.name) ? result.name : result.service;
     const from = (value: unknown): Sourced | undefined =>
       usable(value) ? { value, source: `${name} (through env-ci)` } : undefined;
     const tag = from(result.tag);
-    // For a pull request, `branch` is its target: only prBranch is the branch built.
-    const branch = from(result.isPr === true ? result.prBranch : result.branch);
+    // For a pull request, `branch` is its target: only prBranch is the branch built. TeamCity's is
+    // in its properties files, which are read here, with a bound.
+    const branch =
+      result.service === 'teamcity'
+        ? sourcedBranch(teamCityBranch(env, log), `${name} (teamcity.build.branch)`)
+        : from(result.isPr === true ? result.prBranch : result.branch);
     return {
       name,
       values: {
@@ -70,28 +71,25 @@ async function detectWithEnvCi(env: Env, log: Pick<Log, 'debug'>): Promise<Other
   }
 }
 
+function sourcedBranch(value: string, source: string): Sourced | undefined {
+  return value ? { value, source } : undefined;
+}
+
 /** A string that is a value: not empty, and not built by env-ci from a variable that was missing. */
 function usable(value: unknown): value is string {
   return typeof value === 'string' && value !== '' && !value.includes('undefined');
 }
 
 /**
- * The environment env-ci reads, without a TeamCity properties file that is no regular file of a
- * sane size: env-ci would read a pipe or a device until its end, which may never come.
+ * Every variable that makes env-ci read a file: it reads them whole and synchronously, and a pipe
+ * or a device would make it wait until an end that may never come. TeamCity's properties files are
+ * read in teamcity.ts instead, with a bound; GitHub's event file never reaches env-ci (GitHub
+ * Actions is one of the seven), and is left out all the same.
  */
-function withReadableFiles(env: Env): Env {
-  const path = env.TEAMCITY_BUILD_PROPERTIES_FILE;
-  if (!path || isReadableFile(path)) return env;
-  const rest = { ...env };
-  delete rest.TEAMCITY_BUILD_PROPERTIES_FILE;
-  return rest;
-}
+const FILE_VARIABLES = ['TEAMCITY_BUILD_PROPERTIES_FILE', 'GITHUB_EVENT_PATH'];
 
-export function isReadableFile(path: string): boolean {
-  try {
-    const stats = statSync(path);
-    return stats.isFile() && stats.size <= MAX_PROPERTIES_BYTES;
-  } catch {
-    return false;
-  }
+function withoutFilesToRead(env: Env): Env {
+  const rest = { ...env };
+  for (const name of FILE_VARIABLES) delete rest[name];
+  return rest;
 }

@@ -5,7 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isReadableFile, UNKNOWN_CI } from '../../src/ci/env-ci-fallback.ts';
+import { UNKNOWN_CI } from '../../src/ci/env-ci-fallback.ts';
+import { MAX_PROPERTIES_BYTES, parseProperties, readBoundedFile, teamCityBranch } from '../../src/ci/teamcity.ts';
 import { contextOf, freshDir } from './ci-context.ts';
 
 const dir = freshDir();
@@ -46,16 +47,15 @@ describe('Travis CI through env-ci', () => {
   ])('%s', async (_label, env, values) => {
     const seen = await contextOf(env, dir);
     expect(seen.name).toBe('Travis CI');
-    expect(seen.values).toEqual(values);
-    for (const source of Object.values(seen.sources)) expect(source).toBe('Travis CI (through env-ci)');
+    const { user, ...sources } = seen.sources;
+    expect(seen.values).toEqual({ ...values, user: 'Travis CI' });
+    for (const source of Object.values(sources)) expect(source).toBe('Travis CI (through env-ci)');
+    expect(user).toBe("the CI's name (neither its variables nor git name a user)");
   });
 
-  it('takes no user from the agent, and says so', async () => {
+  it("takes no user from the agent's account: the CI's name stands in", async () => {
     const seen = await contextOf({ ...base, TRAVIS_BRANCH: 'main', USER: 'travis' }, dir);
-    expect(seen.values.user).toBeUndefined();
-    expect(seen.missing('user')).toBe(
-      "is not set, and the variables of Travis CI name no user (a CI agent's git or OS user is not taken for one). Set `--user`.",
-    );
+    expect(seen.values.user).toBe('Travis CI');
   });
 });
 
@@ -66,12 +66,12 @@ describe('values env-ci builds from missing variables', () => {
       dir,
     );
     expect(seen.name).toBe('Cirrus CI');
-    expect(seen.values).toEqual({ commitSha: SHA, branch: 'main' });
+    expect(seen.values).toEqual({ commitSha: SHA, branch: 'main', user: 'Cirrus CI' });
   });
 
   it('keeps a link whose variables are set', async () => {
     const seen = await contextOf({ CI: 'true', CIRRUS_CI: 'true', CIRRUS_TASK_ID: '42', CIRRUS_BRANCH: 'main' }, dir);
-    expect(seen.values).toEqual({ branch: 'main', link: 'https://cirrus-ci.com/task/42' });
+    expect(seen.values).toEqual({ branch: 'main', link: 'https://cirrus-ci.com/task/42', user: 'Cirrus CI' });
   });
 });
 
@@ -93,25 +93,96 @@ describe('in a CI, or not', () => {
   });
 });
 
-describe("TeamCity's properties file", () => {
-  it('is read by env-ci when it is a regular file', async () => {
+describe("TeamCity's properties files, read here with a bound (env-ci never reads a file)", () => {
+  const teamcity = (extra: Record<string, string> = {}) => ({ TEAMCITY_VERSION: '2024.1', ...extra });
+
+  it('takes the branch from the build properties file', async () => {
     const file = join(dir, 'build.properties');
     writeFileSync(file, 'teamcity.build.branch=release/7\n');
-    const seen = await contextOf({ TEAMCITY_VERSION: '2024.1', TEAMCITY_BUILD_PROPERTIES_FILE: file }, dir);
-    expect(seen.values).toEqual({ branch: 'release/7' });
+    const seen = await contextOf(teamcity({ TEAMCITY_BUILD_PROPERTIES_FILE: file }), dir);
+    expect(seen.values).toEqual({ branch: 'release/7', user: 'TeamCity' });
+    expect(seen.sources.branch).toBe('TeamCity (teamcity.build.branch)');
   });
 
-  it('is not read when it is a pipe or a folder: env-ci would wait on it', () => {
+  it('else from the configuration properties file the build properties name', async () => {
+    const configuration = join(dir, 'config.properties');
+    writeFileSync(configuration, '#TeamCity\nteamcity.build.branch = feat\\:x\\u00e9\n');
+    const build = join(dir, 'build-naming-config.properties');
+    writeFileSync(build, `teamcity.configuration.properties.file=${configuration.replaceAll('\\', '\\\\')}\n`);
+    const seen = await contextOf(teamcity({ TEAMCITY_BUILD_PROPERTIES_FILE: build, BUILD_VCS_NUMBER: SHA }), dir);
+    expect(seen.values).toEqual({ commitSha: SHA, branch: 'feat:xé', user: 'TeamCity' });
+  });
+
+  it('reads neither a pipe, nor a folder, nor a device, nor a file over 1 MiB, and waits on none', async () => {
     const pipe = join(dir, 'pipe');
     execFileSync('mkfifo', [pipe]);
-    const folder = join(dir, 'folder');
-    mkdirSync(folder);
-    expect([pipe, folder, join(dir, 'none'), '/dev/zero'].map(isReadableFile)).toEqual([false, false, false, false]);
+    const big = join(dir, 'big.properties');
+    writeFileSync(big, `teamcity.build.branch=big\n${'#'.repeat(MAX_PROPERTIES_BYTES)}\n`);
+    for (const named of [pipe, dir, '/dev/zero', big, join(dir, 'none')]) {
+      // As the build properties file, and as the configuration file the build properties name.
+      const build = join(dir, 'naming.properties');
+      writeFileSync(build, `teamcity.configuration.properties.file=${named}\n`);
+      for (const file of [named, build]) {
+        const debug: string[] = [];
+        expect(
+          teamCityBranch({ TEAMCITY_BUILD_PROPERTIES_FILE: file }, { debug: (text) => void debug.push(String(text)) }),
+        ).toBe('');
+        expect(debug.join('\n')).toMatch(
+          /is not read: it (is not a regular file|is over 1048576 bytes|cannot be opened)/,
+        );
+      }
+    }
+    // The whole context too: no value from them, and no wait.
+    const seen = await contextOf(teamcity({ TEAMCITY_BUILD_PROPERTIES_FILE: pipe }), dir);
+    expect(seen.values).toEqual({ user: 'TeamCity' });
   });
 
-  it('is not read when larger than 1 MiB', () => {
-    const big = join(dir, 'big.properties');
-    writeFileSync(big, Buffer.alloc(1024 * 1024 + 1, 0x41));
-    expect(isReadableFile(big)).toBe(false);
+  it('reads a file up to its bound whatever its size says, and no further', () => {
+    const file = join(dir, 'exact.properties');
+    writeFileSync(file, 'a=1\n');
+    expect(readBoundedFile(file, 4)).toBe('a=1\n');
+    expect(() => readBoundedFile(file, 3)).toThrow('it is over 3 bytes');
+    // A file whose size says less than it holds (as /proc's say 0): the bound is kept while reading.
+    const lying = {
+      openSync: () => 7,
+      fstatSync: () => ({ isFile: () => true, size: 0 }),
+      readSync: (_fd: number, buffer: Uint8Array, offset: number, length: number) => {
+        buffer.fill(0x41, offset, offset + length);
+        return length;
+      },
+      closeSync: () => {},
+    } as unknown as Parameters<typeof readBoundedFile>[2];
+    expect(() => readBoundedFile('/proc/lying', 10, lying)).toThrow('it is over 10 bytes');
+  });
+
+  it('leaves env-ci no variable that names a file to read', async () => {
+    // Were it passed on, env-ci would read the event file of a CI it detects as GitHub Actions.
+    const seen = await contextOf(
+      { CI: 'true', TRAVIS: 'true', TRAVIS_BRANCH: 'main', GITHUB_EVENT_PATH: join(dir, 'pipe') },
+      dir,
+    );
+    expect(seen.values.branch).toBe('main');
+  });
+});
+
+describe('Java properties, as TeamCity writes them', () => {
+  it.each([
+    ['key=value', { key: 'value' }],
+    ['key = value ', { key: 'value ' }],
+    ['key:value', { key: 'value' }],
+    ['key value', { key: 'value' }],
+    ['  key\t=\t\tvalue', { key: 'value' }],
+    ['key', { key: '' }],
+    ['a\\:b\\=c\\ d=e', { 'a:b=c d': 'e' }],
+    ['k=\\u00e9\\t\\n\\r\\f\\x\\\\', { k: 'é\t\n\r\fx\\' }],
+    ['k=one \\\n    two', { k: 'one two' }],
+    ['k=ends in a backslash \\\\', { k: 'ends in a backslash \\' }],
+    ['# comment \\\nk=v', { k: 'v' }],
+    ['! comment\n  # comment\n\nk=v', { k: 'v' }],
+    ['k=first\nk=second', { k: 'first' }],
+    ['k=a\r\nj=b\rl=c', { k: 'a', j: 'b', l: 'c' }],
+    ['k=continued at the end \\', { k: 'continued at the end ' }],
+  ])('%j', (text, expected) => {
+    expect(Object.fromEntries(parseProperties(text))).toEqual(expected);
   });
 });

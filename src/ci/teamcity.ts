@@ -1,0 +1,112 @@
+// TeamCity's branch, from its properties files, read here with a bound rather than by env-ci (which
+// reads both whole and synchronously: a pipe named in the build properties file would hang the CLI
+// for ever). TEAMCITY_BUILD_PROPERTIES_FILE names the build's properties; its
+// `teamcity.configuration.properties.file` names the configuration's, where TeamCity puts
+// `teamcity.build.branch` (www.jetbrains.com/help/teamcity/predefined-build-parameters.html). Each
+// is read only if it is a regular file of at most MAX_PROPERTIES_BYTES; anything else gives nothing.
+import * as nodeFs from 'node:fs';
+import { constants } from 'node:fs';
+import type { Log } from '../core/log.js';
+import type { Env } from './variables.js';
+
+/** More than any build's properties hold; a larger file is not read. */
+export const MAX_PROPERTIES_BYTES = 1024 * 1024;
+
+const BRANCH = 'teamcity.build.branch';
+const CONFIGURATION_FILE = 'teamcity.configuration.properties.file';
+
+/** The file system calls the files are read with: node:fs's, or a test's. */
+export type PropertiesFileSystem = Pick<typeof nodeFs, 'openSync' | 'fstatSync' | 'readSync' | 'closeSync'>;
+
+/** The build's branch as TeamCity's properties name it; '' where they name none or cannot be read. */
+export function teamCityBranch(env: Env, log: Pick<Log, 'debug'>, fs: PropertiesFileSystem = nodeFs): string {
+  const build = readProperties(env.TEAMCITY_BUILD_PROPERTIES_FILE, log, fs);
+  const branch = build.get(BRANCH);
+  if (branch) return branch;
+  return readProperties(build.get(CONFIGURATION_FILE), log, fs).get(BRANCH) ?? '';
+}
+
+function readProperties(
+  path: string | undefined,
+  log: Pick<Log, 'debug'>,
+  fs: PropertiesFileSystem,
+): Map<string, string> {
+  if (!path) return new Map();
+  try {
+    return parseProperties(readBoundedFile(path, MAX_PROPERTIES_BYTES, fs));
+  } catch (error) {
+    log.debug(`TeamCity's properties file ${path} is not read: ${(error as Error).message}.`);
+    return new Map();
+  }
+}
+
+/**
+ * A regular file's text, read up to `max` bytes whatever its size says. Opened without blocking and
+ * checked once open, so that a pipe or a device in its place is never waited on. Throws otherwise.
+ */
+export function readBoundedFile(path: string, max: number, fs: PropertiesFileSystem = nodeFs): string {
+  let fd: number;
+  try {
+    fd = fs.openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw new Error(`it cannot be opened (${String((error as { code?: unknown }).code ?? error)})`);
+  }
+  try {
+    const stats = fs.fstatSync(fd);
+    if (!stats.isFile()) throw new Error('it is not a regular file');
+    if (stats.size > max) throw new Error(`it is over ${max} bytes`);
+    const buffer = Buffer.alloc(max + 1);
+    let size = 0;
+    for (let read = -1; read !== 0 && size <= max; size += read) {
+      read = fs.readSync(fd, buffer, size, buffer.length - size, null);
+    }
+    if (size > max) throw new Error(`it is over ${max} bytes`);
+    return buffer.subarray(0, size).toString('utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * A Java properties file's keys and values, as java.util.Properties reads them: `#` and `!`
+ * comments, `=`, `:` or white space between key and value, a backslash at a line's end continuing
+ * it, `\uXXXX` and the other escapes. The first of a key's values is kept.
+ */
+export function parseProperties(text: string): Map<string, string> {
+  const properties = new Map<string, string>();
+  for (const line of logicalLines(text)) {
+    const trimmed = line.replace(/^[ \t\f]+/, '');
+    if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('!')) continue;
+    // The key ends at the first unescaped separator; the value starts after it and its white space.
+    const match = /^((?:\\.|[^\\=: \t\f])*)[ \t\f]*[=:]?[ \t\f]*([\s\S]*)$/.exec(trimmed) as RegExpExecArray;
+    const key = unescape(match[1] as string);
+    if (!properties.has(key)) properties.set(key, unescape(match[2] as string));
+  }
+  return properties;
+}
+
+/** The file's lines, each joined with those a trailing (unescaped) backslash continues it with. */
+function logicalLines(text: string): string[] {
+  const lines: string[] = [];
+  let current: string | undefined;
+  for (const physical of text.split(/\r\n|\r|\n/)) {
+    // A continuation line's leading white space is not part of the value.
+    const part = current === undefined ? physical : physical.replace(/^[ \t\f]+/, '');
+    const comment = current === undefined && /^[ \t\f]*[#!]/.test(part);
+    const continued = !comment && /(?:^|[^\\])(?:\\\\)*\\$/.test(part);
+    const joined = (current ?? '') + (continued ? part.slice(0, -1) : part);
+    current = continued ? joined : undefined;
+    if (!continued) lines.push(joined);
+  }
+  if (current !== undefined) lines.push(current);
+  return lines;
+}
+
+const ESCAPES: Record<string, string> = { t: '\t', n: '\n', r: '\r', f: '\f' };
+
+function unescape(text: string): string {
+  return text.replace(/\\(u[0-9a-fA-F]{4}|.?)/g, (_, escaped: string) => {
+    if (escaped.length === 5) return String.fromCharCode(Number.parseInt(escaped.slice(1), 16));
+    return ESCAPES[escaped] ?? escaped;
+  });
+}
