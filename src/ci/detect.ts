@@ -7,8 +7,8 @@ import { azurePipelines } from './azure-pipelines.js';
 import { bitbucketPipelines } from './bitbucket-pipelines.js';
 import { buildkite } from './buildkite.js';
 import { circleci } from './circleci.js';
-import { otherCi, type OtherCi } from './env-ci-fallback.js';
-import { configuredUserName, currentBranch, headCommit, type GitOptions } from './git.js';
+import { otherCi, UNKNOWN_CI, type OtherCi } from './env-ci-fallback.js';
+import { commitAuthor, configuredUserName, currentBranch, headCommit, type GitAnswer, type GitOptions } from './git.js';
 import { githubActions } from './github-actions.js';
 import { gitlabCi } from './gitlab-ci.js';
 import { jenkins } from './jenkins.js';
@@ -26,8 +26,13 @@ export interface CiContextOptions {
   /** Where git runs. */
   cwd: string;
   log: Pick<Log, 'warning' | 'debug'>;
-  /** The fields a default is wanted for (those no flag gives): git is asked only for these. Default: all. */
-  wanted?: (field: FieldName) => boolean;
+  /**
+   * What the flags give for each field ('' or left out: nothing): git is asked only for the others,
+   * and the commit's author is that of the commit given.
+   */
+  given?: Partial<Record<FieldName, string>>;
+  /** The deadline: once aborted, git is killed, and what it has not said stays unsaid. */
+  signal?: AbortSignal;
 }
 
 type Values = FieldDefaults['values'];
@@ -44,51 +49,72 @@ export const PROVIDERS: readonly CiProvider[] = [
   jenkins,
 ];
 
+/** What git was asked for a field, and why it said nothing where it refused. */
+interface FromGit {
+  value: Sourced | undefined;
+  refusal: string | undefined;
+}
+
 export async function readCiContext(
   env: Record<string, string | undefined>,
   options: CiContextOptions,
 ): Promise<CiContext> {
   const strings = onlyStrings(env);
-  const git: GitOptions = { cwd: options.cwd, env: strings, log: options.log };
-  const wanted = options.wanted ?? (() => true);
-  const ask = async (field: FieldName, question: () => Promise<string>) => (wanted(field) ? question() : '');
+  const git: GitOptions = { cwd: options.cwd, env: strings, log: options.log, signal: options.signal };
+  const given = options.given ?? {};
+  const ask = async (field: FieldName, question: () => Promise<GitAnswer>): Promise<FromGit> => {
+    if (given[field]) return { value: undefined, refusal: undefined };
+    const { output, refusal } = await question();
+    return { value: output ? { value: output, source: 'git' } : undefined, refusal };
+  };
   const provider = PROVIDERS.find((candidate) => candidate.detect(strings));
   const ci: (OtherCi & Pick<CiProvider, 'userHint'>) | undefined = provider
     ? { name: provider.name, values: provider.values(strings, options.log), userHint: provider.userHint }
     : await otherCi(strings, options.log);
-  if (!ci)
-    return { name: undefined, defaults: { values: await outsideCi(strings, git, ask), missing: missingOutsideCi } };
+  if (!ci) {
+    // Outside any CI (a developer's machine, or a CI that neither env-ci nor CI marks): git, then the OS user.
+    const [commitSha, branch, userName] = await Promise.all([
+      ask('commitSha', () => headCommit(git)),
+      ask('branch', () => currentBranch(git)),
+      ask('user', () => configuredUserName(git)),
+    ]);
+    const values = present({ commitSha: commitSha.value, branch: branch.value });
+    const user = userName.value ? { value: userName.value.value, source: 'git (user.name)' } : osUser(strings);
+    if (user) values.user = user;
+    return { name: undefined, defaults: { values, missing: missing({ commitSha, branch }) } };
+  }
 
   const values: CiValues = present(ci.values);
   // git fills only what the CI's variables leave empty (Jenkins without GIT_COMMIT, Buildkite's
-  // "HEAD"). Not the user: in a CI, the git or OS user is the agent's account, not who deployed.
-  // The service requires a branch: a tag build on no branch its variables name is reported on the
-  // tag's name, as the action does. Before git: CIs check a tag out on a detached HEAD, so asking
-  // git would cost every tag deployment a spawn for nothing.
+  // "HEAD"). The service requires a branch: a tag build on no branch its variables name is reported
+  // on the tag's name, as the action does. Before git: CIs check a tag out on a detached HEAD, so
+  // asking git would cost every tag deployment a spawn for nothing.
   values.branch ??= values.version;
-  values.commitSha ??= fromGit(await ask('commitSha', () => headCommit(git)));
-  values.branch ??= fromGit(await ask('branch', () => currentBranch(git)));
-  return { name: ci.name, defaults: { values: present(values), missing: missingInCi(ci.name, ci.userHint) } };
+  const none = Promise.resolve<FromGit>({ value: undefined, refusal: undefined });
+  const [commitSha, branch] = await Promise.all([
+    values.commitSha ? none : ask('commitSha', () => headCommit(git)),
+    values.branch ? none : ask('branch', () => currentBranch(git)),
+  ]);
+  values.commitSha ??= commitSha.value;
+  values.branch ??= branch.value;
+  // Not the git or OS user: in a CI, that is the agent's account, not who deployed.
+  if (!values.user && !given.user) {
+    const sha = given.commitSha || values.commitSha?.value || '';
+    values.user = (await authorOf(sha, git)) ?? ciAsUser(ci.name, ci.userHint);
+  }
+  return { name: ci.name, defaults: { values: present(values), missing: missing({ commitSha, branch }) } };
 }
 
-/** Outside any CI (a developer's machine, or a CI that neither env-ci nor CI marks): git, then the OS user. */
-async function outsideCi(
-  env: Env,
-  git: GitOptions,
-  ask: (field: FieldName, question: () => Promise<string>) => Promise<string>,
-): Promise<Values> {
-  const values: Values = present({
-    commitSha: fromGit(await ask('commitSha', () => headCommit(git))),
-    branch: fromGit(await ask('branch', () => currentBranch(git))),
-  });
-  const userName = await ask('user', () => configuredUserName(git));
-  const user = userName ? { value: userName, source: 'git (user.name)' } : osUser(env);
-  if (user) values.user = user;
-  return values;
+/** The author of the commit deployed, as git records it, where the CI names no one. */
+async function authorOf(sha: string, git: GitOptions): Promise<Sourced | undefined> {
+  const { output } = await commitAuthor(sha, git);
+  return output ? { value: output, source: `git (author of ${sha})` } : undefined;
 }
 
-function fromGit(value: string): Sourced | undefined {
-  return value ? { value, source: 'git' } : undefined;
+/** The CI itself, where neither its variables nor git name a user: a deployment is never unrecorded for want of one. */
+function ciAsUser(name: string, hint: string | undefined): Sourced {
+  const value = name === UNKNOWN_CI ? 'CI' : name;
+  return { value, source: `the CI's name (neither its variables nor git name a user${hint ? `; ${hint}` : ''})` };
 }
 
 /** Only the fields with a value; every value a string. */
@@ -123,17 +149,14 @@ const FLAG: Record<RequiredField, string> = {
   environment: '--environment',
 };
 
-function missingOutsideCi(field: RequiredField): string {
-  if (field === 'user')
-    return `is not set, and neither git (user.name) nor the OS names a user here. Set \`${FLAG.user}\`.`;
-  return `is not set, and no CI variable or git repository here gives ${WHAT[field]}. Set \`${FLAG[field]}\`.`;
-}
-
-function missingInCi(name: string, userHint: string | undefined): (field: RequiredField) => string {
+/** What a missing field's message says after its name: why nothing gave it (git's refusal too), and the flag that does. */
+function missing(asked: Partial<Record<RequiredField, FromGit>>): (field: RequiredField) => string {
   return (field) => {
-    if (field !== 'user') return missingOutsideCi(field);
-    // The git or OS user of a CI's agent is no one who deployed: it is not taken.
-    const why = userHint ?? "a CI agent's git or OS user is not taken for one";
-    return `is not set, and the variables of ${name} name no user (${why}). Set \`${FLAG.user}\`.`;
+    // Outside a CI only: in one, the CI itself stands in for the user.
+    if (field === 'user')
+      return `is not set, and neither git (user.name) nor the OS names a user here. Set \`${FLAG.user}\`.`;
+    const refusal = asked[field]?.refusal;
+    const why = refusal ? ` (${refusal})` : '';
+    return `is not set, and no CI variable or git repository here gives ${WHAT[field]}${why}. Set \`${FLAG[field]}\`.`;
   };
 }

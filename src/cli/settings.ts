@@ -1,10 +1,12 @@
 // Reading a command's settings: its flags and environment, each command's status, and the CI's (or
-// git's) defaults for the fields, read only where the command creates a deployment.
+// git's) defaults for the fields, read only where the command creates a deployment, and never past
+// the command's deadline.
 import { readCiContext, type CiContext } from '../ci/detect.js';
-import { Settings, type SettingName } from '../core/constants.js';
-import { FieldSettings, type FieldName } from '../core/deployment.js';
+import type { ConfigError } from '../core/config-error.js';
+import { Limits, SettingDefaults, Settings, type SettingName } from '../core/constants.js';
+import { FieldNames, FieldSettings, type FieldName } from '../core/deployment.js';
 import type { Log } from '../core/log.js';
-import { readSettingsAndRequest, type CommonSettings, type Request } from '../core/settings.js';
+import { inspectSettingsAndRequest, type CommonSettings, type Request } from '../core/settings.js';
 import type { ParsedArgs } from './args.js';
 import { cliSettings } from './source.js';
 
@@ -13,7 +15,8 @@ type Env = Record<string, string | undefined>;
 /** The flags as the core reads them, each command's status folded in. */
 export function commandFlags(args: ParsedArgs): Partial<Record<SettingName, string>> {
   const flags = { ...args.settings };
-  if (args.command === 'start') flags[Settings.Status] = 'STARTED';
+  // `context` shows what `start` would send.
+  if (args.command === 'start' || args.command === 'context') flags[Settings.Status] = 'STARTED';
   if (args.exitCode !== undefined) flags[Settings.Status] = args.exitCode === 0 ? 'SUCCEEDED' : 'FAILED';
   if (args.command === 'finish') {
     // Given but empty (`--deployment-id "$ID"` after a start that recorded none): the empty list.
@@ -27,19 +30,59 @@ export function createsDeployments(args: ParsedArgs): boolean {
   return args.command !== 'finish' && args.settings[Settings.DeploymentId] === undefined;
 }
 
-/** The CI context where it is needed; undefined otherwise. Throws a ConfigError for bad settings. */
+/** One attempt's timeout, as --timeout-seconds gives it (its default where the flag is no number in bounds). */
+export function attemptTimeoutMs(args: ParsedArgs): number {
+  const seconds = Number(args.settings[Settings.TimeoutSeconds]);
+  const valid = seconds > 0 && seconds <= Limits.timeoutSeconds;
+  return (valid ? seconds : Number(SettingDefaults[Settings.TimeoutSeconds])) * 1000;
+}
+
+export interface ReadOptions {
+  /**
+   * The deadline of the reading (git above all): once aborted, what is not known yet stays unknown.
+   * Default: one attempt's timeout from now, the start deadline of `run`.
+   */
+  signal?: AbortSignal;
+}
+
+export interface CommandReading {
+  settings: CommonSettings;
+  request: Request;
+  /** The CI context where it is needed; undefined otherwise. */
+  ci: CiContext | undefined;
+}
+
+/** The command's settings and request; throws a ConfigError naming every bad setting. */
 export async function readCommand(
   args: ParsedArgs,
   env: Env,
   log: Log,
-): Promise<{ settings: CommonSettings; request: Request; ci: CiContext | undefined }> {
+  options?: ReadOptions,
+): Promise<CommandReading> {
+  const { problem, ...reading } = await inspectCommand(args, env, log, options);
+  if (problem) throw problem;
+  return reading;
+}
+
+/** The same reading, its problems returned beside what could be read (for `context`). */
+export async function inspectCommand(
+  args: ParsedArgs,
+  env: Env,
+  log: Log,
+  { signal = AbortSignal.timeout(attemptTimeoutMs(args)) }: ReadOptions = {},
+): Promise<CommandReading & { problem: ConfigError | undefined }> {
   const flags = commandFlags(args);
   // A default is read only for a field no flag gives (git is a spawn each).
-  const wanted = (field: FieldName) => !flags[FieldSettings[field]];
-  const ci = createsDeployments(args) ? await readCiContext(env, { cwd: process.cwd(), log, wanted }) : undefined;
-  const { settings, request } = readSettingsAndRequest(cliSettings(flags, env), env, () => {
+  const given = Object.fromEntries(FieldNames.map((field) => [field, flags[FieldSettings[field]] ?? ''])) as Record<
+    FieldName,
+    string
+  >;
+  const ci = createsDeployments(args)
+    ? await readCiContext(env, { cwd: process.cwd(), log, given, signal })
+    : undefined;
+  const reading = inspectSettingsAndRequest(cliSettings(flags, env), env, () => {
     if (!ci) throw new Error('readCommand: the CI context was not read');
     return ci.defaults;
   });
-  return { settings, request, ci };
+  return { ...reading, ci };
 }

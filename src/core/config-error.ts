@@ -57,8 +57,14 @@ export class ProblemCollector {
     this.problems.push({ subject, text });
   }
 
+  /** One ConfigError naming every problem found; undefined when there is none. */
+  error(): ConfigError | undefined {
+    return this.problems.length ? new ConfigError(this.problems) : undefined;
+  }
+
   /** Throws one ConfigError naming every problem found, if any. */
   throwIfAny(): void {
-    if (this.problems.length) throw new ConfigError(this.problems);
+    const error = this.error();
+    if (error) throw error;
   }
 }

@@ -44,7 +44,25 @@ export interface SettingSource extends Naming {
    * run started by a deployment's change of state); undefined where it does not: start now, finish later.
    */
   impliedStatus?(): ImpliedStatus | undefined;
+  /** How the face speaks of itself in messages; the action's words where it says nothing. */
+  words?: FaceWords;
 }
+
+/** How a face speaks of itself where the core words a message. */
+export interface FaceWords {
+  /** What would finish a deployment: "this action". */
+  tool: string;
+  /** What records a batch of deployments: "step". */
+  unit: string;
+  /** After a refused status word: what to do instead, a sentence. */
+  statusHint: string;
+}
+
+export const ACTION_WORDS: FaceWords = {
+  tool: 'this action',
+  unit: 'step',
+  statusHint: 'Leave it empty to start the deployment here and finish it when the job ends.',
+};
 
 /**
  * A status the place implies: its word and where it comes from ("the event's
@@ -63,6 +81,8 @@ export interface Connection {
   retries: number;
   /** The proxy that carries the requests; undefined for a direct connection. */
   proxy: Proxy | undefined;
+  /** What would finish a deployment, for messages: "this action" where unset. */
+  tool?: string;
 }
 
 /** What every step and command needs: how to reach the service, and how to treat a failure. */
@@ -115,13 +135,26 @@ export function readSettingsAndRequest(
   env: Env,
   defaults: () => FieldDefaults,
 ): { settings: CommonSettings; request: Request } {
+  const { settings, request, problem } = inspectSettingsAndRequest(source, env, defaults);
+  if (problem) throw problem;
+  return { settings, request };
+}
+
+/**
+ * The same reading, every problem returned beside what could be read (a refused setting as its
+ * fallback): for a check that shows both, as the CLI's `context` does.
+ */
+export function inspectSettingsAndRequest(
+  source: SettingSource,
+  env: Env,
+  defaults: () => FieldDefaults,
+): { settings: CommonSettings; request: Request; problem: ConfigError | undefined } {
   const problems = new ProblemCollector();
   // The key first (as given, even if it is refused): every value quoted in an error is cleaned of it.
   const shown = quoterFor(source.get(Settings.ApiKey));
   const settings = readCommon(source, env, problems, shown);
   const request = readRequest(source, settings.connection.apiKey, defaults, problems, shown);
-  problems.throwIfAny();
-  return { settings, request };
+  return { settings, request, problem: problems.error() };
 }
 
 function readCommon(source: SettingSource, env: Env, problems: ProblemCollector, shown: Quote): CommonSettings {
@@ -150,7 +183,14 @@ function readCommon(source: SettingSource, env: Env, problems: ProblemCollector,
   const dryRun = problems.read(() => readBoolean(source, Settings.DryRun, shown), false);
   const { apiKey, noKey } = keyOrWarning;
   return {
-    connection: { apiKey, baseUrl: baseUrl as URL, timeoutMs: timeoutSeconds * 1000, retries, proxy },
+    connection: {
+      apiKey,
+      baseUrl: baseUrl as URL,
+      timeoutMs: timeoutSeconds * 1000,
+      retries,
+      proxy,
+      tool: (source.words ?? ACTION_WORDS).tool,
+    },
     failOnError,
     dryRun,
     ...(noKey ? { noKey } : {}),
@@ -297,7 +337,7 @@ function readStatus(source: SettingSource, shown: Quote): RequestedStatus | unde
     const implied = source.impliedStatus?.();
     const empty =
       implied === undefined
-        ? ' Leave it empty to start the deployment here and finish it when the job ends.'
+        ? ` ${(source.words ?? ACTION_WORDS).statusHint}`
         : 'word' in implied
           ? ` Leave it empty to take it from ${implied.from}.`
           : '';
@@ -355,6 +395,7 @@ function readArtifacts(source: SettingSource): ArtifactRef[] {
   const byName = splitList(source.get(Settings.ArtifactName)).map((name) => ({ artifactName: name }));
   const artifacts = [...byId, ...byName];
   const subject = source.setting(Settings.ArtifactId, Settings.ArtifactName);
+  const { unit } = source.words ?? ACTION_WORDS;
   if (artifacts.length === 0) {
     throw new ConfigError(
       subject,
@@ -364,7 +405,7 @@ function readArtifacts(source: SettingSource): ArtifactRef[] {
   if (artifacts.length > Limits.idsPerStep) {
     throw new ConfigError(
       subject,
-      `name ${artifacts.length} artifacts; one step records at most ${Limits.idsPerStep}. Split them over several steps.`,
+      `name ${artifacts.length} artifacts; one ${unit} records at most ${Limits.idsPerStep}. Split them over several ${unit}s.`,
     );
   }
   return artifacts;
@@ -382,6 +423,7 @@ function readDeploymentIds(
 ): DeploymentId[] | undefined {
   if (raw === '') return undefined;
   const problem = (text: string) => new ConfigError(source.setting(Settings.DeploymentId), text);
+  const { unit } = source.words ?? ACTION_WORDS;
   const ids = raw.startsWith('[') ? parseIdArray(raw) : splitList(raw).map(textId);
   if (!ids) throw problem(`looks like a JSON array but is not one: ${shown(raw)}.`);
   if (ids.some((id) => id === undefined)) {
@@ -389,7 +431,7 @@ function readDeploymentIds(
   }
   if (ids.length > Limits.idsPerStep) {
     throw problem(
-      `holds ${ids.length} ids; one step updates at most ${Limits.idsPerStep}. Split them over several steps.`,
+      `holds ${ids.length} ids; one ${unit} updates at most ${Limits.idsPerStep}. Split them over several ${unit}s.`,
     );
   }
   for (const id of ids as DeploymentId[]) {

@@ -3,7 +3,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readCiContext } from '../../src/ci/detect.ts';
+import { readCiContext, type CiContextOptions } from '../../src/ci/detect.ts';
+import type { Lines } from '../../src/core/log.ts';
 
 export interface Seen {
   name: string | undefined;
@@ -22,10 +23,24 @@ export function freshDir(prefix = 'ci-context-'): string {
  * The context `env` gives, read in `cwd`. git runs with `env` only, and never looks above `cwd`'s
  * parent: a table's git finds no repository unless the test made one.
  */
-export async function contextOf(env: Record<string, string>, cwd: string): Promise<Seen> {
+export async function contextOf(
+  env: Record<string, string>,
+  cwd: string,
+  options: Pick<CiContextOptions, 'given' | 'signal'> & { debug?: string[] } = {},
+): Promise<Seen> {
   const warnings: string[] = [];
-  const log = { warning: (text: string | readonly string[]) => void warnings.push(String(text)), debug: () => {} };
-  const context = await readCiContext({ GIT_CEILING_DIRECTORIES: join(cwd, '..'), ...env }, { cwd, log });
+  const log = {
+    warning: (text: string | readonly string[]) => void warnings.push(String(text)),
+    debug: (text: Lines | (() => Lines)) => {
+      const lines = typeof text === 'function' ? text() : text;
+      options.debug?.push(...(typeof lines === 'string' ? [lines] : lines));
+    },
+  };
+  const { given, signal } = options;
+  const context = await readCiContext(
+    { GIT_CEILING_DIRECTORIES: join(cwd, '..'), ...env },
+    { cwd, log, given, signal },
+  );
   const values: Record<string, string> = {};
   const sources: Record<string, string> = {};
   for (const [field, sourced] of Object.entries(context.defaults.values)) {

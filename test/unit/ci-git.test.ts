@@ -1,11 +1,11 @@
 // Outside any CI, against real git repositories made here: the commit, the branch (none on a detached
 // HEAD), git's user.name, else the OS user. And in a CI, git filling what its variables leave empty.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnableEnv } from '../../src/ci/git.ts';
+import { gistOf, spawnableEnv } from '../../src/ci/git.ts';
 import { contextOf, freshDir } from './ci-context.ts';
 
 const root = freshDir('ci-git-');
@@ -135,28 +135,176 @@ describe('in a CI, git fills only what the variables leave empty', () => {
     const { dir, sha } = repository('jenkins', 'Dana Deployer');
     git(dir, 'checkout', '-q', '--detach');
     const seen = await contextOf({ ...env, JENKINS_URL: 'https://ci.example.com/', GIT_BRANCH: 'origin/main' }, dir);
-    expect(seen.values).toEqual({ commitSha: sha, branch: 'main' });
-    expect(seen.sources).toEqual({ commitSha: 'git', branch: 'Jenkins (GIT_BRANCH)' });
+    // Stock Jenkins names no user: the deployed commit's author does (not git's user.name: the agent's).
+    expect(seen.values).toEqual({ commitSha: sha, branch: 'main', user: 'Committer' });
+    expect(seen.sources).toEqual({
+      commitSha: 'git',
+      branch: 'Jenkins (GIT_BRANCH)',
+      user: `git (author of ${sha})`,
+    });
   });
 
   it("a GitLab tag pipeline: the branch is the tag (git is not asked), the user never git's", async () => {
     const { dir } = repository('gitlab-tag', 'Dana Deployer');
-    const seen = await contextOf({ ...env, GITLAB_CI: 'true', CI_COMMIT_SHA: 'abc', CI_COMMIT_TAG: 'v2' }, dir);
-    expect(seen.values).toEqual({ commitSha: 'abc', version: 'v2', branch: 'v2' });
+    const seen = await contextOf(
+      { ...env, GITLAB_CI: 'true', CI_COMMIT_SHA: 'abc', CI_COMMIT_TAG: 'v2', GITLAB_USER_LOGIN: 'gl' },
+      dir,
+    );
+    expect(seen.values).toEqual({ commitSha: 'abc', version: 'v2', branch: 'v2', user: 'gl' });
     expect(seen.sources.branch).toBe('GitLab CI (CI_COMMIT_TAG)');
   });
 
   it('a CI that checked out a branch: git names it where the variables do not', async () => {
     const { dir } = repository('circle', 'Dana Deployer');
-    const seen = await contextOf({ ...env, CIRCLECI: 'true', CIRCLE_SHA1: 'abc' }, dir);
-    expect(seen.values).toEqual({ commitSha: 'abc', branch: 'main' });
+    const seen = await contextOf({ ...env, CIRCLECI: 'true', CIRCLE_SHA1: 'abc', CIRCLE_USERNAME: 'c' }, dir);
+    expect(seen.values).toEqual({ commitSha: 'abc', branch: 'main', user: 'c' });
     expect(seen.sources.branch).toBe('git');
   });
 
-  it('an unknown CI (CI=true): commit and branch from git, no user', async () => {
+  it('an unknown CI (CI=true): commit and branch from git, the user its author', async () => {
     const { dir, sha } = repository('unknown-ci', 'Dana Deployer');
     const seen = await contextOf({ ...env, CI: 'true' }, dir);
-    expect(seen.values).toEqual({ commitSha: sha, branch: 'main' });
+    expect(seen.values).toEqual({ commitSha: sha, branch: 'main', user: 'Committer' });
+  });
+});
+
+describe("a user in every CI: the deployed commit's author, else the CI itself", () => {
+  it("the author of the commit the CI names, as git records it (no mailmap), not git's user.name", async () => {
+    const { dir, sha } = repository('author', 'Agent Account');
+    writeFileSync(join(dir, '.mailmap'), 'Mapped Name <c@example.com>\n');
+    const seen = await contextOf({ ...env, CIRCLECI: 'true', CIRCLE_SHA1: sha, CIRCLE_BRANCH: 'main' }, dir);
+    expect([seen.values.user, seen.sources.user]).toEqual(['Committer', `git (author of ${sha})`]);
+  });
+
+  it('the author of the commit --commit-sha gives, where the flag gives one', async () => {
+    const { dir, sha } = repository('flag-author', 'Dana Deployer');
+    git(
+      dir,
+      '-c',
+      'user.name=Second Author',
+      '-c',
+      'user.email=s@example.com',
+      'commit',
+      '-q',
+      '--allow-empty',
+      '-m',
+      'two',
+    );
+    const seen = await contextOf(
+      { ...env, JENKINS_URL: 'https://ci/', GIT_COMMIT: git(dir, 'rev-parse', 'HEAD') },
+      dir,
+      {
+        given: { commitSha: sha },
+      },
+    );
+    expect([seen.values.user, seen.sources.user]).toEqual(['Committer', `git (author of ${sha})`]);
+  });
+
+  it('nothing asked of git for a user --user gives', async () => {
+    const { dir, sha } = repository('flag-user', 'Dana Deployer');
+    const seen = await contextOf({ ...env, JENKINS_URL: 'https://ci/', GIT_COMMIT: sha }, dir, {
+      given: { user: 'x' },
+    });
+    expect(seen.values.user).toBeUndefined();
+  });
+
+  it.each([
+    ['a commit git does not have (a shallow clone)', 'fedcba9876543210fedcba9876543210fedcba98'],
+    ['no commit name at all', 'HEAD'],
+    ['a commit name that reads as an option', '--output=/tmp/x'],
+  ])("the CI's own name where git names no author: %s", async (_label, commit) => {
+    const { dir } = repository(`no-author-${commit.length}-${commit.slice(0, 2)}`, 'Dana Deployer');
+    const seen = await contextOf({ ...env, JENKINS_URL: 'https://ci/', GIT_COMMIT: commit, GIT_BRANCH: 'main' }, dir);
+    expect(seen.values.user).toBe('Jenkins');
+    expect(seen.sources.user).toMatch(/^the CI's name \(neither its variables nor git name a user; Jenkins names/);
+  });
+});
+
+describe('git never in the way: bounded, never blocking, its refusals said', () => {
+  /** A folder on PATH whose `git` is this shell script. */
+  function fakeGit(name: string, script: string): string {
+    const bin = join(root, name);
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+    return bin;
+  }
+
+  it('a git that hangs, ignores SIGTERM and leaves a child holding its pipes: no value at the deadline, and the event loop runs meanwhile', async () => {
+    const bin = fakeGit('hanging-git', "trap '' TERM\nsleep 30\n");
+    const dir = join(root, 'hang');
+    mkdirSync(dir);
+    let ticks = 0;
+    const ticker = setInterval(() => (ticks += 1), 10);
+    const started = performance.now();
+    try {
+      const seen = await contextOf({ ...env, PATH: `${bin}:${env.PATH}` }, dir, { signal: AbortSignal.timeout(300) });
+      const took = performance.now() - started;
+      expect(seen.values.commitSha).toBeUndefined();
+      expect(seen.missing('commitSha')).toBe(
+        'is not set, and no CI variable or git repository here gives a commit (git gave no answer before the deadline). Set `--commit-sha`.',
+      );
+      // Killed at the deadline, and not waited on after it (its `sleep` keeps the pipes open for 30 s).
+      expect(took).toBeLessThan(3000);
+      expect(ticks).toBeGreaterThan(5);
+    } finally {
+      clearInterval(ticker);
+    }
+  });
+
+  it('asks git its independent questions at once, not one after the other', async () => {
+    // Each call waits until three have started (or 3 s): one at a time, they would each time out.
+    const bin = fakeGit(
+      'parallel-git',
+      `echo x >> "${join(root, 'parallel-calls')}"\nfor i in $(seq 60); do [ $(wc -l < "${join(root, 'parallel-calls')}") -ge 3 ] && break; sleep 0.05; done\n[ $(wc -l < "${join(root, 'parallel-calls')}") -ge 3 ] && echo answer`,
+    );
+    const dir = join(root, 'parallel');
+    mkdirSync(dir);
+    const seen = await contextOf({ ...env, PATH: `${bin}:${env.PATH}` }, dir);
+    expect(seen.values).toEqual({ commitSha: 'answer', branch: 'answer', user: 'answer' });
+  });
+
+  it('an aborted deadline: git is not even started', async () => {
+    const marker = join(root, 'started-marker');
+    const bin = fakeGit('marking-git', `touch "${marker}"`);
+    const dir = join(root, 'aborted');
+    mkdirSync(dir);
+    const seen = await contextOf({ ...env, PATH: `${bin}:${env.PATH}` }, dir, { signal: AbortSignal.abort() });
+    expect(seen.values.commitSha).toBeUndefined();
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('an answer over 64 KiB is no answer', async () => {
+    const bin = fakeGit('chatty-git', 'head -c 70000 /dev/zero | tr "\\0" a');
+    const dir = join(root, 'chatty');
+    mkdirSync(dir);
+    const debug: string[] = [];
+    const seen = await contextOf({ ...env, PATH: `${bin}:${env.PATH}` }, dir, { debug });
+    expect(seen.values.commitSha).toBeUndefined();
+    expect(debug.join('\n')).toContain('git rev-parse --verify -q HEAD gave nothing: an answer over 64 KiB.');
+  });
+
+  it("git's refusal of a repository it does not trust: its words in debug, their gist in the message", async () => {
+    const { dir } = repository('dubious', 'Dana Deployer');
+    const debug: string[] = [];
+    // git's own switch for what a checkout owned by another user does (as a CI's cache or volume may be).
+    const seen = await contextOf({ ...env, GIT_TEST_ASSUME_DIFFERENT_OWNER: '1' }, dir, { debug });
+    expect(seen.values.commitSha).toBeUndefined();
+    expect(seen.missing('commitSha')).toBe(
+      `is not set, and no CI variable or git repository here gives a commit (git: detected dubious ownership in repository at '${dir}'). Set \`--commit-sha\`.`,
+    );
+    expect(seen.missing('branch')).toContain('(git: detected dubious ownership');
+    const said = debug.join('\n');
+    expect(said).toContain('git rev-parse --verify -q HEAD gave nothing: exit status 128.');
+    expect(said).toContain(`  git: fatal: detected dubious ownership in repository at '${dir}'`);
+    expect(said).toContain('safe.directory');
+  });
+
+  it('no gist where git refuses in silence or finds no repository: the message says that already', () => {
+    expect(gistOf('')).toBeUndefined();
+    expect(gistOf('\n  \n')).toBeUndefined();
+    expect(gistOf('fatal: not a git repository (or any of the parent directories): .git\n')).toBeUndefined();
+    expect(gistOf('\nerror: something else\nmore\n')).toBe('git: something else');
+    expect(gistOf(`fatal: ${'x'.repeat(300)}`)).toBe(`git: ${'x'.repeat(200)}…`);
   });
 });
 

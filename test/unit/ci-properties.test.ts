@@ -168,6 +168,6 @@ describe('readCiContext with hostile variables', () => {
   it('reads only strings from what it is given', async () => {
     const env = { GITLAB_CI: 'true', CI_COMMIT_SHA: 42, CI_COMMIT_BRANCH: 'main' } as unknown as Record<string, string>;
     const seen = await contextOf(env, dir);
-    expect(seen.values).toEqual({ branch: 'main' });
+    expect(seen.values).toEqual({ branch: 'main', user: 'GitLab CI' });
   });
 });

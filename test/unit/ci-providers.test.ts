@@ -1,6 +1,7 @@
 // The seven CIs the CLI reads itself, each as a table from its documented variables: a push build,
 // a merge or pull request build, a tag build, and one whose variables are missing or empty. Run in a
-// folder that is no git repository, so every value here comes from the variables.
+// folder that is no git repository, so every value here comes from the variables; where they name
+// no user, the CI's own name stands in (a table leaves that user out).
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,7 +19,8 @@ type Table = [label: string, env: Record<string, string>, values: Record<string,
 async function expectValues(name: string, env: Record<string, string>, values: Record<string, string>) {
   const seen = await contextOf(env, dir);
   expect(seen.name).toBe(name);
-  expect(seen.values).toEqual(values);
+  expect(seen.values).toEqual({ user: name, ...values });
+  if (!values.user) expect(seen.sources.user).toMatch(/^the CI's name \(neither its variables nor git name a user/);
   return seen;
 }
 
@@ -270,11 +272,12 @@ describe('Jenkins', () => {
     expect(seen.values.branch).toBe(branch || undefined);
   });
 
-  it('says where a user would come from', async () => {
+  it('names itself as the user where nothing names one, and says where a user would come from', async () => {
     const seen = await contextOf({ ...base, GIT_COMMIT: SHA }, dir);
-    expect(seen.missing('user')).toBe(
-      "is not set, and the variables of Jenkins name no user (Jenkins names the user who started a build with the Build User Vars plugin's BUILD_USER_ID). Set `--user`.",
-    );
+    expect([seen.values.user, seen.sources.user]).toEqual([
+      'Jenkins',
+      "the CI's name (neither its variables nor git name a user; Jenkins names the user who started a build with the Build User Vars plugin's BUILD_USER_ID)",
+    ]);
   });
 });
 
@@ -513,8 +516,10 @@ describe('which CI', () => {
     expect(seen.missing('branch')).toBe(
       'is not set, and no CI variable or git repository here gives a branch. Set `--branch`.',
     );
-    expect(seen.missing('user')).toBe(
-      "is not set, and the variables of GitLab CI name no user (a CI agent's git or OS user is not taken for one). Set `--user`.",
-    );
+    // Never the user: the CI's name stands in.
+    expect([seen.values.user, seen.sources.user]).toEqual([
+      'GitLab CI',
+      "the CI's name (neither its variables nor git name a user)",
+    ]);
   });
 });
