@@ -1,14 +1,26 @@
 // `--help`: what each command does, its flags, and the exit codes.
 import type { CommandName } from './args.js';
 
-const SERVICE = `Service:
+/**
+ * The service's flags. `dryRun`: what --dry-run does for the command; `context` sends nothing, so
+ * neither it nor --fail-on-error means anything there.
+ */
+function service(dryRun?: string): string {
+  const sending = dryRun
+    ? `
+  --fail-on-error           exit 1 when the service cannot be reached or refuses (default: a warning)
+  --dry-run                 ${dryRun}`
+    : '';
+  return `Service:
   --base-url URL            the service's address (or DEPLOY_TRACKER_URL), e.g. https://tracker.example.com/api
   DEPLOY_TRACKER_API_KEY    the API key: only from the environment, never a flag
   --timeout-seconds N       each request attempt's timeout (default 10, at most 600)
   --retries N               further attempts after a transient failure (default 3, at most 10)
-  --fail-on-error           exit 1 when the service cannot be reached or refuses (default: a warning)
-  --allow-insecure-http     allow http:// to a host other than loopback (the key would travel in clear)
-  --dry-run                 print the requests instead of sending them (the key as ***)`;
+  --allow-insecure-http     allow http:// to a host other than loopback (the key would travel in clear)${sending}
+  DEPLOY_TRACKER_DEBUG=1    debug lines on stderr: what git and the CI said, each attempt (the key never shown)`;
+}
+
+const DRY_RUN = 'print the requests instead of sending them (the key as ***)';
 
 const FIELDS = `Deployment (each defaults from the CI's variables, else git, else the OS):
   --artifact-id ID          the artifact's id in the service; repeat, or a comma list, for several
@@ -17,7 +29,10 @@ const FIELDS = `Deployment (each defaults from the CI's variables, else git, els
   --version V               default: the tag on a tag build, else the commit
   --commit-sha SHA          --user NAME      --branch NAME
   --changelog TEXT|URL      --description TEXT   --link URL (default: the CI job's page)
-  --type SIMPLE`;
+  --type SIMPLE
+A flag's value is the next argument, whatever it looks like (--description "-h" is a description),
+or --flag=VALUE. --status and --environment given empty are errors (an unset variable?); the other
+fields given empty take their defaults.`;
 
 const EXIT = `Exit codes: 0 recorded, or not recorded with a warning (fail-open); 1 not recorded with
 --fail-on-error; 2 a usage or configuration error (nothing sent).`;
@@ -38,7 +53,7 @@ missing key, a bad setting: a message on stderr), except that --fail-on-error tu
 
 ${FIELDS}
 
-${SERVICE}`,
+${service('print the requests instead of sending them (the key as ***); the command still runs')}`,
   start: `Usage: report-deployment start [flags]
 
 Records the deployment STARTED and prints its id on stdout, one a line (several artifacts, several
@@ -47,7 +62,7 @@ Finish it later with: report-deployment finish --deployment-id "$ID" --exit-code
 
 ${FIELDS}
 
-${SERVICE}
+${service(DRY_RUN)}
 
 ${EXIT}`,
   finish: `Usage: report-deployment finish --deployment-id IDS (--status STATUS | --exit-code N)
@@ -55,31 +70,37 @@ ${EXIT}`,
 Sets the status of deployments recorded earlier. IDS: one id, a comma list, or a JSON array (as
 start --json prints); an empty one is a warning (the start recorded none), exit 0. STATUS:
 SUCCEEDED, FAILED, STARTED, or success / failure / cancelled; --exit-code 0 is SUCCEEDED, any
-other FAILED.
+other FAILED. It prints nothing on stdout.
 
-${SERVICE}
+${service(DRY_RUN)}
 
 ${EXIT}`,
   record: `Usage: report-deployment record (--status STATUS | --exit-code N) [flags]
 
-Records a deployment that has already ended, in one request, and prints its id on stdout.
-STATUS: SUCCEEDED or FAILED (or success, failure, cancelled; skipped records nothing);
---exit-code 0 is SUCCEEDED, any other FAILED.
+Records a deployment that has already ended, in one request, and prints its id on stdout (one a
+line, for several artifacts); --json prints {"deploymentIds":[...],"status":...}. STATUS: SUCCEEDED
+or FAILED (or success, failure, cancelled; skipped records nothing); --exit-code 0 is SUCCEEDED,
+any other FAILED.
 
 ${FIELDS}
 
-${SERVICE}
+${service(DRY_RUN)}
 
 ${EXIT}`,
   context: `Usage: report-deployment context [flags] [--json]
 
-Shows every field a deployment would be recorded with and where each comes from (a flag, which
-CI's variable, git, the OS), the service's address and whether a key is set, and what a command
-would stop on. Sends nothing.
+What \`start\` with the same flags would do, without sending anything: every field it would send
+(the artifacts, type and status included) and where each comes from (a flag, which CI's variable,
+git, the OS), the service's address and whether a key is set. It refuses where start would, with
+the same messages and exit code 2. --json prints it as one JSON object, every invisible character
+escaped. start's --fail-on-error and --dry-run are taken, and change nothing here.
 
 ${FIELDS}
 
-${SERVICE}`,
+${service()}
+
+Exit codes: 0 start would send this, or record nothing with a warning; 2 a usage or configuration
+error (start would stop there).`,
 };
 
 export function helpText(command: CommandName | undefined): string {

@@ -27,8 +27,7 @@ export async function main(version: string, argv = process.argv.slice(2), env: E
     invocation = parseCommandLine(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    log.error(error.message);
-    process.stderr.write(`Run 'report-deployment ${error.command ? `${error.command} ` : ''}--help' for usage.\n`);
+    log.error(error.line);
     process.exitCode = ExitCodes.usage;
     return;
   }

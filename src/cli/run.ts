@@ -19,7 +19,7 @@ import type { ParsedArgs } from './args.js';
 import type { CliLog } from './log.js';
 import { showReport } from './report.js';
 import { readCommand } from './settings.js';
-import { CLI_WORDING } from './source.js';
+import { CLI_WORDING, RUN_WORDING } from './source.js';
 import { exitCodeOf, FORWARDED_SIGNALS, startCommand, type ForwardedSignal, type Wrapped } from './wrap.js';
 
 type Env = Record<string, string | undefined>;
@@ -95,7 +95,7 @@ async function prepareReporting(
   // A bug of ours is said as one, and never stops the command or its exit code.
   const started = execute(plan, settings, log).then(
     (results) => {
-      const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt, wording: CLI_WORDING });
+      const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt, wording: RUN_WORDING });
       showReport(report, settings.failOnError, log);
       return report;
     },

@@ -4,7 +4,7 @@
 // variable is withheld from unprotected branches, and a deployment must never wait on its report).
 import { SettingDefaults, Settings, type SettingName } from '../core/constants.js';
 import type { Wording } from '../core/outcome.js';
-import type { SettingSource } from '../core/settings.js';
+import type { FaceWords, SettingSource } from '../core/settings.js';
 
 export const ENV_URL = 'DEPLOY_TRACKER_URL';
 export const ENV_KEY = 'DEPLOY_TRACKER_API_KEY';
@@ -26,11 +26,19 @@ export function cliSettings(flags: Partial<Record<SettingName, string>>, env: En
     },
     setting: (...names) => names.map(label).join(' or '),
     assignment: (name, value) => CLI_WORDING.assignment(name, value),
+    words: CLI_WORDS,
     emptyKey: () => ({
       warning: `${ENV_KEY} is not set, so nothing is recorded. Set it to the key from the service's settings page (in a CI, from a secret variable; a protected variable is withheld from unprotected branches).`,
     }),
   };
 }
+
+/** How the CLI speaks of itself where the core words a message. */
+export const CLI_WORDS: FaceWords = {
+  tool: 'report-deployment',
+  unit: 'command',
+  statusHint: 'Or give --exit-code N, e.g. `--exit-code $?`.',
+};
 
 /** How the CLI words what it does later. */
 export const CLI_WORDING: Wording = {
@@ -44,3 +52,6 @@ export const CLI_WORDING: Wording = {
   finishFrom: "the command's exit status",
   finishWhen: 'when it ends',
 };
+
+/** `run`'s: a dry run prints the requests, and the command runs all the same. */
+export const RUN_WORDING: Wording = { ...CLI_WORDING, dryRunGoesOn: 'the command runs all the same' };

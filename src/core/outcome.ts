@@ -23,6 +23,8 @@ export interface Wording extends Naming {
   finishFrom: string;
   /** When: "when the job ends". */
   finishWhen: string;
+  /** What goes on after a dry run's start all the same, where something does: "the command runs all the same". */
+  dryRunGoesOn?: string;
 }
 
 /** Deployments left open, to be set from how the job or command ends. */
@@ -54,6 +56,11 @@ export interface Report {
 }
 
 const NOTHING_SENT = 'Dry run: nothing was sent.';
+
+/** A dry run's last line at the start, and what goes on all the same. */
+function nothingSent(wording: Wording): string {
+  return wording.dryRunGoesOn ? `Dry run: nothing was sent; ${wording.dryRunGoesOn}.` : NOTHING_SENT;
+}
 
 /** A deployment never asked for: the run was cancelled before its turn. */
 const NOT_SENT = 'not sent: the run was cancelled before its turn';
@@ -94,7 +101,7 @@ export function describeStart(
       const { ids } = plan;
       if (dryRun) {
         const line = `Dry run: ${wording.finisher} would set ${deploymentsText(ids)} from ${wording.finishFrom}.`;
-        return report({ lines: info(line, NOTHING_SENT), open: { dryRun, ids, count: ids.length } });
+        return report({ lines: info(line, nothingSent(wording)), open: { dryRun, ids, count: ids.length } });
       }
       const line = `${capitalize(deploymentsText(ids))} will be set from ${wording.finishFrom} ${wording.finishWhen}.`;
       return report({ lines: info(line), ids, open: { dryRun, ids, startedAt } });
@@ -104,7 +111,7 @@ export function describeStart(
       const { done, failures } = splitUpdates(results.updated ?? [], status);
       if (dryRun) {
         return report({
-          lines: info(NOTHING_SENT),
+          lines: info(nothingSent(wording)),
           status,
           open: note(`${wording.starter} already set the deployment status to ${status}.`),
         });
@@ -138,7 +145,7 @@ function describeCreated(
   if (dryRun) {
     const later = `Dry run: ${wording.finisher} would set these deployments from ${wording.finishFrom}.`;
     return report({
-      lines: info(finishLater ? later : '', NOTHING_SENT),
+      lines: info(finishLater ? later : '', nothingSent(wording)),
       status,
       open: finishLater ? { dryRun, count: plan.bodies.length } : { note: `Nothing to finish: ${given}` },
     });
