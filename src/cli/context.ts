@@ -1,20 +1,22 @@
-// `context`: every field a create would send and where it came from (a flag, the environment, which
-// CI, git), the service's address and whether a key is set, without sending anything. Problems are
-// listed too: it is the check to run before wiring the CLI into a pipeline.
+// `context`: `start` without sending. Every field a start would send (the artifacts, `type` and
+// `status` included) and where each comes from (a flag, which CI's variable, git, the OS), the
+// service's address and whether a key is set, read the very way `start` reads them; and it refuses
+// exactly where `start` would, with the same messages and exit code. The check to run before wiring
+// the CLI into a pipeline.
 import { Settings } from '../core/constants.js';
-import { ConfigError, ProblemCollector } from '../core/config-error.js';
-import { FieldNames, FieldSettings, resolveFields, type FieldName, type Sourced } from '../core/deployment.js';
+import { FieldNames, type ArtifactRef, type Sourced } from '../core/deployment.js';
 import { inertLines } from '../core/log.js';
+import { describeStart } from '../core/outcome.js';
+import { plan as planFor } from '../core/plan.js';
 import { scrubber } from '../core/secret.js';
-import { readSettings } from '../core/settings.js';
-import { readCiContext } from '../ci/detect.js';
 import type { ParsedArgs } from './args.js';
 import { defuseForeignCommands, type CliLog } from './log.js';
-import { ExitCodes } from './report.js';
-import { commandFlags } from './settings.js';
-import { cliSettings, ENV_KEY } from './source.js';
+import { ExitCodes, showReport } from './report.js';
+import { inspectCommand } from './settings.js';
+import { CLI_WORDING, cliSettings, ENV_KEY } from './source.js';
 
 type Env = Record<string, string | undefined>;
+type Row = [name: string, sourced: Sourced | undefined];
 
 export async function showContext(
   args: ParsedArgs,
@@ -22,57 +24,95 @@ export async function showContext(
   log: CliLog,
   write: (text: string) => void = (text) => void process.stdout.write(text),
 ): Promise<number> {
-  const source = cliSettings(commandFlags(args), env);
-  const ci = await readCiContext(env, { cwd: process.cwd(), log });
-  const problems = new ProblemCollector();
-  const given = Object.fromEntries(FieldNames.map((field) => [field, source.get(FieldSettings[field])])) as Record<
-    FieldName,
-    string
-  >;
-  const fields = resolveFields(given, ci.defaults, source, problems);
-  problems.read(() => readSettings(source, env), undefined);
+  const { settings, request, ci, problem } = await inspectCommand(args, env, log);
+  const source = cliSettings(args.settings, env);
   const url = source.get(Settings.BaseUrl);
-  const rows: [string, Sourced | undefined][] = [
+  const fields = request.fields;
+  const head: Row[] = [
     ['service', url ? { value: url, source: source.setting(Settings.BaseUrl) } : undefined],
     ['key', env[ENV_KEY] ? { value: '(set, not shown)', source: ENV_KEY } : undefined],
-    ['ci', { value: ci.name ?? '(none)', source: ci.name ? 'its variables' : 'no CI variables found' }],
-    ...FieldNames.map((field): [string, Sourced | undefined] => [
-      field,
-      fields[field]?.value ? fields[field] : undefined,
-    ]),
+    ['ci', { value: ci?.name ?? '(none)', source: ci?.name ? 'its variables' : 'no CI variables found' }],
   ];
-  const lines = problemLines(problems);
+  const artifacts = request.artifacts.map(artifactSourced);
+  const tail: Row[] = [
+    ...FieldNames.map((field): Row => [field, fields?.[field]?.value ? fields[field] : undefined]),
+    [
+      'type',
+      {
+        value: 'SIMPLE',
+        source: args.settings[Settings.Type] ? `--${Settings.Type}` : 'the only type the service takes',
+      },
+    ],
+    ['status', { value: 'STARTED', source: 'start records it so; finish or run sets how it ended' }],
+  ];
+  const lines = problem?.lines ?? [];
   if (args.json) {
     const scrub = scrubber(env[ENV_KEY] ?? '');
-    const json = Object.fromEntries(
-      rows.map(([name, sourced]) => [
-        name,
-        sourced ? { value: scrub(sourced.value), source: scrub(sourced.source) } : null,
-      ]),
-    );
-    // `##[`, `##vso[` and `##teamcity[` only ever stand inside a string here: their `[` escaped, the
-    // JSON is the same, and no line of it is a command of the GitHub runner or of another CI.
-    const text = JSON.stringify({ ...json, problems: lines.map(scrub) }, null, 2).replaceAll('##[', '##\\u005b');
-    write(`${defuseForeignCommands(text)}\n`);
+    const shown = (sourced: Sourced | undefined) =>
+      sourced ? { value: scrub(sourced.value), source: scrub(sourced.source) } : null;
+    const json = {
+      ...Object.fromEntries(head.map(([name, sourced]) => [name, shown(sourced)])),
+      artifacts: artifacts.map(shown),
+      ...Object.fromEntries(tail.map(([name, sourced]) => [name, shown(sourced)])),
+      problems: lines.map(scrub),
+    };
+    write(`${jsonText(json)}\n`);
   } else {
+    const rows: Row[] = [
+      ...head,
+      ...(artifacts.length ? artifacts.map((sourced): Row => ['artifact', sourced]) : [['artifact', undefined] as Row]),
+      ...tail,
+    ];
     const width = Math.max(...rows.map(([name]) => name.length));
     const inert = env.GITHUB_ACTIONS === 'true' ? inertLines : (line: string) => [line];
     // Values are shown as the log shows them: one line each, the key scrubbed.
     for (const [name, sourced] of rows) {
-      const shown = sourced ? `${log.clean(sourced.value)}  (${log.clean(sourced.source)})` : '(none)';
-      write(`${inert(`${name.padEnd(width)}  ${shown}`).join('\n')}\n`);
+      const text = sourced ? `${log.clean(sourced.value)}  (${log.clean(sourced.source)})` : '(none)';
+      write(`${inert(`${name.padEnd(width)}  ${text}`).join('\n')}\n`);
     }
   }
-  if (lines.length) log.warning(['a command would stop on these:', ...lines]);
+  // What start would say before sending: its refusal, or why it would record nothing.
+  if (problem) {
+    log.error(problem.lines);
+    return ExitCodes.usage;
+  }
+  const plan = planFor(settings, request);
+  if (plan.kind === 'nothing') {
+    showReport(describeStart(plan, {}, { dryRun: false, startedAt: 0, wording: CLI_WORDING }), false, log);
+  }
   return ExitCodes.ok;
 }
 
-function problemLines(problems: ProblemCollector): string[] {
-  try {
-    problems.throwIfAny();
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigError) return error.lines;
-    throw error;
+function artifactSourced(artifact: ArtifactRef): Sourced {
+  return 'artifactId' in artifact
+    ? { value: String(artifact.artifactId), source: `--${Settings.ArtifactId}` }
+    : { value: artifact.artifactName, source: `--${Settings.ArtifactName}` };
+}
+
+/**
+ * Every control, bidi and other invisible character: C0 and C1 controls and DEL, format characters
+ * (bidi overrides and isolates, zero-width ones, tags), line and paragraph separators, every space
+ * but the plain one, and whatever else Unicode says renders as nothing.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Zs}\p{Default_Ignorable_Code_Point}]/gu;
+
+/**
+ * The JSON of `value`, pretty-printed, with every invisible character written `\uXXXX` (the JSON is
+ * the same value, and what a terminal shows is what it holds), and `##[`, `##vso[` and `##teamcity[`
+ * written with their `[` escaped: they only ever stand inside a string here, so no line of it is a
+ * command of the GitHub runner or of another CI.
+ */
+export function jsonText(value: unknown): string {
+  // The spaces and line breaks of the layout stay: inside a string, JSON.stringify escapes a line break.
+  const text = JSON.stringify(value, null, 2).replace(INVISIBLE, (c) => (c === ' ' || c === '\n' ? c : escapeUnits(c)));
+  return defuseForeignCommands(text.replaceAll('##[', '##\\u005b'));
+}
+
+/** `c` as JSON escapes of its UTF-16 code units (a surrogate pair above U+FFFF). */
+function escapeUnits(c: string): string {
+  let escaped = '';
+  for (let index = 0; index < c.length; index += 1) {
+    escaped += `\\u${c.charCodeAt(index).toString(16).padStart(4, '0')}`;
   }
+  return escaped;
 }
