@@ -3,7 +3,8 @@
 // entries match a host, its subdomains, `*`, with an optional port), with one rule more: a loopback
 // service (`localhost`, 127.x.x.x, [::1]) is always reached directly, as Go's net/http does for
 // localhost and loopback addresses. A proxy cannot reach
-// this machine's loopback anyway, and the key would travel to it in clear over plain http.
+// this machine's loopback anyway, and the key would travel to it in clear over plain http. Of the
+// proxy's URL, only what curl takes: its scheme, host, port and credentials.
 import { ConfigError } from './config-error.js';
 import { quote } from './text.js';
 
@@ -53,6 +54,11 @@ function parseProxyUrl(variable: string, value: string, shown: (value: string) =
       `is not a proxy URL: ${shown(withoutCredentials(value))}. Set it to e.g. \`http://proxy.example.com:3128\`, or unset it.`,
     );
   }
+  // A proxy is a host and a port (and credentials): a path, query or fragment after them says
+  // nothing to it, and curl ignores them; so does this (undici would refuse the URL at connection time).
+  url.pathname = '/';
+  url.search = '';
+  url.hash = '';
   return url;
 }
 

@@ -88,7 +88,7 @@ function failureLines(error: unknown): readonly string[] {
 }
 
 export function createTracker(http: HttpClient, connection: Connection): Tracker {
-  const { baseUrl, apiKey } = connection;
+  const { baseUrl, apiKey, tool = 'this action' } = connection;
   // What the service says is cleaned as the log shows it (the key scrubbed, control characters
   // escaped) before it is cut short, or a cut could show part of the key.
   const cut = cutter(apiKey);
@@ -97,12 +97,12 @@ export function createTracker(http: HttpClient, connection: Connection): Tracker
       const response = await http.send(createRequest(baseUrl, apiKey, body), signal);
       const answer = successAnswer(response, cut);
       const head = `HTTP ${response.status}, but`;
-      const id = answerId(response.text, answer.id, head);
+      const id = answerId(response.text, answer.id, head, tool);
       if (!id || id.text === '') throw new ServiceError([`${head} the answer has no deployment \`id\``]);
       const why = holdsSecret(id.text, apiKey) ? 'holds the API key' : idProblem(id.text);
       if (why) {
         throw new ServiceError([
-          `${head} the deployment id it returned ${why}, so it is not kept (the service may have recorded a deployment this action cannot finish)`,
+          `${head} the deployment id it returned ${why}, so it is not kept (the service may have recorded a deployment ${tool} cannot finish)`,
         ]);
       }
       return id;
@@ -245,7 +245,7 @@ function parseAnswer(text: string): unknown {
 }
 
 /** The created deployment's id; a number with every digit, read again from the answer's text. */
-function answerId(text: string, value: unknown, head: string): DeploymentId | undefined {
+function answerId(text: string, value: unknown, head: string, tool: string): DeploymentId | undefined {
   if (typeof value !== 'number') return idFromJson(value);
   try {
     return idFromJson((parseJsonLosslessly(text) as Record<string, unknown>).id);
@@ -253,7 +253,7 @@ function answerId(text: string, value: unknown, head: string): DeploymentId | un
     // Too deep for a second reading: exact only where JavaScript's number is.
     if (Number.isSafeInteger(value)) return { text: String(value), numeric: true };
     throw new ServiceError([
-      `${head} the answer nests too deep for its numeric id to be read exactly (the service may have recorded a deployment this action cannot finish)`,
+      `${head} the answer nests too deep for its numeric id to be read exactly (the service may have recorded a deployment ${tool} cannot finish)`,
     ]);
   }
 }

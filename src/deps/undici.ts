@@ -11,6 +11,7 @@ import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import api from 'undici/lib/api/index.js';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import util from 'undici/lib/core/util.js';
+import { isIP } from 'node:net';
 import type * as Undici from 'undici';
 
 // As undici's index does: every dispatcher gets request(), connect()... undici calls them on its
@@ -50,8 +51,22 @@ export async function createProxyAgent(proxy: URL, timeouts: Timeouts): Promise<
   return new ProxyAgent({
     uri: proxy.href,
     ...phases,
-    clientFactory: (origin: URL, options: object) => new Pool(origin, { ...options, ...phases }),
+    clientFactory: (origin: URL, options: { connect: Connector }) =>
+      new Pool(origin, { ...options, ...phases, connect: withoutAddressServername(options.connect) }),
   });
+}
+
+type Connector = Undici.buildConnector.connector;
+
+/**
+ * ProxyAgent names an https proxy's host as the TLS server name even where it is an IP address,
+ * which RFC 6066 forbids and Node answers with a DeprecationWarning on stderr. Without it, undici's
+ * connector sends no server name for an address (as it does for a service on one), and the
+ * certificate is still checked against the address.
+ */
+function withoutAddressServername(connect: Connector): Connector {
+  return (options, callback) =>
+    connect(isIP(options.servername ?? '') ? { ...options, servername: undefined } : options, callback);
 }
 
 export type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> &
