@@ -48,7 +48,9 @@ var agent = __webpack_require__(3779);
 var agent_default =  __webpack_require__.n(agent);
 var util = __webpack_require__(586);
 var util_default =  __webpack_require__.n(util);
+var external_node_net_ = __webpack_require__(7030);
 ; 
+
 
 
 
@@ -70,8 +72,11 @@ async function createProxyAgent(proxy, timeouts) {
     return new ProxyAgent({
         uri: proxy.href,
         ...phases,
-        clientFactory: (origin, options) => new Pool(origin, { ...options, ...phases }),
+        clientFactory: (origin, options) => new Pool(origin, { ...options, ...phases, connect: withoutAddressServername(options.connect) }),
     });
+}
+function withoutAddressServername(connect) {
+    return (options, callback) => connect((0,external_node_net_.isIP)(options.servername ?? '') ? { ...options, servername: undefined } : options, callback);
 }
 function request(url, { dispatcher, ...options }) {
     const target = util_default().parseURL(url);

@@ -2070,9 +2070,13 @@ class ProblemCollector {
     add(subject, text) {
         this.problems.push({ subject, text });
     }
+    error() {
+        return this.problems.length ? new ConfigError(this.problems) : undefined;
+    }
     throwIfAny() {
-        if (this.problems.length)
-            throw new ConfigError(this.problems);
+        const error = this.error();
+        if (error)
+            throw error;
     }
 }
 
@@ -2082,6 +2086,9 @@ var core_text = __nccwpck_require__(9439);
 
 
 const NOTHING_SENT = 'Dry run: nothing was sent.';
+function nothingSent(wording) {
+    return wording.dryRunGoesOn ? `Dry run: nothing was sent; ${wording.dryRunGoesOn}.` : NOTHING_SENT;
+}
 const NOT_SENT = 'not sent: the run was cancelled before its turn';
 function describeCancel(plan, wording) {
     const head = 'The run is being cancelled:';
@@ -2108,7 +2115,7 @@ function describeStart(plan, results, options) {
             const { ids } = plan;
             if (dryRun) {
                 const line = `Dry run: ${wording.finisher} would set ${deploymentsText(ids)} from ${wording.finishFrom}.`;
-                return report({ lines: info(line, NOTHING_SENT), open: { dryRun, ids, count: ids.length } });
+                return report({ lines: info(line, nothingSent(wording)), open: { dryRun, ids, count: ids.length } });
             }
             const line = `${(0,core_text .ZH)(deploymentsText(ids))} will be set from ${wording.finishFrom} ${wording.finishWhen}.`;
             return report({ lines: info(line), ids, open: { dryRun, ids, startedAt } });
@@ -2118,7 +2125,7 @@ function describeStart(plan, results, options) {
             const { done, failures } = splitUpdates(results.updated ?? [], status);
             if (dryRun) {
                 return report({
-                    lines: info(NOTHING_SENT),
+                    lines: info(nothingSent(wording)),
                     status,
                     open: note(`${wording.starter} already set the deployment status to ${status}.`),
                 });
@@ -2145,7 +2152,7 @@ function describeCreated(plan, results, { dryRun, startedAt, wording }) {
     if (dryRun) {
         const later = `Dry run: ${wording.finisher} would set these deployments from ${wording.finishFrom}.`;
         return report({
-            lines: info(finishLater ? later : '', NOTHING_SENT),
+            lines: info(finishLater ? later : '', nothingSent(wording)),
             status,
             open: finishLater ? { dryRun, count: plan.bodies.length } : { note: `Nothing to finish: ${given}` },
         });
@@ -2362,20 +2369,20 @@ function failureLines(error) {
     return (0,core_text .g1)('unexpected error', error);
 }
 function createTracker(http, connection) {
-    const { baseUrl, apiKey } = connection;
+    const { baseUrl, apiKey, tool = 'this action' } = connection;
     const cut = (0,secret .sO)(apiKey);
     return {
         async create(body, signal) {
             const response = await http.send(createRequest(baseUrl, apiKey, body), signal);
             const answer = successAnswer(response, cut);
             const head = `HTTP ${response.status}, but`;
-            const id = answerId(response.text, answer.id, head);
+            const id = answerId(response.text, answer.id, head, tool);
             if (!id || id.text === '')
                 throw new ServiceError([`${head} the answer has no deployment \`id\``]);
             const why = (0,secret .hK)(id.text, apiKey) ? 'holds the API key' : idProblem(id.text);
             if (why) {
                 throw new ServiceError([
-                    `${head} the deployment id it returned ${why}, so it is not kept (the service may have recorded a deployment this action cannot finish)`,
+                    `${head} the deployment id it returned ${why}, so it is not kept (the service may have recorded a deployment ${tool} cannot finish)`,
                 ]);
             }
             return id;
@@ -2495,7 +2502,7 @@ function parseAnswer(text) {
         return undefined;
     }
 }
-function answerId(text, value, head) {
+function answerId(text, value, head, tool) {
     if (typeof value !== 'number')
         return idFromJson(value);
     try {
@@ -2505,7 +2512,7 @@ function answerId(text, value, head) {
         if (Number.isSafeInteger(value))
             return { text: String(value), numeric: true };
         throw new ServiceError([
-            `${head} the answer nests too deep for its numeric id to be read exactly (the service may have recorded a deployment this action cannot finish)`,
+            `${head} the answer nests too deep for its numeric id to be read exactly (the service may have recorded a deployment ${tool} cannot finish)`,
         ]);
     }
 }
@@ -2631,6 +2638,9 @@ function parseProxyUrl(variable, value, shown) {
     if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname) {
         throw new ConfigError(`Environment variable ${variable}`, `is not a proxy URL: ${shown(withoutCredentials(value))}. Set it to e.g. \`http://proxy.example.com:3128\`, or unset it.`);
     }
+    url.pathname = '/';
+    url.search = '';
+    url.hash = '';
     return url;
 }
 function hostOf(url) {
@@ -2690,6 +2700,11 @@ function quoterFor(apiKey) {
     const clean = (0,secret .ZS)(apiKey);
     return (value) => (0,core_text .hD)(clean(value));
 }
+const ACTION_WORDS = {
+    tool: 'this action',
+    unit: 'step',
+    statusHint: 'Leave it empty to start the deployment here and finish it when the job ends.',
+};
 function readSettings(source, env) {
     const problems = new ProblemCollector();
     const settings = readCommon(source, env, problems, quoterFor(source.get(constants .wB.ApiKey)));
@@ -2697,12 +2712,17 @@ function readSettings(source, env) {
     return settings;
 }
 function readSettingsAndRequest(source, env, defaults) {
+    const { settings, request, problem } = inspectSettingsAndRequest(source, env, defaults);
+    if (problem)
+        throw problem;
+    return { settings, request };
+}
+function inspectSettingsAndRequest(source, env, defaults) {
     const problems = new ProblemCollector();
     const shown = quoterFor(source.get(constants .wB.ApiKey));
     const settings = readCommon(source, env, problems, shown);
     const request = readRequest(source, settings.connection.apiKey, defaults, problems, shown);
-    problems.throwIfAny();
-    return { settings, request };
+    return { settings, request, problem: problems.error() };
 }
 function readCommon(source, env, problems, shown) {
     const keyOrWarning = problems.read(() => readApiKey(source), { apiKey: '' });
@@ -2715,7 +2735,14 @@ function readCommon(source, env, problems, shown) {
     const dryRun = problems.read(() => readBoolean(source, constants .wB.DryRun, shown), false);
     const { apiKey, noKey } = keyOrWarning;
     return {
-        connection: { apiKey, baseUrl: baseUrl, timeoutMs: timeoutSeconds * 1000, retries, proxy },
+        connection: {
+            apiKey,
+            baseUrl: baseUrl,
+            timeoutMs: timeoutSeconds * 1000,
+            retries,
+            proxy,
+            tool: (source.words ?? ACTION_WORDS).tool,
+        },
         failOnError,
         dryRun,
         ...(noKey ? { noKey } : {}),
@@ -2824,7 +2851,7 @@ function readStatus(source, shown) {
     if (!status) {
         const implied = source.impliedStatus?.();
         const empty = implied === undefined
-            ? ' Leave it empty to start the deployment here and finish it when the job ends.'
+            ? ` ${(source.words ?? ACTION_WORDS).statusHint}`
             : 'word' in implied
                 ? ` Leave it empty to take it from ${implied.from}.`
                 : '';
@@ -2863,11 +2890,12 @@ function readArtifacts(source) {
     const byName = splitList(source.get(constants .wB.ArtifactName)).map((name) => ({ artifactName: name }));
     const artifacts = [...byId, ...byName];
     const subject = source.setting(constants .wB.ArtifactId, constants .wB.ArtifactName);
+    const { unit } = source.words ?? ACTION_WORDS;
     if (artifacts.length === 0) {
         throw new ConfigError(subject, `must be set: name the deployed artifact by its id or its name in the tracking service (a comma- or newline-separated list for several), or set ${source.assignment(constants .wB.DeploymentId)} to update an existing deployment.`);
     }
     if (artifacts.length > constants .xu.idsPerStep) {
-        throw new ConfigError(subject, `name ${artifacts.length} artifacts; one step records at most ${constants .xu.idsPerStep}. Split them over several steps.`);
+        throw new ConfigError(subject, `name ${artifacts.length} artifacts; one ${unit} records at most ${constants .xu.idsPerStep}. Split them over several ${unit}s.`);
     }
     return artifacts;
 }
@@ -2875,6 +2903,7 @@ function readDeploymentIds(source, raw, apiKey, shown) {
     if (raw === '')
         return undefined;
     const problem = (text) => new ConfigError(source.setting(constants .wB.DeploymentId), text);
+    const { unit } = source.words ?? ACTION_WORDS;
     const ids = raw.startsWith('[') ? parseIdArray(raw) : splitList(raw).map(textId);
     if (!ids)
         throw problem(`looks like a JSON array but is not one: ${shown(raw)}.`);
@@ -2882,7 +2911,7 @@ function readDeploymentIds(source, raw, apiKey, shown) {
         throw problem(`must be an id, a list of ids or a JSON array of ids, got ${shown(raw)}.`);
     }
     if (ids.length > constants .xu.idsPerStep) {
-        throw problem(`holds ${ids.length} ids; one step updates at most ${constants .xu.idsPerStep}. Split them over several steps.`);
+        throw problem(`holds ${ids.length} ids; one ${unit} updates at most ${constants .xu.idsPerStep}. Split them over several ${unit}s.`);
     }
     for (const id of ids) {
         if ((0,secret .hK)(id.text, apiKey))

@@ -136,12 +136,12 @@ describe('exit codes', () => {
     expect([openly.exitCode, strictly.exitCode, usage.exitCode, config.exitCode]).toEqual([0, 1, 2, 2]);
     expect(openly.messages).toEqual(['warning: Could not record the deployment of artifact 42: HTTP 503: maintenance']);
     expect(strictly.messages).toEqual(['error: Could not record the deployment of artifact 42: HTTP 503: maintenance']);
-    expect(usage.messages[0]).toBe(
-      'error: record needs --status SUCCEEDED or FAILED (or success, failure, cancelled), or --exit-code N (e.g. `--exit-code $?`).',
-    );
+    expect(usage.messages).toEqual([
+      'error: record needs --status SUCCEEDED or FAILED (or success, failure, cancelled), or --exit-code N (e.g. `--exit-code $?`). See `report-deployment record --help`.',
+    ]);
     expect(config.messages).toEqual([
       "error: --base-url must be an http(s) URL, got 'ftp://x'. Use e.g. `https://tracker.example.com/api`.",
-      "       --status must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got 'done'. Leave it empty to start the deployment here and finish it when the job ends.",
+      "       --status must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got 'done'. Or give --exit-code N, e.g. `--exit-code $?`.",
     ]);
     expect(fake.service.requests).toHaveLength(sent);
   });
@@ -157,11 +157,18 @@ describe('exit codes', () => {
     expect(fake.service.requests).toEqual([]);
   });
 
-  it('the key is never a flag', async () => {
-    const result = await runCli(['start', ...FIELDS, '--api-key', 'k'], { env: env() });
+  it('the key is never a flag: --api-key points to DEPLOY_TRACKER_API_KEY, and its value is never shown', async () => {
+    const spaced = await runCli(['start', ...FIELDS, '--api-key', 'k-secret-1'], { env: env() });
+    const joined = await runCli(['record', '--api-key=k-secret-2', '--status', 'success', ...FIELDS], { env: env() });
 
-    expect(result.exitCode).toBe(2);
-    expect(result.messages[0]).toBe("error: unknown flag '--api-key' for start. See `report-deployment start --help`.");
+    expect([spaced.exitCode, joined.exitCode]).toEqual([2, 2]);
+    for (const result of [spaced, joined]) {
+      expect(result.messages).toEqual([
+        'error: --api-key is no flag: the key is read only from the environment, never from the command line. Set DEPLOY_TRACKER_API_KEY (in a CI, from a secret variable).',
+      ]);
+      expect(result.stderr).not.toMatch(/k-secret/);
+    }
+    expect(fake.service.requests).toEqual([]);
   });
 });
 

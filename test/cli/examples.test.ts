@@ -231,12 +231,13 @@ const EXAMPLES: Example[] = [
       GIT_COMMIT: SHA,
       GIT_BRANCH: 'origin/main',
       BUILD_URL: 'https://jenkins.example.com/job/shop/42/',
-      BUILD_USER_ID: 'alice',
       BUILD_NUMBER: '42',
       JOB_NAME: 'shop',
     },
     link: 'https://jenkins.example.com/job/shop/42/',
-    user: 'alice',
+    // Stock Jenkins names no user (BUILD_USER_ID is the Build User Vars plugin's), and the job's
+    // folder is no checkout that has the commit: the CI's own name stands in.
+    user: 'Jenkins',
   },
   {
     file: 'cli/circleci-config.yml',
@@ -255,13 +256,13 @@ const EXAMPLES: Example[] = [
       CIRCLECI: 'true',
       CIRCLE_SHA1: SHA,
       CIRCLE_BRANCH: 'main',
-      CIRCLE_USERNAME: 'alice',
       CIRCLE_BUILD_URL: 'https://app.circleci.com/pipelines/gh/acme/shop/9/workflows/w/jobs/31',
       CIRCLE_BUILD_NUM: '31',
       CIRCLE_JOB: 'deploy',
     },
     link: 'https://app.circleci.com/pipelines/gh/acme/shop/9/workflows/w/jobs/31',
-    user: 'alice',
+    // CIRCLE_USERNAME is set only when whoever pushed has a CircleCI account: here, no one has.
+    user: 'CircleCI',
   },
   {
     file: 'cli/buildkite-pipeline.yml',
