@@ -49,7 +49,7 @@ export function readBoundedFile(path: string, max: number, fs: PropertiesFileSys
   try {
     fd = fs.openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    throw new Error(`it cannot be opened (${String((error as { code?: unknown }).code ?? error)})`);
+    throw new Error(`it cannot be opened (${String((error as { code?: unknown }).code ?? error)})`, { cause: error });
   }
   try {
     const stats = fs.fstatSync(fd);

@@ -120,6 +120,7 @@ Commands:
 
 Flags carry the GitHub Action's input names (--artifact-id, --environment, --version, ...).
 The service: --base-url or DEPLOY_TRACKER_URL; the key: DEPLOY_TRACKER_API_KEY only.
+DEPLOY_TRACKER_DEBUG=1 adds debug lines on stderr (the key never shown).
 
 report-deployment <command> --help    a command's flags
 report-deployment --version           this tool's version

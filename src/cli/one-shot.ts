@@ -28,25 +28,34 @@ export async function oneShot(args: ParsedArgs, env: Record<string, string | und
   return settings.failOnError && notRecorded ? ExitCodes.notRecorded : ExitCodes.ok;
 }
 
+/** Why `id` cannot be printed alone on a line of stdout for a later command to take back; undefined where it can. */
+function unprintable(id: string): string | undefined {
+  // Printed escaped it would be another id, printed as is it would run.
+  if (holdsForeignCommand(id)) return 'would be read as a logging command by Azure Pipelines or TeamCity';
+  // `finish --deployment-id "$ID"` takes any other id, whatever it looks like; `--` ends the flags.
+  if (id === '--') return "is '--', which `finish --deployment-id` would read as the end of its flags";
+  return undefined;
+}
+
 /**
- * The results with every id that Azure Pipelines or TeamCity would read as a logging command, alone
- * on a line of stdout, turned into a failure, as the id checks of src/core turn one the GitHub runner
- * would read: printed escaped it would be another id, printed as is it would run. Only here: no other
- * command prints ids on stdout, and the log shows them escaped.
+ * The results with every id that cannot be printed alone on a line of stdout and come back as it
+ * was turned into a failure, as the id checks of src/core turn one the GitHub runner would read. Only
+ * here: no other command prints ids on stdout, and the log shows them escaped.
  */
 function keepPrintable(results: PlanResults): PlanResults {
   if (!results.created) return results;
   return {
     ...results,
-    created: results.created.map((result) =>
-      'id' in result && holdsForeignCommand(result.id.text)
+    created: results.created.map((result) => {
+      const why = 'id' in result ? unprintable(result.id.text) : undefined;
+      return why
         ? {
             body: result.body,
             failure: [
-              'the deployment id the service returned would be read as a logging command by Azure Pipelines or TeamCity, so it is not kept (the service may have recorded a deployment this command cannot finish)',
+              `the deployment id the service returned ${why}, so it is not kept (the service may have recorded a deployment this command cannot finish)`,
             ],
           }
-        : result,
-    ),
+        : result;
+    }),
   };
 }

@@ -238,3 +238,211 @@ describe("the CLI, with hostile values, in Azure Pipelines' and TeamCity's envir
     );
   });
 });
+
+describe('the command line by its grammar, whatever a value holds (issue 20: #8, #9, #10, #13)', () => {
+  /** Values that look like flags, help, or nothing, beside hostile text. */
+  const flagValue = fc.oneof(
+    inputText,
+    fc.string({ maxLength: 12 }).map((text) => `-${text}`),
+    fc.constantFrom('-h', '--help', '-V', '--version', '--dry-run', '--json', '-', '--artifact-id', '--=x', '-5'),
+  );
+  const FREE_TEXT = ['description', 'changelog', 'link'] as const;
+
+  it('a flag that takes a value takes the next argument as it is, spaced or joined: never help, never another flag', async () => {
+    await fc.assert(
+      fc.asyncProperty(flagValue, fc.boolean(), fc.constantFrom(...FREE_TEXT), async (value, joined, flag) => {
+        const current = await freshService();
+        const given = joined ? [`--${flag}=${value}`] : [`--${flag}`, value];
+        const result = await runCliInProcess(
+          ['record', '--status', 'success', ...BASE, ...FIELDS, ...given],
+          env(current),
+        );
+        checkInvariants(result, current);
+        expect(result.stdout).not.toContain('Usage:');
+        if (value === '--' && !joined) {
+          // `--` always ends the flags.
+          expect(result.exitCode).toBe(2);
+          expect(current.requests).toEqual([]);
+          return;
+        }
+        expect(current.requests).toHaveLength(1);
+        const body = current.requests[0]?.body as Record<string, unknown>;
+        // Given empty, a field takes its default (in GitHub Actions, the workflow's name for the description).
+        if (value !== '') expect(body[flag]).toBe(value);
+      }),
+      {
+        numRuns: RUNS,
+        examples: [
+          ['-h', false, 'description'],
+          ['--help', false, 'changelog'],
+          ['--', false, 'link'],
+        ],
+      },
+    );
+  });
+
+  it('every id start prints, `finish --deployment-id "$ID"` finishes', async () => {
+    const ids = fc.oneof(
+      fc.string({ maxLength: 12 }).map((text) => `-${text}`),
+      fc.constantFrom('-5', '--help', '-h', '--', '--dry-run', '-V', '--deployment-id', '-'),
+      inputText,
+    );
+    await fc.assert(
+      fc.asyncProperty(ids, async (id) => {
+        await service?.close();
+        service = await startFakeService({ apiKey: KEY, prefix: '/api', ids: () => JSON.stringify(id) });
+        const current = service;
+        const start = await runCliInProcess(['start', ...BASE, ...FIELDS], env(current));
+        checkInvariants(start, current);
+        // An id that cannot come back as it went is not kept, and said so (src/core/ids.ts, one-shot.ts).
+        if (start.stdout === '') {
+          expect(start.stderr).toMatch(/the deployment id (it|the service) returned|has no deployment `id`/);
+          return;
+        }
+        expect(start.stdout).toBe(`${id}\n`);
+        const finish = await runCliInProcess(
+          ['finish', '--retries', '0', '--deployment-id', start.stdout.slice(0, -1), '--exit-code', '0'],
+          env(current),
+        );
+        expect(finish.exitCode).toBe(0);
+        expect(current.deployments.get(id)?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+      }),
+      { numRuns: RUNS, examples: [['-5'], ['--help'], ['--']] },
+    );
+  });
+
+  it('a flag given empty is a usage error where it can only be an unset variable, and a default elsewhere', async () => {
+    const flags = fc.constantFrom(
+      'status',
+      'environment',
+      'version',
+      'user',
+      'branch',
+      'commit-sha',
+      'description',
+      'changelog',
+      'link',
+      'type',
+      'artifact-name',
+    );
+    await fc.assert(
+      fc.asyncProperty(flags, fc.boolean(), async (flag, joined) => {
+        const current = await freshService();
+        const given = joined ? [`--${flag}=`] : [`--${flag}`, ''];
+        const status = flag === 'status' ? [] : ['--status', 'success'];
+        const result = await runCliInProcess(['record', ...status, ...BASE, ...FIELDS, ...given], env(current));
+        checkInvariants(result, current);
+        if (flag === 'status' || flag === 'environment') {
+          expect(result.exitCode).toBe(2);
+          expect(result.stderr).toContain(`--${flag} is empty (was the variable given to it unset?)`);
+          expect(current.requests).toEqual([]);
+        } else {
+          expect(result.exitCode).toBe(0);
+          expect(current.requests).toHaveLength(1);
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('context --json writes no invisible character raw, and decodes to the very values', async () => {
+    const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Zs}\p{Default_Ignorable_Code_Point}]/u;
+    await fc.assert(
+      fc.asyncProperty(inputText, inputText, async (description, changelog) => {
+        const current = await freshService();
+        const result = await runCliInProcess(
+          ['context', '--json', ...BASE, ...FIELDS, `--description=${description}`, `--changelog=${changelog}`],
+          env(current),
+        );
+        checkInvariants(result, current, false);
+        for (const c of result.stdout.replaceAll(/[ \n]/g, '')) expect(c).not.toMatch(INVISIBLE);
+        const shown = JSON.parse(result.stdout) as Record<string, { value: string } | null>;
+        // Given empty, a field takes its default (the workflow's name for the description).
+        if (description) expect(shown.description?.value).toBe(description);
+        if (changelog) expect(shown.changelog?.value).toBe(changelog);
+      }),
+      { numRuns: RUNS, examples: [['a\u0085b\u009bc\u007fd\u202ee', '\u200d\u{e0041}\u00a0']] },
+    );
+  });
+});
+
+describe('a user in every CI, whatever its variables hold or leave out (issue 19, item 6)', () => {
+  const CIS = {
+    jenkins: { JENKINS_URL: 'https://jenkins.example.com/' },
+    circleci: { CIRCLECI: 'true', CI: 'true' },
+    gitlab: { GITLAB_CI: 'true', CI: 'true' },
+    buildkite: { BUILDKITE: 'true', CI: 'true' },
+    azure: { TF_BUILD: 'True' },
+    bitbucket: { BITBUCKET_BUILD_NUMBER: '1', CI: 'true' },
+    github: { GITHUB_ACTIONS: 'true', CI: 'true' },
+    travis: { TRAVIS: 'true', CI: 'true' },
+    teamcity: { TEAMCITY_VERSION: '2024.1' },
+    unknown: { CI: 'true' },
+  };
+  const variables = fc.dictionary(
+    fc.constantFrom(
+      'BUILD_USER_ID',
+      'BUILD_USER',
+      'CHANGE_AUTHOR',
+      'GIT_COMMIT',
+      'CIRCLE_USERNAME',
+      'CIRCLE_SHA1',
+      'GITLAB_USER_LOGIN',
+      'GITLAB_USER_NAME',
+      'GITLAB_USER_EMAIL',
+      'CI_COMMIT_SHA',
+      'BUILDKITE_BUILD_CREATOR',
+      'BUILDKITE_BUILD_CREATOR_EMAIL',
+      'BUILDKITE_BUILD_AUTHOR',
+      'BUILDKITE_COMMIT',
+      'BUILD_REQUESTEDFOR',
+      'BUILD_REQUESTEDFOREMAIL',
+      'BUILD_SOURCEVERSION',
+      'BITBUCKET_STEP_TRIGGERER_UUID',
+      'BITBUCKET_COMMIT',
+      'GITHUB_ACTOR',
+      'GITHUB_TRIGGERING_ACTOR',
+      'GITHUB_SHA',
+      'TRAVIS_COMMIT',
+      'BUILD_VCS_NUMBER',
+    ),
+    fc.oneof(fc.constant(''), inputText, fc.stringMatching(/^[0-9a-f]{40}$/)),
+    { maxKeys: 6 },
+  );
+
+  it('start records a user wherever it runs, and --user wins', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...(Object.keys(CIS) as (keyof typeof CIS)[])),
+        variables,
+        fc.boolean(),
+        async (ci, given, flag) => {
+          const current = await freshService();
+          const argv = [
+            'start',
+            ...BASE,
+            '--commit-sha',
+            'c0ffee',
+            '--branch',
+            'main',
+            ...(flag ? ['--user', 'ops'] : []),
+          ];
+          const result = await runCliInProcess(argv, {
+            DEPLOY_TRACKER_URL: current.url,
+            DEPLOY_TRACKER_API_KEY: KEY,
+            PATH: process.env.PATH ?? '',
+            ...CIS[ci],
+            ...given,
+          });
+          checkInvariants(result, current, true, false);
+          expect(result.stderr).not.toContain('--user is not set');
+          expect(result.exitCode).toBe(0);
+          const user = (current.requests[0]?.body as { user?: unknown } | undefined)?.user;
+          expect(typeof user === 'string' && user.trim() !== '').toBe(true);
+          if (flag) expect(user).toBe('ops');
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+});

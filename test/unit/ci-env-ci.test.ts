@@ -2,7 +2,7 @@
 // is left out (values built from missing variables, a tag given as the branch), and when a process
 // counts as in a CI at all. Run in a folder that is no git repository.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UNKNOWN_CI } from '../../src/ci/env-ci-fallback.ts';
