@@ -7,7 +7,8 @@
 //   reads the active mutant from a global, and a mutant that changes module-level state must not
 //   leak into the next test file;
 // - workers are forked processes (pool: 'forks', forced by the plugin below), one at a time:
-//   Stryker's own `concurrency` runs several vitest instances.
+//   Stryker's own `concurrency` runs several vitest instances;
+// - the CLI's property tests run each property 5 times, not 30 (CLI_PROPERTY_RUNS).
 // The other thing vitest 5 changed for Stryker (the full names of tests) needs code, not
 // configuration: scripts/patch-stryker.ts.
 import { defineConfig } from 'vitest/config';
@@ -33,6 +34,8 @@ export default defineConfig({
     // One run of the in-process tests: the CLI's subjects (vitest.config.ts) are for the end-to-end ones.
     projects: undefined,
     include: ['test/unit/*.test.ts', 'test/http.test.ts', 'test/steps/*.test.ts', 'test/cli/properties.test.ts'],
+    // The CLI's properties run 5 times a mutant (their examples always): see test/cli/properties.test.ts.
+    env: { ...base.test?.env, CLI_PROPERTY_RUNS: '5' },
     isolate: true,
     pool: 'forks',
     maxWorkers: 1,

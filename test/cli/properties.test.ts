@@ -17,7 +17,11 @@ import { startFakeService, type FakeService, type Fault } from '../fake-service.
 import { foreignCommandLines } from '../foreign-commands.ts';
 import { ESCAPED_KEYS, hostileFields, hostileText, inputText, KEY } from '../hostile.ts';
 
-const RUNS = 30;
+/**
+ * Runs of each property: 30 in `npm test`; under mutation testing (vitest.stryker.config.ts) 5, the
+ * examples always, so that a mutant's tests take seconds: the in-process tables do most of the killing.
+ */
+const RUNS = Number(process.env.CLI_PROPERTY_RUNS ?? 30);
 
 let service: FakeService | undefined;
 afterEach(async () => {

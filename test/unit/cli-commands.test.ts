@@ -12,6 +12,8 @@ import { helpText } from '../../src/cli/help.ts';
 import { attemptTimeoutMs, commandFlags, createsDeployments, readCommand } from '../../src/cli/settings.ts';
 import { CLI_WORDING, CLI_WORDS, cliSettings, RUN_WORDING } from '../../src/cli/source.ts';
 import { ConfigError } from '../../src/core/config-error.ts';
+import { describeStart } from '../../src/core/outcome.ts';
+import type { Plan } from '../../src/core/plan.ts';
 import { runCliInProcess } from '../cli-in-process.ts';
 import { startFakeService, type FakeService } from '../fake-service.ts';
 
@@ -403,6 +405,22 @@ describe("the CLI's settings and words", () => {
     ]);
     expect(CLI_WORDING.dryRunGoesOn).toBeUndefined();
     expect(RUN_WORDING).toEqual({ ...CLI_WORDING, dryRunGoesOn: 'the command runs all the same' });
+  });
+
+  it("run's dry run says the command runs all the same, at every start that sends nothing", () => {
+    const id = { text: '7', numeric: false };
+    const plans: Plan[] = [
+      { kind: 'create', status: 'STARTED', bodies: [], finishLater: true },
+      { kind: 'finish-later', ids: [id] },
+      { kind: 'update', status: 'FAILED', ids: [id] },
+    ];
+    const options = (wording: typeof CLI_WORDING) => ({ dryRun: true, startedAt: 0, wording });
+    for (const plan of plans) {
+      expect(describeStart(plan, {}, options(RUN_WORDING)).lines.at(-1)?.text).toBe(
+        'Dry run: nothing was sent; the command runs all the same.',
+      );
+      expect(describeStart(plan, {}, options(CLI_WORDING)).lines.at(-1)?.text).toBe('Dry run: nothing was sent.');
+    }
   });
 
   it('in messages: 101 artifacts in one command, and a refused status word', async () => {

@@ -10,6 +10,15 @@ function route(target: string, env: Record<string, string>): string {
 
 describe('proxyFor', () => {
   it.each([
+    ['http://proxy.example.com:3128/some/path', 'http://proxy.example.com:3128/'],
+    ['http://proxy.example.com:3128/x?q=1#f', 'http://proxy.example.com:3128/'],
+    ['https://u:p%40ss@proxy.example.com/p', 'https://u:p%40ss@proxy.example.com/'],
+    ['http://proxy.example.com:3128', 'http://proxy.example.com:3128/'],
+  ])('takes of %s what curl takes: %s', (value, taken) => {
+    expect(proxyFor(new URL('https://t.example.com'), { HTTPS_PROXY: value })?.url.href).toBe(taken);
+  });
+
+  it.each([
     ['https://t.example.com', {}, 'direct'],
     ['https://t.example.com', { HTTPS_PROXY: proxy }, 'HTTPS_PROXY'],
     ['https://t.example.com', { https_proxy: proxy, HTTPS_PROXY: 'x' }, 'https_proxy'],

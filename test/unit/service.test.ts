@@ -284,6 +284,23 @@ describe('the tracker', () => {
     );
   });
 
+  it('names the face that could not finish the deployment, where it says who it is', async () => {
+    const cli = { ...connection, tool: 'report-deployment' };
+    const refused = async (text: string) =>
+      String(
+        await createTracker(answering({ text }), cli)
+          .create(body)
+          .catch((caught: unknown) => caught),
+      );
+    expect(await refused('{"success":true,"id":"a\\u0000b"}')).toBe(
+      'ServiceError: HTTP 200, but the deployment id it returned holds control characters, so it is not kept (the service may have recorded a deployment report-deployment cannot finish)',
+    );
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    expect(await refused(`{"success":true,"id":9007199254740993,"x":${deep}}`)).toBe(
+      'ServiceError: HTTP 200, but the answer nests too deep for its numeric id to be read exactly (the service may have recorded a deployment report-deployment cannot finish)',
+    );
+  });
+
   it("never runs an answer's own toString, and scrubs the key before it cuts", async () => {
     const loc = await createError({ status: 422, text: '{"detail":[{"loc":[{"toString":1},"body",3],"msg":"m"}]}' });
     expect(loc).toBe('HTTP 422:\n  {"toString":1}.body.3: m');

@@ -4,6 +4,7 @@ import { ConfigError } from '../../src/core/config-error.ts';
 import {
   artifactIdValue,
   finalStatus,
+  inspectSettingsAndRequest,
   readSettingsAndRequest,
   splitList,
   statusFromWord,
@@ -390,5 +391,61 @@ describe('small parsers', () => {
 
   it('splits lists on commas and line breaks', () => {
     expect(splitList(' a, b\n\nc ,\r\nd')).toEqual(['a', 'b', 'c', 'd']);
+  });
+});
+
+describe("each face's words, and the problems beside what could be read", () => {
+  const words = { tool: 'the tool', unit: 'command', statusHint: 'Or give an exit code.' };
+
+  it('the action speaks of itself as this action, a step, and when the job ends', () => {
+    expect(settings(valid).connection.tool).toBe('this action');
+    expect(problems({ ...valid, status: 'done' })[0]).toMatch(
+      /got 'done'\. Leave it empty to start the deployment here and finish it when the job ends\.$/,
+    );
+  });
+
+  it('another face in its own words: what would finish a deployment, what records, what to do after a refused status', () => {
+    const read = (values: Record<string, string>) =>
+      readSettingsAndRequest({ ...sourceOf(values), words }, {}, () =>
+        githubDefaults({ eventName: 'push', payload: {}, env: run, checkRunId: '' }),
+      );
+    expect(read(valid).settings.connection.tool).toBe('the tool');
+    const many = Array.from({ length: 101 }, (_, index) => String(index + 1)).join(',');
+    expect(() => read({ ...valid, status: 'done', 'artifact-id': many })).toThrow(
+      new ConfigError([
+        {
+          subject: "Input 'status'",
+          text: "must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got 'done'. Or give an exit code.",
+        },
+        {
+          subject: "Input 'artifact-id' or 'artifact-name'",
+          text: 'name 101 artifacts; one command records at most 100. Split them over several commands.',
+        },
+      ]),
+    );
+    expect(() => read({ ...valid, 'deployment-id': many })).toThrow(
+      "Input 'deployment-id' holds 101 ids; one command updates at most 100. Split them over several commands.",
+    );
+  });
+
+  it('inspectSettingsAndRequest: every problem, and what could be read beside them', () => {
+    const {
+      settings: read,
+      request,
+      problem,
+    } = inspectSettingsAndRequest(sourceOf({ ...valid, retries: 'x', 'artifact-id': '', description: 'd' }), {}, () =>
+      githubDefaults({ eventName: 'push', payload: {}, env: run, checkRunId: '' }),
+    );
+    expect(problem?.lines).toEqual([
+      "Input 'retries' must be a whole number from 0 to 10, got 'x'.",
+      expect.stringMatching(/^Input 'artifact-id' or 'artifact-name' must be set/),
+    ]);
+    expect(read.connection.timeoutMs).toBe(10_000);
+    expect(request.fields?.description).toEqual({ value: 'd', source: "Input 'description'" });
+    expect(request.artifacts).toEqual([]);
+    const fine = inspectSettingsAndRequest(sourceOf(valid), {}, () =>
+      githubDefaults({ eventName: 'push', payload: {}, env: run, checkRunId: '' }),
+    );
+    expect(fine.problem).toBeUndefined();
   });
 });
