@@ -58,7 +58,9 @@ async function detectWithEnvCi(env: Env, log: Pick<Log, 'debug'>): Promise<Other
       name,
       values: {
         commitSha: from(result.commit),
-        branch: branch && branch.value !== tag?.value && !branch.value.startsWith('refs/tags/') ? branch : undefined,
+        // A tag given as the branch (`refs/tags/v1`) is no branch; one given by name becomes the
+        // branch through the tag anyway (detect.ts), with the same source.
+        branch: branch && !branch.value.startsWith('refs/tags/') ? branch : undefined,
         version: tag,
         link: from(result.jobUrl) ?? from(result.buildUrl),
       },
@@ -81,15 +83,14 @@ function usable(value: unknown): value is string {
 }
 
 /**
- * Every variable that makes env-ci read a file: it reads them whole and synchronously, and a pipe
- * or a device would make it wait until an end that may never come. TeamCity's properties files are
- * read in teamcity.ts instead, with a bound; GitHub's event file never reaches env-ci (GitHub
- * Actions is one of the seven), and is left out all the same.
+ * The environment without the one variable that makes env-ci read a file here: it reads TeamCity's
+ * properties files whole and synchronously, and a pipe or a device would make it wait for an end
+ * that may never come (teamcity.ts reads them instead, with a bound). The only other file env-ci
+ * reads is GitHub's event file, for a GITHUB_ACTIONS that GitHub Actions' own reading (one of the
+ * seven, detected by the same variable) always takes first. Its git calls fail at once (NO_GIT_HERE).
  */
-const FILE_VARIABLES = ['TEAMCITY_BUILD_PROPERTIES_FILE', 'GITHUB_EVENT_PATH'];
-
 function withoutFilesToRead(env: Env): Env {
   const rest = { ...env };
-  for (const name of FILE_VARIABLES) delete rest[name];
+  delete rest.TEAMCITY_BUILD_PROPERTIES_FILE;
   return rest;
 }

@@ -30,6 +30,8 @@ export interface GitOptions {
   log: Pick<Log, 'debug'>;
   /** The deadline: once aborted, git is killed and no call waits on it (nor starts). */
   signal?: AbortSignal;
+  /** Each call's own bound; default 5 s. */
+  timeoutMs?: number;
 }
 
 /** What git said: its output ('' for none), and, where it refused or gave no answer, why in a line. */
@@ -65,7 +67,7 @@ export function commitAuthor(sha: string, options: GitOptions): Promise<GitAnswe
 }
 
 /** git's output without its final line break; '' when git fails, or is not there. */
-async function git(args: string[], { cwd, env, log, signal }: GitOptions): Promise<GitAnswer> {
+async function git(args: string[], { cwd, env, log, signal, timeoutMs = TIMEOUT_MS }: GitOptions): Promise<GitAnswer> {
   const command = `git ${args.join(' ')}`;
   const said = (answer: GitAnswer, why?: string, stderr = '') => {
     if (why !== undefined) log.debug(gitDebugLines(command, why, stderr));
@@ -105,7 +107,7 @@ async function git(args: string[], { cwd, env, log, signal }: GitOptions): Promi
       settle(noAnswer(why), why);
     };
     const onDeadline = () => abandon(DEADLINE);
-    const timer = setTimeout(() => abandon(`no answer in ${TIMEOUT_MS / 1000} s`), TIMEOUT_MS);
+    const timer = setTimeout(() => abandon(`no answer in ${timeoutMs / 1000} s`), timeoutMs);
     signal?.addEventListener('abort', onDeadline, { once: true });
     child.stdout?.on('data', (chunk: Buffer) => {
       if (!stdout.add(chunk)) abandon(`an answer over ${MAX_OUTPUT_BYTES / 1024} KiB`);

@@ -105,7 +105,8 @@ function logicalLines(text: string): string[] {
 const ESCAPES: Record<string, string> = { t: '\t', n: '\n', r: '\r', f: '\f' };
 
 function unescape(text: string): string {
-  return text.replace(/\\(u[0-9a-fA-F]{4}|.?)/g, (_, escaped: string) => {
+  // A backslash is never last: logicalLines takes it for a continuation.
+  return text.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, escaped: string) => {
     if (escaped.length === 5) return String.fromCharCode(Number.parseInt(escaped.slice(1), 16));
     return ESCAPES[escaped] ?? escaped;
   });

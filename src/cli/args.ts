@@ -137,11 +137,11 @@ function scan(command: CommandName, args: readonly string[]): Scanned {
       if (command === 'run') break;
       continue;
     }
-    const equals = arg.indexOf('=');
-    const name = arg.slice(arg.startsWith('--') ? 2 : 1, equals < 0 ? undefined : equals);
-    const inline = equals < 0 ? undefined : arg.slice(equals + 1);
-    const shown = equals < 0 ? arg : arg.slice(0, equals);
-    if (!arg.startsWith('--') || !known.has(name)) {
+    // `--name` or `--name=value`; no flag of ours is a single letter.
+    const [shown = '', ...after] = arg.split('=');
+    const name = shown.slice(2);
+    const inline = after.length ? after.join('=') : undefined;
+    if (!shown.startsWith('--') || !known.has(name)) {
       fail(unknownFlag(command, shown));
       continue;
     }
@@ -167,7 +167,7 @@ const VALUE_HINTS: Record<string, string> = {
 };
 
 function unexpectedArgument(command: CommandName, rest: readonly string[]): UsageError {
-  const [arg = ''] = rest;
+  const arg = rest[0] as string;
   if (command !== 'run')
     return new UsageError(`unexpected argument ${quote(arg)} (${command} takes flags only).`, command);
   // A forgotten `--`: what follows is the command, whatever flags of its own it has.

@@ -6,14 +6,12 @@
 import { Settings } from '../core/constants.js';
 import { FieldNames, type ArtifactRef, type Sourced } from '../core/deployment.js';
 import { inertLines } from '../core/log.js';
-import { describeStart } from '../core/outcome.js';
-import { plan as planFor } from '../core/plan.js';
 import { scrubber } from '../core/secret.js';
 import type { ParsedArgs } from './args.js';
 import { defuseForeignCommands, type CliLog } from './log.js';
-import { ExitCodes, showReport } from './report.js';
+import { ExitCodes } from './report.js';
 import { inspectCommand } from './settings.js';
-import { CLI_WORDING, cliSettings, ENV_KEY } from './source.js';
+import { cliSettings, ENV_KEY } from './source.js';
 
 type Env = Record<string, string | undefined>;
 type Row = [name: string, sourced: Sourced | undefined];
@@ -76,10 +74,8 @@ export async function showContext(
     log.error(problem.lines);
     return ExitCodes.usage;
   }
-  const plan = planFor(settings, request);
-  if (plan.kind === 'nothing') {
-    showReport(describeStart(plan, {}, { dryRun: false, startedAt: 0, wording: CLI_WORDING }), false, log);
-  }
+  // The only thing start says before it sends, where nothing stops it: that nothing is recorded without a key.
+  if (settings.noKey) log.warning(settings.noKey);
   return ExitCodes.ok;
 }
 

@@ -186,3 +186,76 @@ describe('Java properties, as TeamCity writes them', () => {
     expect(Object.fromEntries(parseProperties(text))).toEqual(expected);
   });
 });
+
+describe("env-ci's edges", () => {
+  it('an unknown CI is named so', async () => {
+    expect((await contextOf({ CI: 'true' }, dir)).name).toBe('an unknown CI');
+  });
+
+  it('never lets env-ci run git: a CI whose variables are missing gets nothing from the repository around it', async () => {
+    // This test process runs inside a git repository: env-ci's git would find its HEAD there.
+    const seen = await contextOf({ CI: 'true', CODEBUILD_BUILD_ID: 'x' }, dir);
+    expect(seen.name).toBe('AWS CodeBuild');
+    expect(seen.values.commitSha).toBeUndefined();
+  });
+
+  it('a tag given as the branch is no branch', async () => {
+    const seen = await contextOf(
+      { CI: 'true', JB_SPACE_EXECUTION_NUMBER: '1', JB_SPACE_GIT_BRANCH: 'refs/tags/v1', JB_SPACE_GIT_REVISION: SHA },
+      dir,
+    );
+    expect(seen.name).toBe('JetBrains Space');
+    expect(seen.values.branch).toBeUndefined();
+  });
+});
+
+describe("TeamCity's files: what the debug log says, and what is never left open", () => {
+  const debugOf = (fileEnv: Record<string, string>) => {
+    const debug: string[] = [];
+    const branch = teamCityBranch(fileEnv, { debug: (text) => void debug.push(String(text)) });
+    return { branch, debug };
+  };
+
+  it('a file that cannot be opened: its code', () => {
+    const missing = join(dir, 'missing.properties');
+    expect(debugOf({ TEAMCITY_BUILD_PROPERTIES_FILE: missing })).toEqual({
+      branch: '',
+      debug: [`TeamCity's properties file ${missing} is not read: it cannot be opened (ENOENT).`],
+    });
+  });
+
+  it('no configuration file named: nothing more read, nothing said', () => {
+    const build = join(dir, 'plain.properties');
+    writeFileSync(build, 'other=1\n');
+    expect(debugOf({ TEAMCITY_BUILD_PROPERTIES_FILE: build })).toEqual({ branch: '', debug: [] });
+    expect(debugOf({})).toEqual({ branch: '', debug: [] });
+  });
+
+  it('a file read a few bytes at a time is still bounded, and always closed', () => {
+    let closed = 0;
+    const trickling = (bytes: number) =>
+      ({
+        openSync: () => 7,
+        fstatSync: () => ({ isFile: () => true, size: 0 }),
+        readSync: (_fd: number, buffer: Uint8Array, offset: number, length: number) => {
+          const read = Math.min(5, length, bytes - offset);
+          buffer.fill(0x61, offset, offset + Math.max(0, read));
+          return Math.max(0, read);
+        },
+        closeSync: () => void (closed += 1),
+      }) as unknown as Parameters<typeof readBoundedFile>[2];
+    expect(() => readBoundedFile('/x', 10, trickling(100))).toThrow('it is over 10 bytes');
+    expect(readBoundedFile('/x', 10, trickling(10))).toBe('a'.repeat(10));
+    expect(closed).toBe(2);
+  });
+
+  it.each([
+    ['k=one \\\ntwo three', { k: 'one two three' }],
+    ['k=a \\\n#b', { k: 'a #b' }],
+    ['k=a#b', { k: 'a#b' }],
+    ['k=a#b \\\nc', { k: 'a#b c' }],
+    ['k=a\\\n\\\nb', { k: 'ab' }],
+  ])('continuations and comments: %j', (text, expected) => {
+    expect(Object.fromEntries(parseProperties(text))).toEqual(expected);
+  });
+});

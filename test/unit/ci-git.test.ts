@@ -1,11 +1,20 @@
 // Outside any CI, against real git repositories made here: the commit, the branch (none on a detached
 // HEAD), git's user.name, else the OS user. And in a CI, git filling what its variables leave empty.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gistOf, spawnableEnv } from '../../src/ci/git.ts';
+import {
+  commitAuthor,
+  configuredUserName,
+  currentBranch,
+  gistOf,
+  headCommit,
+  spawnableEnv,
+  type GitOptions,
+} from '../../src/ci/git.ts';
+import type { Lines } from '../../src/core/log.ts';
 import { contextOf, freshDir } from './ci-context.ts';
 
 const root = freshDir('ci-git-');
@@ -324,5 +333,140 @@ describe('the environment git is spawned with', () => {
     expect(spawnableEnv(given)).toBe(given);
     const noPath = { HOME: '/h' };
     expect(spawnableEnv(noPath)).toBe(noPath);
+  });
+});
+
+describe('each git call: its answer, its bounds, and what the debug log says of it', () => {
+  /** A folder on PATH whose `git` is this shell script. */
+  function pathWith(name: string, script: string): string {
+    const bin = join(root, `bin-${name}`);
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+    return `${bin}:${env.PATH}`;
+  }
+  function options(path: string, extra: Partial<GitOptions> = {}) {
+    const debug: string[] = [];
+    const log = { debug: (text: Lines | (() => Lines)) => void debug.push(...[text as string | string[]].flat()) };
+    return { debug, options: { cwd: root, env: { ...env, PATH: path }, log, ...extra } satisfies GitOptions };
+  }
+
+  it('an answer: its lines, the last line break dropped, nothing in debug', async () => {
+    const { debug, options: given } = options(pathWith('lines', 'printf "a\\nb\\r\\n"'));
+    expect(await headCommit(given)).toEqual({ output: 'a\nb' });
+    expect(debug).toEqual([]);
+  });
+
+  it('an answer of exactly 64 KiB is one; a byte more is none', async () => {
+    const exact = options(pathWith('exact', 'head -c 65536 /dev/zero | tr "\\0" a'));
+    expect((await headCommit(exact.options)).output).toHaveLength(65536);
+    const over = options(pathWith('over', 'head -c 65537 /dev/zero | tr "\\0" a'));
+    expect(await headCommit(over.options)).toEqual({ output: '', refusal: 'git gave an answer over 64 KiB' });
+  });
+
+  it('its own bound where no deadline comes first', async () => {
+    const { debug, options: given } = options(pathWith('slow', "trap '' TERM\nsleep 30"), { timeoutMs: 200 });
+    expect(await headCommit(given)).toEqual({ output: '', refusal: 'git gave no answer in 0.2 s' });
+    expect(debug).toEqual(['git rev-parse --verify -q HEAD gave nothing: no answer in 0.2 s.']);
+  });
+
+  it('a deadline already passed: not started, said once', async () => {
+    const { debug, options: given } = options(env.PATH, { signal: AbortSignal.abort() });
+    expect(await currentBranch(given)).toEqual({ output: '', refusal: 'git gave no answer before the deadline' });
+    expect(debug).toEqual(['git symbolic-ref --short -q HEAD gave nothing: no answer before the deadline.']);
+  });
+
+  it('no git: said once, by its code', async () => {
+    const { debug, options: given } = options(join(root, 'nowhere'));
+    expect(await configuredUserName(given)).toEqual({ output: '' });
+    expect(debug).toEqual(['git config --get user.name gave nothing: ENOENT.']);
+  });
+
+  it('a folder Node refuses before it spawns: said by its code', async () => {
+    const { debug, options: given } = options(env.PATH, { cwd: 'a\0b' });
+    expect(await headCommit(given)).toEqual({ output: '' });
+    expect(debug).toEqual(['git rev-parse --verify -q HEAD gave nothing: ERR_INVALID_ARG_VALUE.']);
+  });
+
+  it("git's own words in debug, one a line, blank ones left out; the gist kept", async () => {
+    const { debug, options: given } = options(
+      pathWith('refusing', 'printf "fatal: no way\\r\\n\\r\\nhint: try\\r\\n" >&2\nexit 128'),
+    );
+    expect(await headCommit(given)).toEqual({ output: '', refusal: 'git: no way' });
+    expect(debug).toEqual([
+      'git rev-parse --verify -q HEAD gave nothing: exit status 128.',
+      '  git: fatal: no way',
+      '  git: hint: try',
+    ]);
+  });
+
+  it("only git's first 4 KiB of stderr are kept", async () => {
+    const { debug, options: given } = options(pathWith('noisy', 'head -c 10000 /dev/zero | tr "\\0" e >&2\nexit 1'));
+    await headCommit(given);
+    expect(debug).toEqual([
+      'git rev-parse --verify -q HEAD gave nothing: exit status 1.',
+      `  git: ${'e'.repeat(4096)}`,
+    ]);
+  });
+
+  it('a git killed by a signal (not ours): said so', async () => {
+    const { debug, options: given } = options(pathWith('killed', 'kill -TERM $$'));
+    expect(await headCommit(given)).toEqual({ output: '' });
+    expect(debug).toEqual(['git rev-parse --verify -q HEAD gave nothing: killed by SIGTERM.']);
+  });
+
+  it("a commit's author is asked only for a hex object name, never for what could read as an option", async () => {
+    const calls = join(root, 'author-calls');
+    const { options: given } = options(pathWith('author', `echo "$@" >> "${calls}"\necho Ada`));
+    expect(await commitAuthor('abcd', given)).toEqual({ output: 'Ada' });
+    for (const name of ['zz-abcd', 'abc', '--output=/tmp/abcd', 'abcd\n', `${'a'.repeat(65)}`]) {
+      expect(await commitAuthor(name, given)).toEqual({ output: '' });
+    }
+    expect(readFileSync(calls, 'utf8')).toBe('log -1 --no-show-signature --format=%an abcd --\n');
+  });
+
+  it('no git call for a field a flag gives, in a CI or outside one', async () => {
+    const calls = join(root, 'given-calls');
+    const path = pathWith('given', `echo "$@" >> "${calls}"\necho x`);
+    const dir = join(root, 'given-dir');
+    mkdirSync(dir);
+    const given = { commitSha: 'abc', branch: 'b', user: 'u' };
+    await contextOf({ ...env, PATH: path }, dir, { given });
+    await contextOf({ ...env, PATH: path, JENKINS_URL: 'https://ci/' }, dir, { given });
+    expect(existsSync(calls)).toBe(false);
+  });
+
+  it('a PATH entry of 1024 bytes or more is left out, one of 1023 kept', () => {
+    expect(spawnableEnv({ PATH: `${'a'.repeat(1023)}:${'b'.repeat(1024)}` })).toEqual({ PATH: 'a'.repeat(1023) });
+  });
+
+  it('the gist: the first line said, trimmed, without fatal: or error: before it', () => {
+    expect(gistOf('  fatal: x  \n')).toBe('git: x');
+    expect(gistOf('warning: fatal: y')).toBe('git: warning: fatal: y');
+    expect(gistOf('ERROR: z')).toBe('git: z');
+  });
+});
+
+describe("in a CI: git's refusal said, and the CI itself as the user where nothing names one", () => {
+  it("a CI that leaves the commit to git, in a checkout git refuses: the refusal's gist", async () => {
+    const { dir } = repository('ci-dubious', 'Dana Deployer');
+    const seen = await contextOf({ ...env, JENKINS_URL: 'https://ci/', GIT_TEST_ASSUME_DIFFERENT_OWNER: '1' }, dir);
+    expect(seen.missing('commitSha')).toBe(
+      `is not set, and no CI variable or git repository here gives a commit (git: detected dubious ownership in repository at '${dir}'). Set \`--commit-sha\`.`,
+    );
+    expect(seen.values.user).toBe('Jenkins');
+  });
+
+  it("an unknown CI (CI=true) with no git: the user 'CI'", async () => {
+    const dir = join(root, 'unknown-no-git');
+    mkdirSync(dir);
+    const seen = await contextOf({ ...env, CI: 'true' }, dir);
+    expect([seen.name, seen.values.user]).toEqual(['an unknown CI', 'CI']);
+  });
+
+  it('a CI mark that is no string is no mark', async () => {
+    const dir = join(root, 'no-string');
+    mkdirSync(dir);
+    const seen = await contextOf({ ...env, GITLAB_CI: true } as unknown as Record<string, string>, dir);
+    expect(seen.name).toBeUndefined();
   });
 });

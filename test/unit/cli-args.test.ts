@@ -39,8 +39,11 @@ describe('help and version', () => {
     // Help wins over what else is wrong, where a flag stands.
     [['start', '--bogus', 'x', '--help'], { help: 'start' }],
     [['run', '--help', '--', 'x'], { help: 'run' }],
+    // Help comes first: what follows it is not read.
+    [['--help', 'record'], { help: undefined }],
+    [['-h', 'bogus'], { help: undefined }],
   ])('%j', (argv, expected) => {
-    expect(parseCommandLine(argv)).toEqual(expected);
+    expect(parseCommandLine(argv)).toStrictEqual(expected);
   });
 
   it('a value that reads -h or --help is a value, and a --help after `--` the command’s', () => {
@@ -139,6 +142,8 @@ describe('flag values, by the grammar', () => {
     [['start', '--status', 'x'], "unknown flag '--status' for start. See `report-deployment start --help`."],
     [['finish', '--json'], "unknown flag '--json' for finish. See `report-deployment finish --help`."],
     [['start', '--artefact-id=7'], "unknown flag '--artefact-id' for start. See `report-deployment start --help`."],
+    [['start', '-x=1'], "unknown flag '-x' for start. See `report-deployment start --help`."],
+    [['run', '--json', '--', 'x'], "unknown flag '--json' for run. See `report-deployment run --help`."],
     [
       ['start', `--${'x'.repeat(200)}`],
       `unknown flag '--${'x'.repeat(98)}…' for start. See \`report-deployment start --help\`.`,
@@ -182,6 +187,11 @@ describe('run and its command', () => {
     [
       ['run', 'x'.repeat(150)],
       `unexpected argument '${'x'.repeat(100)}…': the command to run goes after \`--\`. Put \`--\` before it: \`report-deployment run [flags] -- ${'x'.repeat(100)}…\`.`,
+    ],
+    // What follows a forgotten `--` is the command's, its --help too.
+    [
+      ['run', './deploy.sh', '--help'],
+      "unexpected argument './deploy.sh': the command to run goes after `--`. Put `--` before it: `report-deployment run [flags] -- ./deploy.sh --help`.",
     ],
     [
       ['run', ...FIELDS],

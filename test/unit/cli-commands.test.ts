@@ -200,6 +200,12 @@ describe('start, record and finish', () => {
     expect(service.deployments.get('1')?.statuses).toEqual(['SUCCEEDED', 'SUCCEEDED']);
   });
 
+  it('recorded with --fail-on-error: exit 0', async () => {
+    const result = await runCliInProcess(['start', ...FIELDS, '--fail-on-error'], env());
+
+    expect([result.exitCode, result.stdout]).toEqual([0, '1\n']);
+  });
+
   it('a configuration error: said, exit 2, nothing sent', async () => {
     const result = await runCliInProcess(['start', ...FIELDS, '--timeout-seconds', '0'], env());
 
@@ -465,6 +471,9 @@ describe('--help', () => {
       '--dry-run                 print the requests instead of sending them (the key as ***); the command still runs',
     );
     expect(helpText('context')).not.toMatch(/^ +--(fail-on-error|dry-run)/m);
+    expect(helpText('context')).toContain(
+      '(the key would travel in clear)\n  DEPLOY_TRACKER_DEBUG=1    debug lines on stderr',
+    );
     expect(helpText('context')).toContain("start's --fail-on-error and --dry-run are taken, and change nothing here.");
   });
 
