@@ -51,8 +51,8 @@ export const PROVIDERS: readonly CiProvider[] = [
 
 /** What git was asked for a field, and why it said nothing where it refused. */
 interface FromGit {
-  value: Sourced | undefined;
-  refusal: string | undefined;
+  value?: Sourced;
+  refusal?: string;
 }
 
 export async function readCiContext(
@@ -63,7 +63,7 @@ export async function readCiContext(
   const git: GitOptions = { cwd: options.cwd, env: strings, log: options.log, signal: options.signal };
   const given = options.given ?? {};
   const ask = async (field: FieldName, question: () => Promise<GitAnswer>): Promise<FromGit> => {
-    if (given[field]) return { value: undefined, refusal: undefined };
+    if (given[field]) return {};
     const { output, refusal } = await question();
     return { value: output ? { value: output, source: 'git' } : undefined, refusal };
   };
@@ -90,7 +90,7 @@ export async function readCiContext(
   // on the tag's name, as the action does. Before git: CIs check a tag out on a detached HEAD, so
   // asking git would cost every tag deployment a spawn for nothing.
   values.branch ??= values.version;
-  const none = Promise.resolve<FromGit>({ value: undefined, refusal: undefined });
+  const none = Promise.resolve<FromGit>({});
   const [commitSha, branch] = await Promise.all([
     values.commitSha ? none : ask('commitSha', () => headCommit(git)),
     values.branch ? none : ask('branch', () => currentBranch(git)),
@@ -133,30 +133,18 @@ function onlyStrings(env: Record<string, unknown>): Env {
   );
 }
 
-const WHAT: Record<RequiredField, string> = {
-  commitSha: 'a commit',
-  branch: 'a branch',
-  user: 'a user',
-  // Never missing (the commit and the service's default stand in): here for the type's sake.
-  version: 'a version',
-  environment: 'an environment',
-};
-const FLAG: Record<RequiredField, string> = {
-  commitSha: '--commit-sha',
-  branch: '--branch',
-  user: '--user',
-  version: '--version',
-  environment: '--environment',
-};
+/** What git gives of a field, and the flag that sets it. The others are never missing: the CI or the
+ * OS stands in for the user, the commit for the version, the service's default for the environment. */
+const FROM_GIT = { commitSha: ['a commit', '--commit-sha'], branch: ['a branch', '--branch'] } as const;
 
 /** What a missing field's message says after its name: why nothing gave it (git's refusal too), and the flag that does. */
-function missing(asked: Partial<Record<RequiredField, FromGit>>): (field: RequiredField) => string {
+function missing(asked: Record<keyof typeof FROM_GIT, FromGit>): (field: RequiredField) => string {
   return (field) => {
-    // Outside a CI only: in one, the CI itself stands in for the user.
-    if (field === 'user')
-      return `is not set, and neither git (user.name) nor the OS names a user here. Set \`${FLAG.user}\`.`;
-    const refusal = asked[field]?.refusal;
+    if (field !== 'commitSha' && field !== 'branch')
+      return 'is not set, and neither git (user.name) nor the OS names a user here. Set `--user`.';
+    const [what, flag] = FROM_GIT[field];
+    const { refusal } = asked[field];
     const why = refusal ? ` (${refusal})` : '';
-    return `is not set, and no CI variable or git repository here gives ${WHAT[field]}${why}. Set \`${FLAG[field]}\`.`;
+    return `is not set, and no CI variable or git repository here gives ${what}${why}. Set \`${flag}\`.`;
   };
 }

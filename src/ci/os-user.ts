@@ -3,10 +3,11 @@ import { userInfo } from 'node:os';
 import type { Sourced } from '../core/deployment.js';
 import { variable, type Env } from './variables.js';
 
-export function osUser(env: Env): Sourced | undefined {
+/** `account` is node:os's userInfo, or a test's. */
+export function osUser(env: Env, account: () => { username: string } = userInfo): Sourced | undefined {
   try {
     // Throws where the account has no entry in the user database (a container run as a bare uid).
-    const { username } = userInfo();
+    const { username } = account();
     if (username) return { value: username, source: 'the OS user' };
   } catch {
     // USER or USERNAME, then.

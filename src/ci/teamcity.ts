@@ -52,13 +52,14 @@ export function readBoundedFile(path: string, max: number, fs: PropertiesFileSys
     throw new Error(`it cannot be opened (${String((error as { code?: unknown }).code ?? error)})`, { cause: error });
   }
   try {
-    const stats = fs.fstatSync(fd);
-    if (!stats.isFile()) throw new Error('it is not a regular file');
-    if (stats.size > max) throw new Error(`it is over ${max} bytes`);
+    if (!fs.fstatSync(fd).isFile()) throw new Error('it is not a regular file');
+    // Whatever its size says (a file of /proc says 0): at most one byte past the bound is read.
     const buffer = Buffer.alloc(max + 1);
     let size = 0;
-    for (let read = -1; read !== 0 && size <= max; size += read) {
-      read = fs.readSync(fd, buffer, size, buffer.length - size, null);
+    for (;;) {
+      const read = fs.readSync(fd, buffer, size, buffer.length - size, null);
+      size += read;
+      if (read === 0 || size > max) break;
     }
     if (size > max) throw new Error(`it is over ${max} bytes`);
     return buffer.subarray(0, size).toString('utf8');

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useFakeService } from '../fixture.ts';
 import { startForwardProxy, type ForwardProxy } from '../forward-proxy.ts';
-import { fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, runCli } from '../run-cli.ts';
+import { cliSubject, fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, installedSea, runCli } from '../run-cli.ts';
 import { TEST_CA_PATH, tlsFixture } from '../tls-fixtures.ts';
 
 beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
@@ -51,11 +51,12 @@ function repository(author: string): { dir: string; sha: string } {
   return { dir, sha: git('rev-parse', 'HEAD') };
 }
 
-/** PATH with a `git` first that is this shell script. */
+/** The subject's PATH (the executable's has no Node) with a `git` first that is this shell script. */
 function pathWithGit(script: string): string {
   const bin = folder();
   writeFileSync(join(bin, 'git'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
-  return `${bin}:${process.env.PATH ?? ''}`;
+  const path = cliSubject() === 'sea' ? installedSea().path : process.env.PATH;
+  return `${bin}:${path ?? ''}`;
 }
 /** A git stuck as on a hung network mount: it ignores SIGTERM, and a child of it holds its pipes open. */
 const HANGING_GIT = "trap '' TERM\nsleep 60";

@@ -255,6 +255,7 @@ describe("TeamCity's files: what the debug log says, and what is never left open
     ['k=a#b', { k: 'a#b' }],
     ['k=a#b \\\nc', { k: 'a#b c' }],
     ['k=a\\\n\\\nb', { k: 'ab' }],
+    ['k=a \\\n#b\\\nc', { k: 'a #bc' }],
   ])('continuations and comments: %j', (text, expected) => {
     expect(Object.fromEntries(parseProperties(text))).toEqual(expected);
   });

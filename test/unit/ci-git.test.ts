@@ -14,6 +14,7 @@ import {
   spawnableEnv,
   type GitOptions,
 } from '../../src/ci/git.ts';
+import { osUser as readOsUser } from '../../src/ci/os-user.ts';
 import type { Lines } from '../../src/core/log.ts';
 import { contextOf, freshDir } from './ci-context.ts';
 
@@ -468,5 +469,49 @@ describe("in a CI: git's refusal said, and the CI itself as the user where nothi
     mkdirSync(dir);
     const seen = await contextOf({ ...env, GITLAB_CI: true } as unknown as Record<string, string>, dir);
     expect(seen.name).toBeUndefined();
+  });
+});
+
+describe('the OS user', () => {
+  it('the account, else USER, else USERNAME, else none', () => {
+    const none = () => {
+      throw new Error('no entry in the user database');
+    };
+    expect(readOsUser({}, () => ({ username: 'acct' }))).toEqual({ value: 'acct', source: 'the OS user' });
+    expect(readOsUser({ USER: 'u' }, () => ({ username: '' }))).toEqual({ value: 'u', source: 'USER' });
+    expect(readOsUser({ USER: 'u', USERNAME: 'n' }, none)).toEqual({ value: 'u', source: 'USER' });
+    expect(readOsUser({ USER: '', USERNAME: 'n' }, none)).toEqual({ value: 'n', source: 'USERNAME' });
+    expect(readOsUser({}, none)).toBeUndefined();
+  });
+});
+
+describe("git's stderr as it comes", () => {
+  function pathWith(name: string, script: string): string {
+    const bin = join(root, `bin2-${name}`);
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+    return `${bin}:${env.PATH}`;
+  }
+  const debugOf = async (script: string, name: string) => {
+    const debug: string[] = [];
+    const log = { debug: (text: Lines | (() => Lines)) => void debug.push(...[text as string | string[]].flat()) };
+    await headCommit({ cwd: root, env: { ...env, PATH: pathWith(name, script) }, log });
+    return debug;
+  };
+
+  it('line by line, blank and white-space lines left out', async () => {
+    expect(await debugOf('printf "one\\n   \\ntwo\\n" >&2\nexit 1', 'lf')).toEqual([
+      'git rev-parse --verify -q HEAD gave nothing: exit status 1.',
+      '  git: one',
+      '  git: two',
+    ]);
+  });
+
+  it('bounded however many pieces it comes in', async () => {
+    const script = 'for i in 1 2 3; do head -c 3000 /dev/zero | tr "\\0" e >&2; sleep 0.05; done\nexit 1';
+    expect(await debugOf(script, 'pieces')).toEqual([
+      'git rev-parse --verify -q HEAD gave nothing: exit status 1.',
+      `  git: ${'e'.repeat(4096)}`,
+    ]);
   });
 });

@@ -523,3 +523,96 @@ describe('which CI', () => {
     ]);
   });
 });
+
+describe('each value named by the variables it came from', () => {
+  it.each<[string, Record<string, string>, Record<string, string>]>([
+    [
+      'Azure Pipelines: a pull request from Azure Repos, the run page',
+      {
+        TF_BUILD: 'True',
+        SYSTEM_PULLREQUEST_SOURCEBRANCH: 'refs/heads/feat',
+        BUILD_SOURCEBRANCH: 'refs/tags/v1',
+        SYSTEM_COLLECTIONURI: 'https://dev.azure.com/o',
+        SYSTEM_TEAMPROJECT: 'p',
+        BUILD_BUILDID: '7',
+      },
+      {
+        branch: 'Azure Pipelines (SYSTEM_PULLREQUEST_SOURCEBRANCH)',
+        version: 'Azure Pipelines (BUILD_SOURCEBRANCH)',
+        link: 'Azure Pipelines (SYSTEM_COLLECTIONURI, SYSTEM_TEAMPROJECT, BUILD_BUILDID)',
+      },
+    ],
+    [
+      'Azure Pipelines: a branch',
+      { TF_BUILD: 'True', BUILD_SOURCEBRANCH: 'refs/heads/main' },
+      { branch: 'Azure Pipelines (BUILD_SOURCEBRANCH)' },
+    ],
+    [
+      'Bitbucket Pipelines: detected by its commit alone, the link by both its variables',
+      { BITBUCKET_COMMIT: SHA, BITBUCKET_REPO_FULL_NAME: 'a/b' },
+      { commitSha: 'Bitbucket Pipelines (BITBUCKET_COMMIT)' },
+    ],
+    [
+      'Bitbucket Pipelines: the link',
+      { BITBUCKET_BUILD_NUMBER: '3', BITBUCKET_REPO_FULL_NAME: 'a/b' },
+      {
+        link: 'Bitbucket Pipelines (BITBUCKET_REPO_FULL_NAME, BITBUCKET_BUILD_NUMBER)',
+        description: 'Bitbucket Pipelines (BITBUCKET_BUILD_NUMBER)',
+      },
+    ],
+    [
+      'Buildkite: a tag build, the build page without a job, the commit author',
+      {
+        BUILDKITE: 'true',
+        BUILDKITE_COMMIT: SHA,
+        BUILDKITE_TAG: 'v1',
+        BUILDKITE_BRANCH: 'v1',
+        BUILDKITE_BUILD_URL: 'https://b/1',
+        BUILDKITE_BUILD_AUTHOR: 'Ann',
+      },
+      {
+        commitSha: 'Buildkite (BUILDKITE_COMMIT)',
+        version: 'Buildkite (BUILDKITE_TAG)',
+        branch: 'Buildkite (BUILDKITE_TAG)',
+        user: 'Buildkite (BUILDKITE_BUILD_AUTHOR)',
+        link: 'Buildkite (BUILDKITE_BUILD_URL)',
+      },
+    ],
+    [
+      'Buildkite: a branch',
+      { BUILDKITE: 'true', BUILDKITE_BRANCH: 'main' },
+      { branch: 'Buildkite (BUILDKITE_BRANCH)' },
+    ],
+    [
+      'GitLab CI: the user by e-mail alone',
+      { GITLAB_CI: 'true', GITLAB_USER_EMAIL: 'a@b' },
+      { user: 'GitLab CI (GITLAB_USER_EMAIL)' },
+    ],
+    [
+      'Jenkins: a GitLab merge request, a tag, the Build User Vars name',
+      { JENKINS_URL: 'https://j/', gitlabSourceBranch: 'feat', TAG_NAME: 'v2', BUILD_USER: 'Ann' },
+      { branch: 'Jenkins (gitlabSourceBranch)', version: 'Jenkins (TAG_NAME)', user: 'Jenkins (BUILD_USER)' },
+    ],
+    [
+      'Jenkins: the git plugin’s local branch',
+      { JENKINS_URL: 'https://j/', GIT_LOCAL_BRANCH: 'main' },
+      { branch: 'Jenkins (GIT_LOCAL_BRANCH)' },
+    ],
+  ])('%s', async (_label, env, sources) => {
+    const seen = await contextOf(env, dir);
+    expect(seen.sources).toMatchObject(sources);
+  });
+
+  it('Azure Pipelines: no link without its project', async () => {
+    const seen = await contextOf(
+      { TF_BUILD: 'True', SYSTEM_COLLECTIONURI: 'https://dev.azure.com/o', BUILD_BUILDID: '7' },
+      dir,
+    );
+    expect(seen.values.link).toBeUndefined();
+  });
+
+  it.each(['zz' + SHA, SHA + 'zz', 'x'.repeat(64), 'HEAD'])('Buildkite: %s is no commit', async (commit) => {
+    const seen = await contextOf({ BUILDKITE: 'true', BUILDKITE_COMMIT: commit }, dir);
+    expect(seen.values.commitSha).toBeUndefined();
+  });
+});

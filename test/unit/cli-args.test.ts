@@ -143,6 +143,7 @@ describe('flag values, by the grammar', () => {
     [['finish', '--json'], "unknown flag '--json' for finish. See `report-deployment finish --help`."],
     [['start', '--artefact-id=7'], "unknown flag '--artefact-id' for start. See `report-deployment start --help`."],
     [['start', '-x=1'], "unknown flag '-x' for start. See `report-deployment start --help`."],
+    [['start', '-xjson'], "unknown flag '-xjson' for start. See `report-deployment start --help`."],
     [['run', '--json', '--', 'x'], "unknown flag '--json' for run. See `report-deployment run --help`."],
     [
       ['start', `--${'x'.repeat(200)}`],
