@@ -611,7 +611,7 @@ describe('each value named by the variables it came from', () => {
     expect(seen.values.link).toBeUndefined();
   });
 
-  it.each(['zz' + SHA, SHA + 'zz', 'x'.repeat(64), 'HEAD'])('Buildkite: %s is no commit', async (commit) => {
+  it.each(['zz' + SHA, SHA + 'zz', 'x'.repeat(64), 'a', 'HEAD'])('Buildkite: %s is no commit', async (commit) => {
     const seen = await contextOf({ BUILDKITE: 'true', BUILDKITE_COMMIT: commit }, dir);
     expect(seen.values.commitSha).toBeUndefined();
   });
