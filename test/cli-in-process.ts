@@ -28,7 +28,8 @@ export async function runCliInProcess(argv: string[], env: Record<string, string
       stderr += String(chunk);
       return true;
     };
-    await main('0.0.0-test', argv, env);
+    // The exit code as main() sets it; the test process goes on.
+    await main('0.0.0-test', argv, env, () => undefined);
     const exitCode = typeof process.exitCode === 'number' ? process.exitCode : 0;
     const commands = [...readRunnerOutput(stdout).commands, ...readRunnerOutput(stderr).commands];
     return { exitCode, stdout, stderr, commands, durationMs: performance.now() - started };

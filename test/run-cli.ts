@@ -234,6 +234,13 @@ export interface CliOptions {
   /** Called once it runs, to signal it, write to it, wait on it. */
   onSpawn?: (child: ChildProcess) => void;
   stdin?: string;
+  /** A file descriptor to give the CLI as its stdout or stderr instead of a pipe the test reads. */
+  stdout?: number;
+  stderr?: number;
+  /** Run it in a process group (and session) of its own, which a test may signal whole. */
+  detached?: boolean;
+  /** A command line that runs the CLI's, e.g. `['timeout', '5']` or `['sh', '-c', 'exec "$@" 2>&-', 'sh']`. */
+  through?: string[];
 }
 
 /** Runs this run's subject with `args`, as a user would: the installed bin, or the executable. */
@@ -242,15 +249,30 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
   const { bin, dir, path } = subject === 'sea' ? installedSea() : { ...installedPackage(), path: process.env.PATH };
   const env = { PATH: path ?? '', HOME: process.env.HOME ?? dir, ...options.env };
   if (options.node && subject === 'sea') throw new Error('runCli: the executable has its own Node');
-  const [file, argv] = options.node ? [NODES[options.node], [bin, ...args]] : [bin, args];
+  const cli = options.node ? [NODES[options.node], bin, ...args] : [bin, ...args];
+  const [file = '', ...argv] = [...(options.through ?? []), ...cli];
   return new Promise((resolve, reject) => {
-    const child = spawn(file, argv, { cwd: options.cwd ?? dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, argv, {
+      cwd: options.cwd ?? dir,
+      env,
+      stdio: ['pipe', options.stdout ?? 'pipe', options.stderr ?? 'pipe'],
+      detached: options.detached,
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('latin1')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdin.end(options.stdin ?? '');
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 30_000);
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('latin1')));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdin?.end(options.stdin ?? '');
+    // Detached, its whole group goes: the command it runs too.
+    const kill = () => {
+      try {
+        if (options.detached && child.pid) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    };
+    const timer = setTimeout(kill, options.killAfterMs ?? 30_000);
     child.on('error', reject);
     child.on('close', (exitCode, signal) => {
       clearTimeout(timer);

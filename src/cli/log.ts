@@ -1,10 +1,12 @@
 // The CLI's log: everything it says goes to stderr (stdout is the wrapped command's, or the ids'),
-// each line `report-deployment: ...`. As in the action, the key is scrubbed in every form, a value
+// each line `report-deployment: ...`, written so that a stderr that cannot be written loses the log
+// and nothing else (output.ts). As in the action, the key is scrubbed in every form, a value
 // stays on its line (control characters shown escaped), inside a GitHub Actions `run:` step a line
 // the runner would read as a workflow command is printed so that it is shown, not run, and in any
 // CI no line holds a logging command of Azure Pipelines or TeamCity (defuseForeignCommands).
 import { inertLines, type Lines, type Log } from '../core/log.js';
 import { cleaner } from '../core/secret.js';
+import { writeStderr } from './output.js';
 
 export interface CliLog extends Log {
   /** Something that went wrong and decides the exit code. */
@@ -46,7 +48,7 @@ export function defuseForeignCommands(text: string): string {
 export function openCliLog(
   apiKey: string,
   env: Record<string, string | undefined>,
-  write: (text: string) => void = (text) => void process.stderr.write(text),
+  write: (text: string) => void = writeStderr,
 ): CliLog {
   // As the action's log: the text as it is finally shown is what is scrubbed (core/secret.ts).
   const cleanOfKey = cleaner(apiKey);

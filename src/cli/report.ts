@@ -4,6 +4,7 @@
 import { idsJson } from '../core/ids.js';
 import type { Report } from '../core/outcome.js';
 import type { CliLog } from './log.js';
+import { writeStdout } from './output.js';
 
 export const ExitCodes = {
   ok: 0,
@@ -27,11 +28,7 @@ export function showReport(report: Report, failOnError: boolean, log: CliLog): b
 }
 
 /** The ids on stdout: one a line, as `ID=$(report-deployment start ...)` reads them; or one JSON object. */
-export function printIds(
-  report: Report,
-  json: boolean,
-  write: (text: string) => void = (text) => void process.stdout.write(text),
-): void {
+export function printIds(report: Report, json: boolean, write: (text: string) => void = writeStdout): void {
   if (json) {
     write(`{"deploymentIds":${idsJson(report.ids)},"status":${JSON.stringify(report.status)}}\n`);
   } else if (report.ids.length) {

@@ -4,8 +4,8 @@
 // In a terminal, the terminal itself sends Ctrl-C's SIGINT (and a hang-up's SIGHUP) to the whole
 // group, the command included: passed on again, the command would see two (a second Ctrl-C makes
 // many tools, Terraform among them, stop at once), so there those two are not passed on.
-import { spawn } from 'node:child_process';
-import { accessSync, constants as fs, statSync } from 'node:fs';
+import { spawn, type StdioOptions } from 'node:child_process';
+import { accessSync, closeSync, constants as fs, fstatSync, openSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 
@@ -41,8 +41,9 @@ export interface Wrapped {
 /** Starts `command` with `args`. `interactive`: the CLI runs in a terminal. */
 export function startCommand(command: string, args: readonly string[], interactive: boolean): Wrapped {
   let child: ReturnType<typeof spawn>;
+  const stdio = commandStdio(process.platform);
   try {
-    child = spawn(resolveCommand(command, process.env.PATH ?? ''), args, { stdio: 'inherit' });
+    child = spawn(resolveCommand(command, process.env.PATH ?? ''), args, { stdio: stdio.stdio });
   } catch (error) {
     // Node refuses some starts at once instead of with an 'error' event (a PATH entry too long for
     // libuv, a NUL in an argument): the command did not start, and its exit code says so.
@@ -51,6 +52,8 @@ export function startCommand(command: string, args: readonly string[], interacti
       ...notStarted(command, error as NodeJS.ErrnoException),
     });
     return { ended, forward: () => undefined };
+  } finally {
+    stdio.close();
   }
   const ended = new Promise<Ending>((resolve) => {
     child.once('error', (error: NodeJS.ErrnoException) => {
@@ -67,6 +70,26 @@ export function startCommand(command: string, args: readonly string[], interacti
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     },
   };
+}
+
+/**
+ * The command's stdio: the CLI's own. Where stderr is a pipe (on Linux), the command gets the pipe
+ * through an open file of its own: libuv makes a child's stdio blocking, and on the open file the
+ * CLI shares that would make each later write of the CLI's log wait on the reader, a stuck one for
+ * ever (output.ts keeps the CLI's writes asynchronous and bounded instead).
+ */
+function commandStdio(platform: NodeJS.Platform): { stdio: StdioOptions; close(): void } {
+  const inherit = { stdio: 'inherit' as const, close: () => undefined };
+  if (platform !== 'linux') return inherit;
+  try {
+    if (!fstatSync(2).isFIFO()) return inherit;
+    // Non-blocking to open (a pipe with no reader fails at once); libuv makes it blocking in the child.
+    const fd = openSync('/proc/self/fd/2', fs.O_WRONLY | fs.O_NONBLOCK);
+    return { stdio: ['inherit', 'inherit', fd], close: () => closeSync(fd) };
+  } catch {
+    // No /proc, or a pipe whose reader has gone: the command gets the CLI's stderr as it is.
+    return inherit;
+  }
 }
 
 function notStarted(command: string, error: NodeJS.ErrnoException): { exitCode: 126 | 127; reason: string } {
