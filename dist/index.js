@@ -2352,8 +2352,8 @@ async function createAll(tracker, bodies, { signal, onCreated } = {}) {
         return result.status === 'fulfilled' ? { body, id: result.value } : { body, failure: failureLines(result.reason) };
     });
 }
-async function setStatusAll(tracker, ids, status) {
-    const settled = await settleAll(ids, constants .xu.requestsInFlight, (id) => tracker.update(id, status));
+async function setStatusAll(tracker, ids, status, signal) {
+    const settled = await settleAll(ids, constants .xu.requestsInFlight, (id) => tracker.update(id, status, signal));
     return settled.map((result, index) => {
         const id = ids[index];
         if (result.status === 'rejected')
@@ -2387,8 +2387,8 @@ function createTracker(http, connection) {
             }
             return id;
         },
-        async update(id, status) {
-            successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status)), cut);
+        async update(id, status, signal) {
+            successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status), signal), cut);
         },
     };
 }

@@ -2,60 +2,47 @@
 // decides the command's fate: a bad setting, a missing key or a service that is down, slow or
 // refusing is said on stderr, and the command runs and keeps its exit code. The command starts
 // once the create has an answer, and no later than one attempt's timeout after the CLI did; what
-// the create does after that goes on beside it. An interrupted run is recorded FAILED at once (one
-// attempt), so that a CI that kills the job after its grace period leaves nothing STARTED.
+// the create does after that goes on beside it (recorder.ts). A stop signal (SIGINT, SIGTERM, SIGHUP):
+// - before the command starts: it never does, and the CLI stops waiting on the service at once and
+//   exits 128+N (a start already recorded is set FAILED, within INTERRUPTED_WAIT_MS);
+// - while it runs: it reaches the command once (wrap.ts), and the run is recorded FAILED at once, in
+//   one attempt, so that a CI that kills the job after its grace period leaves nothing STARTED; the
+//   last word is still the command's: if it then exits 0, the deployment is set SUCCEEDED after all;
+// - once the command has ended: no request is tried again, and the CLI waits on the service at most
+//   INTERRUPTED_WAIT_MS more (a CI's grace period is short, and the CLI must end within it).
 import { setTimeout as delay } from 'node:timers/promises';
-import { ConfigError } from '../core/config-error.js';
-import { PLACEHOLDER_ID } from '../core/dry-run.js';
-import { execute } from '../core/execute.js';
-import { describeFinish, describeStart, type Report } from '../core/outcome.js';
-import { plan as planFor, type Plan } from '../core/plan.js';
-import { setStatusAll } from '../core/service.js';
-import type { CommonSettings } from '../core/settings.js';
 import { Limits, SettingDefaults, Settings, type DeploymentStatus } from '../core/constants.js';
-import { bugLines } from '../core/text.js';
-import { withTracker } from '../core/tracker.js';
 import type { ParsedArgs } from './args.js';
 import type { CliLog } from './log.js';
-import { showReport } from './report.js';
-import { readCommand } from './settings.js';
-import { CLI_WORDING, RUN_WORDING } from './source.js';
-import { exitCodeOf, FORWARDED_SIGNALS, startCommand, type ForwardedSignal, type Wrapped } from './wrap.js';
+import { startRecording, type Recorder, type SetResult } from './recorder.js';
+import { listenForStopSignals, type SignalSource, type StopSignal, type StopSignals } from './signals.js';
+import type { Witness } from './witness.js';
+import { exitCodeOf, startCommand, type Relay } from './wrap.js';
+
+/** How long the CLI still waits on the service once told to stop. */
+export const INTERRUPTED_WAIT_MS = 3_000;
 
 type Env = Record<string, string | undefined>;
 
-export async function runWrapped(args: ParsedArgs, env: Env, log: CliLog): Promise<number> {
+/** What a test may put in place of the process's own: its signals, its terminal, the command's witness. */
+export interface RunOptions {
+  signals?: SignalSource;
+  interactive?: boolean;
+  witness?: Witness;
+}
+
+export async function runWrapped(args: ParsedArgs, env: Env, log: CliLog, options: RunOptions = {}): Promise<number> {
   const startedAt = Date.now();
-  const signals = listenForSignals();
+  const stops = listenForStopSignals(options.signals);
   try {
     // Reading the settings and the CI (git) is bounded too: the command does not wait past its deadline.
-    const preparing = prepareReporting(args, env, log, startedAt);
-    const finishNow = async (status: DeploymentStatus) => (await preparing)?.finishNow(status) ?? true;
-    // Set once the command has started: signals before that stop it from starting.
-    let wrapped: Wrapped | undefined = undefined;
-    signals.onEach((signal) => {
-      wrapped?.forward(signal);
-      void finishNow('FAILED');
-    });
+    const recorder = startRecording(args, env, log, startedAt);
     const deadline = delay(Math.max(0, startedAt + attemptTimeoutMs(args) - Date.now()), undefined, { ref: false });
-    await Promise.race([preparing.then((reporting) => reporting?.started), deadline, signals.first]);
-    if (signals.received) {
-      // Interrupted before the command started: it never does.
-      log.warning(`${signals.received} received before the command started, so it is not run.`);
-      await finishNow('FAILED');
-      return exitCodeOf({ kind: 'signalled', signal: signals.received });
-    }
-    const [command = '', ...commandArgs] = args.wrapped;
-    wrapped = startCommand(command, commandArgs, isInteractive());
-    const ending = await wrapped.ended;
-    if (ending.kind === 'not-started') log.error(`${ending.reason}.`);
-    const code = exitCodeOf(ending);
-    const notRecorded = await finishNow(code === 0 && !signals.received ? 'SUCCEEDED' : 'FAILED');
-    // --fail-on-error may turn a success into a failure, never a failure into a success.
-    const failOnError = (await preparing)?.settings.failOnError ?? args.settings['fail-on-error'] === 'true';
-    return code === 0 && notRecorded && failOnError ? 1 : code;
+    await Promise.race([recorder.started, deadline, stops.first]);
+    if (stops.received) return await stopBeforeStart(stops.received, recorder, log);
+    return await runCommand(args, recorder, stops, log, options);
   } finally {
-    signals.stop();
+    stops.stop();
   }
 }
 
@@ -67,108 +54,127 @@ function attemptTimeoutMs(args: ParsedArgs): number {
     : Number(SettingDefaults[Settings.TimeoutSeconds]) * 1000;
 }
 
-interface Reporting {
-  settings: CommonSettings;
-  /** Settles once the start is recorded (or could not be) and shown. */
-  started: Promise<Report>;
-  /** Finishes what the start left open with `status` (once: the first call decides); whether anything was not recorded. */
-  finishNow(status: DeploymentStatus): Promise<boolean>;
+/** Interrupted before the command started: it never does. */
+async function stopBeforeStart(signal: StopSignal, recorder: Recorder, log: CliLog): Promise<number> {
+  log.warning(`${signal} received before the command started, so it is not run.`);
+  const state = recorder.startState();
+  if (state === 'creating') {
+    // Waiting for its answer could take the whole timeout: the CLI ends now, and the request with it.
+    log.warning(
+      'The request recording its start is abandoned: if the service received it, the deployment shows STARTED.',
+    );
+  } else if (state === 'settled') {
+    // Recorded already (the command was about to start): left STARTED, it would never be finished.
+    await within(INTERRUPTED_WAIT_MS, recorder.set('FAILED', { oneAttempt: true }));
+  }
+  return exitCodeOf({ kind: 'signalled', signal });
 }
 
-/** The reporting around the command; undefined (said as an error) where the settings are bad. */
-async function prepareReporting(
+async function runCommand(
   args: ParsedArgs,
-  env: Env,
+  recorder: Recorder,
+  stops: StopSignals,
   log: CliLog,
-  startedAt: number,
-): Promise<Reporting | undefined> {
-  let read;
-  try {
-    read = await readCommand(args, env, log);
-  } catch (error) {
-    const lines = error instanceof ConfigError ? error.lines : bugLines('unexpected error', error);
-    log.error([...lines, 'Nothing is recorded; the command runs.']);
-    return undefined;
+  options: RunOptions,
+): Promise<number> {
+  const [command = '', ...commandArgs] = args.wrapped;
+  const wrapped = startCommand(command, commandArgs, {
+    interactive: options.interactive ?? isInteractive(),
+    witness: options.witness,
+  });
+  let interruptedBy: StopSignal | undefined;
+  let ended = false;
+  const stopAsking = new AbortController();
+  const cut = cutter(INTERRUPTED_WAIT_MS);
+  stops.onEach((signal) => {
+    if (ended) {
+      if (!stopAsking.signal.aborted) {
+        log.info(
+          `${signal} received: no request is tried again, and the service is waited for ${INTERRUPTED_WAIT_MS / 1000} s at most.`,
+        );
+      }
+      stopAsking.abort();
+      cut.arm();
+      return;
+    }
+    void wrapped.relay(signal).then((relay) => log.info(relayLine(signal, relay)));
+    if (interruptedBy) return;
+    interruptedBy = signal;
+    void recorder.set('FAILED', { oneAttempt: true });
+  });
+
+  const ending = await wrapped.ended;
+  ended = true;
+  if (ending.kind === 'not-started') log.error(`${ending.reason}.`);
+  const code = exitCodeOf(ending);
+  const status: DeploymentStatus = code === 0 ? 'SUCCEEDED' : 'FAILED';
+  // After a signal the CI is stopping the job: its grace period is short.
+  if (interruptedBy) cut.arm();
+  const note = interruptedBy && afterInterruption(code, interruptedBy);
+  const finished = recorder.set(status, {
+    oneAttempt: interruptedBy !== undefined,
+    abort: stopAsking.signal,
+    unlessRecorded: true,
+    note,
+  });
+  const result = await Promise.race([finished, cut.reached]);
+  cut.disarm();
+  if (result === 'cut') {
+    log.warning(
+      `Stopped waiting for the service ${INTERRUPTED_WAIT_MS / 1000} s after being told to stop: the deployment may not show how the command ended.`,
+    );
   }
-  const { settings, request } = read;
-  const plan = planFor(settings, request);
-  // A bug of ours is said as one, and never stops the command or its exit code.
-  const started = execute(plan, settings, log).then(
-    (results) => {
-      const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt, wording: RUN_WORDING });
-      showReport(report, settings.failOnError, log);
-      return report;
-    },
-    (error: unknown): Report => ({
-      lines: [],
-      failures: [bugLines('unexpected error', error)],
-      recorded: [],
-      ids: [],
-      status: '',
-    }),
-  );
-  let finished: Promise<boolean> | undefined;
+  const notRecorded = recorder.startFailed() || result === 'failed' || result === 'cut';
+  // --fail-on-error may turn a success into a failure, never a failure into a success.
+  return code === 0 && notRecorded && args.settings[Settings.FailOnError] === 'true' ? 1 : code;
+}
+
+/** What the last word is, said where a signal came first. */
+function afterInterruption(code: number, signal: StopSignal): string {
+  return code === 0
+    ? `The command ended with exit code 0 after ${signal}, so the deployment is set to SUCCEEDED after all.`
+    : `The command ended with exit code ${code} after ${signal}, so the deployment is FAILED.`;
+}
+
+function relayLine(signal: StopSignal, relay: Relay): string {
+  switch (relay) {
+    case 'passed-on':
+      return `${signal} received: passed on to the command.`;
+    case 'reached':
+      return `${signal} received: the command got it too (sent to the whole process group, or to each process), so it is not passed on again.`;
+    case 'terminal':
+      return `${signal} received: in a terminal, the terminal sends it to the command too, so it is not passed on again.`;
+    case 'console':
+      return `${signal} received: Windows sends it to every process of the console, the command included, so it is not passed on again.`;
+    case 'ended':
+      return `${signal} received: the command has ended.`;
+  }
+}
+
+/** A deadline armed once (by the first call of arm()), `ms` later. */
+function cutter(ms: number) {
+  let timer: NodeJS.Timeout | undefined;
+  let reach: (value: 'cut') => void = () => undefined;
+  const reached = new Promise<'cut'>((resolve) => (reach = resolve));
   return {
-    settings,
-    started,
-    finishNow: (status) =>
-      (finished ??= finish(plan, started, status, settings, log, startedAt).catch((error: unknown) => {
-        log.error(bugLines('unexpected error', error));
-        return true;
-      })),
+    reached,
+    arm() {
+      timer ??= setTimeout(() => reach('cut'), ms);
+    },
+    disarm() {
+      clearTimeout(timer);
+    },
   };
 }
 
-async function finish(
-  plan: Plan,
-  started: Promise<Report>,
-  status: DeploymentStatus,
-  settings: CommonSettings,
-  log: CliLog,
-  startedAt: number,
-): Promise<boolean> {
-  const start = await started;
-  const open = start.open;
-  const notStarted = start.failures.length > 0 || (plan.kind === 'nothing' && plan.reason === 'no-key');
-  if (!open || 'note' in open) return notStarted;
-  const ids = open.ids ?? [PLACEHOLDER_ID];
-  // After an interruption the CI gives little time: one attempt, no retries.
-  const connection = status === 'FAILED' ? { ...settings.connection, retries: 0 } : settings.connection;
-  const dryRun = settings.dryRun || open.dryRun;
-  const results = await withTracker(connection, log, dryRun, (tracker) => setStatusAll(tracker, ids, status));
-  const report = describeFinish(status, results, {
-    dryRun,
-    startedAt: open.dryRun ? 0 : startedAt,
-    placeholders: open.dryRun && !open.ids ? open.count : undefined,
-    wording: CLI_WORDING,
-  });
-  return showReport(report, settings.failOnError, log) || notStarted;
+/** `work`, given `ms` at most. */
+function within(ms: number, work: Promise<SetResult>): Promise<SetResult | 'cut'> {
+  const cut = cutter(ms);
+  cut.arm();
+  return Promise.race([work, cut.reached]).finally(() => cut.disarm());
 }
 
-/** Whether the CLI runs in a terminal (then the terminal signals the command itself: see wrap.ts). */
+/** Whether the CLI runs in a terminal (then, where no witness runs, the terminal is taken to signal the command itself). */
 function isInteractive(): boolean {
   return Boolean(process.stdin.isTTY || process.stdout.isTTY || process.stderr.isTTY);
-}
-
-/** The signals the CLI would otherwise die of, caught for the length of the run. */
-function listenForSignals() {
-  const listeners: ((signal: ForwardedSignal) => void)[] = [];
-  let resolveFirst: (() => void) | undefined;
-  const state = {
-    received: undefined as ForwardedSignal | undefined,
-    first: new Promise<void>((resolve) => (resolveFirst = resolve)),
-    onEach(listener: (signal: ForwardedSignal) => void) {
-      listeners.push(listener);
-    },
-    stop() {
-      for (const signal of FORWARDED_SIGNALS) process.removeListener(signal, handle);
-    },
-  };
-  function handle(signal: ForwardedSignal) {
-    state.received ??= signal;
-    resolveFirst?.();
-    for (const listener of listeners) listener(signal);
-  }
-  for (const signal of FORWARDED_SIGNALS) process.on(signal, handle);
-  return state;
 }

@@ -1,16 +1,14 @@
-// `run`'s command: started directly (no shell), with the CLI's stdin, stdout and stderr, in the CLI's
-// process group (so that whatever a CI does to the group reaches it too: it is never left running
-// on its own). SIGINT, SIGTERM and SIGHUP sent to the CLI are passed on to it, a second one too.
-// In a terminal, the terminal itself sends Ctrl-C's SIGINT (and a hang-up's SIGHUP) to the whole
-// group, the command included: passed on again, the command would see two (a second Ctrl-C makes
-// many tools, Terraform among them, stop at once), so there those two are not passed on.
-import { spawn, type StdioOptions } from 'node:child_process';
-import { accessSync, closeSync, constants as fs, fstatSync, openSync, statSync } from 'node:fs';
+// `run`'s command: started directly (no shell),
+// with the CLI's stdin, stdout and stderr, in the CLI's process group and tree, so that whatever a CI
+// does to the job (a SIGKILL to the group or to each process) reaches it too: it is never left
+// running on its own. A stop signal the CLI receives reaches the command once: passed on where it
+// was sent to the CLI alone, not where the command got it from its sender too (witness.ts tells).
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { closeSync, constants as fs, fstatSync, openSync } from 'node:fs';
 import { constants } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
-
-export const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-export type ForwardedSignal = (typeof FORWARDED_SIGNALS)[number];
+import { resolveCommand } from './find-command.js';
+import type { StopSignal } from './signals.js';
+import { startWitness, witnessProgram, type Witness } from './witness.js';
 
 /** How the command ended. */
 export type Ending =
@@ -31,30 +29,45 @@ export function exitCodeOf(ending: Ending): number {
   }
 }
 
+/**
+ * What became of a stop signal the CLI received: passed on to the command; not, because it reached
+ * the command too (sent to the process group or to each process), because the terminal or Windows'
+ * console sends it to the command too, or because the command has ended.
+ */
+export type Relay = 'passed-on' | 'reached' | 'terminal' | 'console' | 'ended';
+
 export interface Wrapped {
   /** Settles once the command has ended, however. */
   ended: Promise<Ending>;
-  /** Passes a signal the CLI received on to the command, unless the terminal already sent it. */
-  forward(signal: ForwardedSignal): void;
+  /** Gives the command a stop signal the CLI received, unless it has it already. */
+  relay(signal: StopSignal): Promise<Relay>;
 }
 
-/** Starts `command` with `args`. `interactive`: the CLI runs in a terminal. */
-export function startCommand(command: string, args: readonly string[], interactive: boolean): Wrapped {
-  let child: ReturnType<typeof spawn>;
-  const stdio = commandStdio(process.platform);
+export interface StartOptions {
+  /** The CLI runs in a terminal: where no witness can run, its Ctrl-C and hang-up are taken to reach the command. */
+  interactive: boolean;
+  platform?: NodeJS.Platform;
+  env?: Record<string, string | undefined>;
+  /** The witness of signals sent to the group; by default one is started beside the command. */
+  witness?: Witness;
+}
+
+/** Starts `command` with `args`. */
+export function startCommand(command: string, args: readonly string[], options: StartOptions): Wrapped {
+  const { platform = process.platform, env = process.env } = options;
+  let child: ChildProcess;
+  const stdio = commandStdio(platform);
   try {
-    child = spawn(resolveCommand(command, process.env.PATH ?? ''), args, { stdio: stdio.stdio });
+    child = spawnCommand(command, args, platform, env, stdio.stdio);
   } catch (error) {
     // Node refuses some starts at once instead of with an 'error' event (a PATH entry too long for
     // libuv, a NUL in an argument): the command did not start, and its exit code says so.
-    const ended = Promise.resolve<Ending>({
-      kind: 'not-started',
-      ...notStarted(command, error as NodeJS.ErrnoException),
-    });
-    return { ended, forward: () => undefined };
+    const ended = Promise.resolve<Ending>({ kind: 'not-started', ...notStarted(command, error as Error) });
+    return { ended, relay: () => Promise.resolve('ended') };
   } finally {
     stdio.close();
   }
+  const witness = options.witness ?? startWitness(witnessProgram(env.PATH ?? '', platform));
   const ended = new Promise<Ending>((resolve) => {
     child.once('error', (error: NodeJS.ErrnoException) => {
       resolve({ kind: 'not-started', ...notStarted(command, error) });
@@ -63,13 +76,33 @@ export function startCommand(command: string, args: readonly string[], interacti
       resolve(signal ? { kind: 'signalled', signal } : { kind: 'exited', code: code ?? 0 });
     });
   });
+  void ended.then(() => witness.stop());
+  const running = () => child.exitCode === null && child.signalCode === null;
   return {
     ended,
-    forward(signal) {
-      if (interactive && signal !== 'SIGTERM') return;
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    async relay(signal) {
+      // Windows has no process groups: a console's Ctrl-C and Ctrl-Break go to every process
+      // attached to it, the command included, and Node's kill() there is a TerminateProcess.
+      if (platform === 'win32') return 'console';
+      const reached = await witness.alsoReached(signal);
+      if (reached) return 'reached';
+      if (!running()) return 'ended';
+      // No witness: the guess of old, that a terminal sends its Ctrl-C and hang-up to the group.
+      if (reached === undefined && options.interactive && signal !== 'SIGTERM') return 'terminal';
+      child.kill(signal);
+      return 'passed-on';
     },
   };
+}
+
+function spawnCommand(
+  command: string,
+  args: readonly string[],
+  platform: NodeJS.Platform,
+  env: Record<string, string | undefined>,
+  stdio: StdioOptions,
+): ChildProcess {
+  return spawn(resolveCommand(command, env.PATH ?? ''), args, { stdio });
 }
 
 /**
@@ -96,30 +129,4 @@ function notStarted(command: string, error: NodeJS.ErrnoException): { exitCode: 
   if (error.code === 'ENOENT') return { exitCode: 127, reason: `'${command}' was not found` };
   const why = error.code === 'EACCES' ? 'permission denied, or not a program' : (error.code ?? error.message);
   return { exitCode: 126, reason: `'${command}' could not be run (${why})` };
-}
-
-/**
- * A bare command name found on PATH as a shell finds it: the first executable file of that name. Done
- * here rather than by libuv, whose search never returns for a PATH entry of 4096 bytes or more (the
- * command would never start, and the CLI would wait on it for ever). A name with a slash, or on
- * Windows (PATHEXT), is left to spawn. Not found: ENOENT (127); found but not executable: EACCES (126).
- */
-export function resolveCommand(command: string, path: string): string {
-  if (command.includes('/') || process.platform === 'win32') return command;
-  let denied = false;
-  for (const dir of path.split(delimiter)) {
-    const candidate = dir ? join(dir, command) : resolve(command);
-    // No file system takes a name that long: not where the command is.
-    if (candidate.length >= 4096) continue;
-    try {
-      if (!statSync(candidate).isFile()) continue;
-      accessSync(candidate, fs.X_OK);
-      return candidate;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EACCES') denied = true;
-    }
-  }
-  throw Object.assign(new Error(`spawn ${command} ${denied ? 'EACCES' : 'ENOENT'}`), {
-    code: denied ? 'EACCES' : 'ENOENT',
-  });
 }

@@ -24,7 +24,8 @@ export class ServiceError extends Error {
 export interface Tracker {
   /** Once `signal` is aborted, a create under way is not tried again. */
   create(body: CreateBody, signal?: AbortSignal): Promise<DeploymentId>;
-  update(id: DeploymentId, status: DeploymentStatus): Promise<void>;
+  /** Once `signal` is aborted (a run told to stop), an update under way is not tried again. */
+  update(id: DeploymentId, status: DeploymentStatus, signal?: AbortSignal): Promise<void>;
 }
 
 /** A deployment created, one that could not be, or one never asked for (the run was cancelled first). */
@@ -62,13 +63,17 @@ export async function createAll(
   });
 }
 
-/** Sets every deployment to `status`, a few at a time; a failure on one does not stop the others. */
+/**
+ * Sets every deployment to `status`, a few at a time; a failure on one does not stop the others.
+ * Every update is sent; once `signal` is aborted, none is tried again.
+ */
 export async function setStatusAll(
   tracker: Tracker,
   ids: readonly DeploymentId[],
   status: DeploymentStatus,
+  signal?: AbortSignal,
 ): Promise<UpdateResult[]> {
-  const settled = await settleAll(ids, Limits.requestsInFlight, (id) => tracker.update(id, status));
+  const settled = await settleAll(ids, Limits.requestsInFlight, (id) => tracker.update(id, status, signal));
   return settled.map((result, index) => {
     const id = ids[index] as DeploymentId;
     if (result.status === 'rejected') return { id, failure: failureLines(result.reason) };
@@ -107,8 +112,8 @@ export function createTracker(http: HttpClient, connection: Connection): Tracker
       }
       return id;
     },
-    async update(id, status) {
-      successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status)), cut);
+    async update(id, status, signal) {
+      successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status), signal), cut);
     },
   };
 }

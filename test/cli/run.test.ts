@@ -1,8 +1,10 @@
 // `report-deployment run -- <command>`, as npm pack ships it: the command's exit code, its stdout
 // untouched, signals passed on, and reporting that never decides the command's fate.
+import { constants } from 'node:os';
 import { delimiter, dirname } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFakeService } from '../fixture.ts';
+import { commandReady } from '../processes.ts';
 import { fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, runCli, waitForText } from '../run-cli.ts';
 
 // Packed and installed once, before any test's own time starts.
@@ -79,7 +81,7 @@ describe('the command’s stdio is its own', () => {
 });
 
 describe('signals sent to the CLI reach the command', () => {
-  it('SIGTERM: passed on; the command stops as it chooses, the deployment is recorded FAILED', async () => {
+  it('SIGTERM: passed on; recorded FAILED at once, then SUCCEEDED as the command chose to end 0', async () => {
     const result = await runCli(['run', ...FIELDS, '--', ...fixtureCommand('trap.cjs')], {
       env: env(),
       onSpawn: (child) =>
@@ -88,7 +90,10 @@ describe('signals sent to the CLI reach the command', () => {
 
     expect(result.stderr).toContain('trap: got SIGTERM\n');
     expect(result.exitCode).toBe(0); // what the command chose
-    expect(statuses()).toEqual([['STARTED', 'FAILED']]);
+    expect(statuses()).toEqual([['STARTED', 'FAILED', 'SUCCEEDED']]);
+    expect(result.messages).toContain(
+      'The command ended with exit code 0 after SIGTERM, so the deployment is set to SUCCEEDED after all.',
+    );
   });
 
   it('SIGINT twice: both passed on, and the command dies of the second (130)', async () => {
@@ -123,75 +128,155 @@ describe('signals sent to the CLI reach the command', () => {
 
     expect(result.stderr).toContain('trap: got SIGHUP\n');
     expect(result.exitCode).toBe(0);
+    expect(statuses()).toEqual([['STARTED', 'FAILED', 'SUCCEEDED']]);
   });
 });
 
-describe('reporting never decides the command’s fate', () => {
-  it('a service that never answers: the command starts after one attempt’s timeout, and keeps its exit code', async () => {
-    fake.service.fail('POST', { hang: true });
-    const spawned = Date.now();
-
-    const result = await runCli(['run', ...FIELDS, '--timeout-seconds', '1', '--', ...fixtureCommand('bytes.cjs')], {
+describe('after a stop signal, the last word recorded is how the command ended', () => {
+  it.each([
+    [0, ['STARTED', 'FAILED', 'SUCCEEDED'], 'so the deployment is set to SUCCEEDED after all'],
+    [3, ['STARTED', 'FAILED'], 'so the deployment is FAILED'],
+  ])('Ctrl-C, then the command exits %i: recorded %o, and the exit code is its own', async (code, recorded, said) => {
+    const result = await runCli(['run', ...FIELDS, '--', ...fixtureCommand('count.cjs', String(code))], {
       env: env(),
-      killAfterMs: 15_000,
+      onSpawn: (child) => {
+        const stderr = child.stderr as NodeJS.ReadableStream;
+        void commandReady(child).then(async (pid) => {
+          const decided = waitForText(stderr, 'SIGINT received:');
+          const failed = waitForText(stderr, 'set to FAILED');
+          child.kill('SIGINT');
+          await Promise.all([decided, failed]);
+          process.kill(pid, 'SIGUSR2');
+        });
+      },
     });
 
-    const started = Number(/bytes: started (\d+)/.exec(result.stderr)?.[1]);
-    expect(started - spawned).toBeLessThan(5_000); // one attempt (1 s) and a process start, never the 15 s bound
-    expect(result.exitCode).toBe(0);
-    expect(result.messages.join('\n')).toMatch(
-      /warning: Could not record the deployment of artifact 42: no answer in time/,
+    expect(result.exitCode).toBe(code);
+    expect(statuses()).toEqual([recorded]);
+    expect(result.messages).toContain(`The command ended with exit code ${code} after SIGINT, ${said}.`);
+  });
+});
+
+describe('a stop signal ends every wait on the service', () => {
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)(
+    '%s before the command starts (a create that never answers, --timeout-seconds 60): exits 128+N at once, never runs it',
+    async (signal) => {
+      fake.service.fail('POST', { hang: true });
+      let sent = 0;
+
+      const result = await runCli(['run', ...FIELDS, '--timeout-seconds', '60', '--', ...fixtureCommand('bytes.cjs')], {
+        env: { ...env(), DEPLOY_TRACKER_DEBUG: '1' },
+        killAfterMs: 20_000,
+        onSpawn: (child) =>
+          void waitForText(child.stderr as NodeJS.ReadableStream, 'debug: POST ').then(() => {
+            sent = Date.now();
+            child.kill(signal);
+          }),
+      });
+
+      expect(result.exitCode).toBe(128 + constants.signals[signal]);
+      expect(Date.now() - sent).toBeLessThan(10_000); // at once, not after the 60 s attempt
+      expect(result.stderr).not.toContain('bytes: started');
+      expect(result.messages).toContain(`warning: ${signal} received before the command started, so it is not run.`);
+      expect(result.messages).toContain(
+        'warning: The request recording its start is abandoned: if the service received it, the deployment shows STARTED.',
+      );
+    },
+  );
+
+  it('after the command has ended, a signal cuts the final update’s retries: no request is tried again', async () => {
+    // Every update is answered 503 with a wait of 1 s before the next try: the signal comes during the wait.
+    fake.service.fail('PATCH', ...Array.from({ length: 4 }, () => ({ status: 503, headers: { 'retry-after': '1' } })));
+
+    const result = await runCli(['run', ...FIELDS, '--retries', '3', '--', ...fixtureCommand('exit.cjs', '0')], {
+      env: env(),
+      killAfterMs: 20_000,
+      onSpawn: (child) =>
+        void waitForText(child.stderr as NodeJS.ReadableStream, 'retrying in').then(() => child.kill('SIGTERM')),
+    });
+
+    expect(fake.received().filter((request) => request.startsWith('PATCH'))).toHaveLength(1);
+    expect(result.exitCode).toBe(0); // the command's
+    expect(result.messages).toContain(
+      'SIGTERM received: no request is tried again, and the service is waited for 3 s at most.',
     );
+    expect(result.messages.join('\n')).toMatch(/warning: Could not set deployment 1 to SUCCEEDED: HTTP 503/);
   });
 
-  it('no DEPLOY_TRACKER_API_KEY: a warning, the command runs, its exit code stays; nothing is sent', async () => {
+  it('after the command has ended, a signal during an update that never answers (--timeout-seconds 60): the CLI ends within 3 s', async () => {
+    fake.service.fail('PATCH', { hang: true });
+    let sent = 0;
+
+    const result = await runCli(
+      ['run', ...FIELDS, '--timeout-seconds', '60', '--fail-on-error', '--', ...fixtureCommand('exit.cjs', '0')],
+      {
+        env: { ...env(), DEPLOY_TRACKER_DEBUG: '1' },
+        killAfterMs: 20_000,
+        onSpawn: (child) =>
+          void waitForText(child.stderr as NodeJS.ReadableStream, 'debug: PATCH ').then(() => {
+            sent = Date.now();
+            child.kill('SIGTERM');
+          }),
+      },
+    );
+
+    expect(Date.now() - sent).toBeLessThan(8_000);
+    expect(result.exitCode).toBe(1); // --fail-on-error: the success could not be recorded
+    expect(result.messages).toContain(
+      'warning: Stopped waiting for the service 3 s after being told to stop: the deployment may not show how the command ended.',
+    );
+  });
+  it('a signal while the command runs, then updates that never answer: the CLI ends within 3 s of the command', async () => {
+    fake.service.fail('PATCH', { hang: true }, { hang: true });
+    let ended = 0;
+
+    const result = await runCli(
+      ['run', ...FIELDS, '--timeout-seconds', '60', '--', ...fixtureCommand('count.cjs', '0')],
+      {
+        env: env(),
+        killAfterMs: 20_000,
+        onSpawn: (child) =>
+          void commandReady(child).then(async (pid) => {
+            const decided = waitForText(child.stderr as NodeJS.ReadableStream, 'SIGINT received:');
+            child.kill('SIGINT');
+            await decided;
+            ended = Date.now();
+            process.kill(pid, 'SIGUSR2');
+          }),
+      },
+    );
+
+    expect(Date.now() - ended).toBeLessThan(8_000);
+    expect(result.exitCode).toBe(0);
+    expect(result.messages).toContain(
+      'warning: Stopped waiting for the service 3 s after being told to stop: the deployment may not show how the command ended.',
+    );
+  });
+});
+
+describe('every failure to record is said', () => {
+  it('an error thrown deep in the HTTP stack (proxy credentials undici cannot decode): said, and the command runs', async () => {
     const result = await runCli(['run', ...FIELDS, '--', ...fixtureCommand('exit.cjs', '5')], {
-      env: { DEPLOY_TRACKER_URL: fake.service.url },
+      // No request leaves: the proxy is refused before any connection.
+      env: {
+        DEPLOY_TRACKER_URL: 'https://tracker.invalid/api',
+        DEPLOY_TRACKER_API_KEY: fake.service.apiKey,
+        HTTPS_PROXY: 'http://us%ZZer:pw@proxy.invalid:3128',
+      },
     });
 
     expect(result.exitCode).toBe(5);
-    expect(result.messages[0]).toMatch(/^warning: DEPLOY_TRACKER_API_KEY is not set, so nothing is recorded\./);
-    expect(fake.service.requests).toEqual([]);
+    expect(result.messages[0]).toBe(
+      'warning: Could not record the deployment: unexpected error (a bug of report-deployment: please report it):',
+    );
   });
+});
 
-  it('a bad setting: an error, the command runs and keeps its exit code', async () => {
-    const result = await runCli(['run', ...FIELDS, '--retries', 'many', '--', ...fixtureCommand('exit.cjs', '0')], {
-      env: env(),
-    });
+describe('the command’s environment', () => {
+  it('holds DEPLOY_TRACKER_API_KEY, as the CI gives it to every step (a deploy script may call the CLI itself)', async () => {
+    const check = `process.exit(process.env.DEPLOY_TRACKER_API_KEY === ${JSON.stringify(fake.service.apiKey)} ? 0 : 9)`;
+    const result = await runCli(['run', ...FIELDS, '--', process.execPath, '-e', check], { env: env() });
 
     expect(result.exitCode).toBe(0);
-    expect(result.messages).toEqual([
-      "error: --retries must be a whole number from 0 to 10, got 'many'.",
-      '       Nothing is recorded; the command runs.',
-    ]);
-    expect(fake.service.requests).toEqual([]);
-  });
-
-  it('--fail-on-error turns a success into 1 when not recorded, never a failure into a success', async () => {
-    fake.service.fail('POST', { status: 500, body: { detail: 'down' } }, { status: 500, body: { detail: 'down' } });
-
-    const success = await runCli(['run', ...FIELDS, '--fail-on-error', '--', ...fixtureCommand('exit.cjs', '0')], {
-      env: env(),
-    });
-    const failure = await runCli(['run', ...FIELDS, '--fail-on-error', '--', ...fixtureCommand('exit.cjs', '4')], {
-      env: env(),
-    });
-
-    expect(success.exitCode).toBe(1);
-    expect(success.messages).toContain('error: Could not record the deployment of artifact 42: HTTP 500: down');
-    expect(failure.exitCode).toBe(4);
-  });
-
-  it('only a usage error stops before the command runs (exit 2)', async () => {
-    const unknownFlag = await runCli(['run', '--artefact-id', '42', '--', 'touch', 'ran'], { env: env() });
-    const noCommand = await runCli(['run', ...FIELDS], { env: env() });
-
-    expect(unknownFlag.exitCode).toBe(2);
-    expect(unknownFlag.messages[0]).toBe(
-      "error: unknown flag '--artefact-id' for run. See `report-deployment run --help`.",
-    );
-    expect(noCommand.exitCode).toBe(2);
-    expect(noCommand.messages[0]).toMatch(/^error: no command to run: give it after `--`/);
-    expect(fake.service.requests).toEqual([]);
   });
 });

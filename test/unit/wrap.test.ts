@@ -2,7 +2,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exitCodeOf, resolveCommand } from '../../src/cli/wrap.ts';
+import { resolveCommand } from '../../src/cli/find-command.ts';
+import { exitCodeOf } from '../../src/cli/wrap.ts';
 
 let dir: string;
 beforeEach(() => {

@@ -1,0 +1,190 @@
+// `report-deployment run`, as npm pack ships it, stopped the ways a person, a tool and each CI stop a
+// job: every stop signal reaches the command once, whoever sends it to whom (the CLI alone, its
+// process group, each process of its tree); a job killed whole never leaves the command running;
+// and the last word recorded is how the command ended. Real processes, real signals.
+import type { ChildProcess } from 'node:child_process';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useFakeService } from '../fixture.ts';
+import { commandReady, running, tree, until } from '../processes.ts';
+import { fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, runCli, waitForText, type CliResult } from '../run-cli.ts';
+
+beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
+
+const fake = useFakeService();
+const FIELDS = ['--artifact-id', '42', '--commit-sha', 'c0ffee', '--user', 'alice', '--branch', 'main'];
+const env = () => ({ DEPLOY_TRACKER_URL: fake.service.url, DEPLOY_TRACKER_API_KEY: fake.service.apiKey });
+const statuses = () => [...fake.service.deployments.values()].map((deployment) => deployment.statuses);
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** How many times the count fixture got `signal`. */
+const got = (result: CliResult, signal: string) =>
+  result.stderr.split('\n').filter((line) => line.startsWith(`count: got ${signal} `)).length;
+
+/** Runs the count fixture under the CLI; `act` signals them, then the fixture is ended with SIGUSR2 (exit `code`). */
+function runCounting(
+  act: (child: ChildProcess, command: number) => Promise<unknown>,
+  options: { code?: number; detached?: boolean; through?: string[]; extra?: string[] } = {},
+): Promise<CliResult> {
+  return runCli(
+    ['run', ...FIELDS, ...(options.extra ?? []), '--', ...fixtureCommand('count.cjs', String(options.code ?? 0))],
+    {
+      env: env(),
+      detached: options.detached,
+      through: options.through,
+      onSpawn: (child) =>
+        void commandReady(child)
+          .then((command) => act(child, command).then(() => process.kill(command, 'SIGUSR2')))
+          .catch(() => undefined),
+    },
+  );
+}
+
+/** Waits until the CLI has said what it did with `signal`. */
+const decided = (child: ChildProcess, signal: string) =>
+  waitForText(child.stderr as NodeJS.ReadableStream, `${signal} received:`);
+
+describe('each stop signal reaches the command once, whoever it was sent to', () => {
+  it.each(STOP_SIGNALS)('%s sent to the CLI alone (kill PID, a container stop): passed on, once', async (signal) => {
+    const result = await runCounting(async (child) => {
+      child.kill(signal);
+      await decided(child, signal);
+    });
+
+    expect(got(result, signal)).toBe(1);
+    expect(result.messages).toContain(`${signal} received: passed on to the command.`);
+    // Recorded FAILED at the signal; the command then ended 0: its last word.
+    expect(statuses()).toEqual([['STARTED', 'FAILED', 'SUCCEEDED']]);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it.each(STOP_SIGNALS)(
+    '%s sent to the whole process group (kill -- -PGID, Ctrl-C, GitLab, Buildkite): not passed on again',
+    async (signal) => {
+      const result = await runCounting(
+        async (child) => {
+          process.kill(-(child.pid as number), signal);
+          await decided(child, signal);
+        },
+        { detached: true },
+      );
+
+      expect(got(result, signal)).toBe(1);
+      expect(result.messages).toContain(
+        `${signal} received: the command got it too (sent to the whole process group, or to each process), so it is not passed on again.`,
+      );
+      expect(statuses()).toEqual([['STARTED', 'FAILED', 'SUCCEEDED']]);
+    },
+  );
+
+  it('a second Ctrl-C to the group reaches it once more, not twice', async () => {
+    const result = await runCounting(
+      async (child) => {
+        for (let time = 1; time <= 2; time++) {
+          const said = decided(child, 'SIGINT');
+          process.kill(-(child.pid as number), 'SIGINT');
+          await said;
+        }
+      },
+      { detached: true, code: 130 },
+    );
+
+    expect(got(result, 'SIGINT')).toBe(2);
+    expect(statuses()).toEqual([['STARTED', 'FAILED']]);
+    expect(result.exitCode).toBe(130);
+  });
+
+  it('GNU timeout (the CLI, then its whole group): SIGTERM once', async () => {
+    const result = await runCounting((child) => decided(child, 'SIGTERM'), { through: ['timeout', '-s', 'TERM', '3'] });
+
+    expect(got(result, 'SIGTERM')).toBe(1);
+    expect(result.exitCode).toBe(124); // timeout's own, for a command it timed out
+    expect(statuses()).toEqual([['STARTED', 'FAILED', 'SUCCEEDED']]);
+  });
+
+  it('SIGTERM to each process of the tree, children first (Jenkins): once', async () => {
+    const result = await runCounting(async (child) => {
+      const cli = child.pid as number;
+      for (const pid of tree(cli)) process.kill(pid, 'SIGTERM');
+      process.kill(cli, 'SIGTERM');
+      await decided(child, 'SIGTERM');
+    });
+
+    expect(got(result, 'SIGTERM')).toBe(1);
+    expect(result.messages.join('\n')).toContain('SIGTERM received: the command got it too');
+  });
+});
+
+describe('a job that is killed never leaves the command running', () => {
+  it('a CI’s stop: SIGTERM to the group, then after its grace period SIGKILL to the group', async () => {
+    let pids: number[] = [];
+    const result = await runCli(['run', ...FIELDS, '--', ...fixtureCommand('count.cjs')], {
+      env: env(),
+      detached: true,
+      onSpawn: (child) =>
+        void commandReady(child).then(async () => {
+          const group = child.pid as number;
+          pids = [group, ...tree(group)];
+          process.kill(-group, 'SIGTERM');
+          await decided(child, 'SIGTERM');
+          await waitForText(child.stderr as NodeJS.ReadableStream, 'set to FAILED');
+          process.kill(-group, 'SIGKILL');
+        }),
+    });
+
+    expect(result.signal).toBe('SIGKILL');
+    expect(got(result, 'SIGTERM')).toBe(1);
+    // Recorded FAILED in the grace period: nothing is left STARTED.
+    expect(statuses()).toEqual([['STARTED', 'FAILED']]);
+    expect(pids.length).toBeGreaterThanOrEqual(3); // the CLI, the command, the witness
+    await expect.poll(() => pids.filter(running)).toEqual([]);
+  });
+
+  it('SIGKILL to each process of the tree', async () => {
+    let pids: number[] = [];
+    await runCli(['run', ...FIELDS, '--', ...fixtureCommand('count.cjs')], {
+      env: env(),
+      onSpawn: (child) =>
+        void commandReady(child).then(() => {
+          pids = [child.pid as number, ...tree(child.pid as number)];
+          for (const pid of pids) process.kill(pid, 'SIGKILL');
+        }),
+    });
+
+    await expect.poll(() => pids.filter(running)).toEqual([]);
+  });
+
+  it('SIGKILL to the CLI alone: the command runs on (as under any wrapper), but nothing of the CLI’s does', async () => {
+    let witness: number[] = [];
+    let commandRanOn = false;
+    await runCli(['run', ...FIELDS, '--', ...fixtureCommand('count.cjs')], {
+      env: env(),
+      onSpawn: (child) =>
+        void commandReady(child).then(async (command) => {
+          witness = tree(child.pid as number).filter((pid) => pid !== command);
+          child.kill('SIGKILL');
+          await until(() => !witness.some(running));
+          commandRanOn = running(command);
+          process.kill(command, 'SIGKILL');
+        }),
+    });
+
+    expect(witness.length).toBe(1);
+    expect(witness.filter(running)).toEqual([]);
+    expect(commandRanOn).toBe(true);
+  });
+});
+
+describe('nohup', () => {
+  it('cannot protect the command: Node resets the ignored SIGHUP it inherits, and a hang-up stops the run', async () => {
+    const result = await runCounting(
+      async (child) => {
+        process.kill(-(child.pid as number), 'SIGHUP');
+        await decided(child, 'SIGHUP');
+      },
+      { detached: true, through: ['nohup'] },
+    );
+
+    expect(got(result, 'SIGHUP')).toBe(1);
+    expect(statuses()).toEqual([['STARTED', 'FAILED', 'SUCCEEDED']]);
+  });
+});

@@ -1,0 +1,51 @@
+// Processes as the CLI's signal tests see them, through /proc (Linux): whether one runs, the tree
+// under one, and the count fixture's pid once it is ready.
+import type { ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** A process's state letter (R, S, Z...), or undefined once it is gone. */
+function state(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined;
+  }
+}
+/** Whether `pid` still runs (a zombie has ended). */
+export const running = (pid: number) => ![undefined, 'Z', 'X'].includes(state(pid));
+
+/** Every process under `pid`, children before their parents (as Jenkins kills a tree). */
+export function tree(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const below = (parent: number): number[] =>
+    [...parents].filter(([, ppid]) => ppid === parent).flatMap(([child]) => [...below(child), child]);
+  return below(pid);
+}
+
+/** Resolves once `done()` holds, looking every 20 ms for 10 s at most. */
+export async function until(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done() && waited < 10_000; waited += 20)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** Resolves with the command's pid once the count fixture is ready. */
+export function commandReady(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    let seen = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const ready = /count: ready (\d+)/.exec(seen);
+      if (ready) resolve(Number(ready[1]));
+    });
+  });
+}
