@@ -18,10 +18,8 @@ export function commandFlags(args: ParsedArgs): Partial<Record<SettingName, stri
   // `context` shows what `start` would send.
   if (args.command === 'start' || args.command === 'context') flags[Settings.Status] = 'STARTED';
   if (args.exitCode !== undefined) flags[Settings.Status] = args.exitCode === 0 ? 'SUCCEEDED' : 'FAILED';
-  if (args.command === 'finish') {
-    // Given but empty (`--deployment-id "$ID"` after a start that recorded none): the empty list.
-    if (flags[Settings.DeploymentId] === '') flags[Settings.DeploymentId] = '[]';
-  }
+  // Given but empty (`--deployment-id "$ID"` after a start that recorded none): the empty list.
+  if (flags[Settings.DeploymentId] === '') flags[Settings.DeploymentId] = '[]';
   return flags;
 }
 

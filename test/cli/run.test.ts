@@ -270,6 +270,18 @@ describe('every failure to record is said', () => {
       'warning: Could not record the deployment: unexpected error (a bug of report-deployment: please report it):',
     );
   });
+
+  it('run --deployment-id "" (after a start that recorded nothing): the warning finish gives; the command runs', async () => {
+    const result = await runCli(['run', '--deployment-id', '', '--', ...fixtureCommand('exit.cjs', '4')], {
+      env: env(),
+    });
+
+    expect(result.exitCode).toBe(4);
+    expect(result.messages).toEqual([
+      'warning: --deployment-id is an empty list: the job that started the deployment recorded none (see its log), so there is nothing to update.',
+    ]);
+    expect(fake.service.requests).toEqual([]);
+  });
 });
 
 describe('the command’s environment', () => {

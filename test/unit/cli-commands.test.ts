@@ -300,7 +300,8 @@ describe("a command's settings", () => {
       'deployment-id': '5',
       status: 'FAILED',
     });
-    expect(commandFlags(args('run', { 'deployment-id': '' }))).toEqual({ 'deployment-id': '' });
+    // run's hand-off too (it was read as no flag, and reported a bug).
+    expect(commandFlags(args('run', { 'deployment-id': '' }))).toEqual({ 'deployment-id': '[]' });
   });
 
   it('which commands create deployments', () => {
