@@ -16,6 +16,9 @@ const RUN_ONCE = [
   'test/cli/examples.test.ts',
 ];
 
+/** Windows' own tests (cmd.exe, PATHEXT) run where Windows is: the CI workflow's Windows job. */
+const WINDOWS_ONLY = process.platform === 'win32' ? [] : ['test/windows/**'];
+
 export default defineConfig({
   test: {
     // End-to-end tests spawn the built action; each is bounded by its own kill timer.
@@ -31,7 +34,10 @@ export default defineConfig({
     env: { HTTP_PROXY: '', HTTPS_PROXY: '', http_proxy: '', https_proxy: '', NO_PROXY: '', no_proxy: '' },
     projects: [
       // Every test file; the CLI's on the npm package.
-      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], provide: { cliSubject: 'npm' } } },
+      {
+        extends: true,
+        test: { name: 'main', include: ['test/**/*.test.ts'], exclude: WINDOWS_ONLY, provide: { cliSubject: 'npm' } },
+      },
       // The CLI's again, on the executable.
       {
         extends: true,

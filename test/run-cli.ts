@@ -249,7 +249,13 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
   const { bin, dir, path } = subject === 'sea' ? installedSea() : { ...installedPackage(), path: process.env.PATH };
   const env = { PATH: path ?? '', HOME: process.env.HOME ?? dir, ...options.env };
   if (options.node && subject === 'sea') throw new Error('runCli: the executable has its own Node');
-  const cli = options.node ? [NODES[options.node], bin, ...args] : [bin, ...args];
+  // Windows starts a package's bin through a .cmd shim, which only a shell runs: there, Node runs its script.
+  const script = join(dir, 'node_modules', 'report-deployment', 'cli', 'report-deployment.cjs');
+  const cli = options.node
+    ? [NODES[options.node], bin, ...args]
+    : process.platform === 'win32' && subject === 'npm'
+      ? [process.execPath, script, ...args]
+      : [bin, ...args];
   const [file = '', ...argv] = [...(options.through ?? []), ...cli];
   return new Promise((resolve, reject) => {
     const child = spawn(file, argv, {

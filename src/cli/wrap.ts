@@ -1,13 +1,14 @@
-// `run`'s command: started directly (no shell),
+// `run`'s command: started directly (no shell, but cmd.exe for a batch file on Windows: windows.ts),
 // with the CLI's stdin, stdout and stderr, in the CLI's process group and tree, so that whatever a CI
 // does to the job (a SIGKILL to the group or to each process) reaches it too: it is never left
 // running on its own. A stop signal the CLI receives reaches the command once: passed on where it
 // was sent to the CLI alone, not where the command got it from its sender too (witness.ts tells).
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { closeSync, constants as fs, fstatSync, openSync } from 'node:fs';
+import { closeSync, constants as fs, fstatSync, openSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import { resolveCommand } from './find-command.js';
 import type { StopSignal } from './signals.js';
+import { findOnWindows, UnsafeForCmd, windowsStart } from './windows.js';
 import { startWitness, witnessProgram, type Witness } from './witness.js';
 
 /** How the command ended. */
@@ -102,7 +103,9 @@ function spawnCommand(
   env: Record<string, string | undefined>,
   stdio: StdioOptions,
 ): ChildProcess {
-  return spawn(resolveCommand(command, env.PATH ?? ''), args, { stdio });
+  if (platform !== 'win32') return spawn(resolveCommand(command, env.PATH ?? ''), args, { stdio });
+  const start = windowsStart(findOnWindows(command, env, isFile), args, env);
+  return spawn(start.file, start.args, { stdio, windowsVerbatimArguments: start.verbatim });
 }
 
 /**
@@ -127,6 +130,15 @@ function commandStdio(platform: NodeJS.Platform): { stdio: StdioOptions; close()
 
 function notStarted(command: string, error: NodeJS.ErrnoException): { exitCode: 126 | 127; reason: string } {
   if (error.code === 'ENOENT') return { exitCode: 127, reason: `'${command}' was not found` };
+  if (error instanceof UnsafeForCmd) return { exitCode: 126, reason: `'${command}' was not run: ${error.message}` };
   const why = error.code === 'EACCES' ? 'permission denied, or not a program' : (error.code ?? error.message);
   return { exitCode: 126, reason: `'${command}' could not be run (${why})` };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
