@@ -13,9 +13,8 @@ export function resolveCommand(command: string, path: string): string {
   let denied = false;
   for (const dir of path.split(delimiter)) {
     const candidate = dir ? join(dir, command) : resolve(command);
-    // No file system takes a name that long: not where the command is.
-    if (candidate.length >= 4096) continue;
     try {
+      // A name longer than a file system takes fails here (ENAMETOOLONG): not where the command is.
       if (!statSync(candidate).isFile()) continue;
       accessSync(candidate, fs.X_OK);
       return candidate;

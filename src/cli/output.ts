@@ -53,7 +53,6 @@ export const writeStderr = (text: string): void => writeTo(process.stderr, text)
  */
 export function drained(streams: readonly Writable[], ms: number): Promise<boolean> {
   const waiting = streams.filter((stream) => stream.writableLength > 0 && !failed.has(stream) && !stream.destroyed);
-  if (waiting.length === 0) return Promise.resolve(true);
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), ms);
     const each = waiting.map(

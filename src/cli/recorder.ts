@@ -15,14 +15,11 @@ import { withTracker } from '../core/tracker.js';
 import type { ParsedArgs } from './args.js';
 import type { CliLog } from './log.js';
 import { showReport } from './report.js';
-import { readCommand } from './settings.js';
+import { attemptTimeoutMs, readCommand } from './settings.js';
 import { CLI_WORDING, RUN_WORDING } from './source.js';
 
-/** Where the start stands: its settings being read (or git), its create under way, or settled. */
+/** Where the start stands: its settings being read (or git), its create under way, or done (recorded or not). */
 export type StartState = 'reading' | 'creating' | 'settled';
-
-/** What setting a status came to: sent and recorded, not recorded (said), or nothing open to set. */
-export type SetResult = 'recorded' | 'failed' | 'none';
 
 export interface SetOptions {
   /** One attempt, no retries: the run was interrupted, and a CI gives little time after that. */
@@ -36,26 +33,34 @@ export interface SetOptions {
 }
 
 export interface Recorder {
-  /** The settings, once read; undefined where they are bad (said as an error). */
-  readonly settings: Promise<CommonSettings | undefined>;
   /** Settles once the start is recorded or could not be, and has been said. */
   readonly started: Promise<void>;
   startState(): StartState;
   /** Whether the start could not be recorded (or was not, for want of a key). */
   startFailed(): boolean;
-  /** The status last recorded on the open deployments, if any was. */
-  recorded(): DeploymentStatus | undefined;
-  /** Sets the deployments the start left open to `status`, after every set asked for before. */
-  set(status: DeploymentStatus, options: SetOptions): Promise<SetResult>;
+  /**
+   * Sets the deployments the start left open to `status`, after every set asked for before; whether
+   * it could not be recorded (said). Nothing open to set is no failure.
+   */
+  set(status: DeploymentStatus, options: SetOptions): Promise<boolean>;
 }
 
 type Env = Record<string, string | undefined>;
 
-export function startRecording(args: ParsedArgs, env: Env, log: CliLog, startedAt: number): Recorder {
+/** `cancel`: aborted when the run stops before its command starts, so that a create not yet sent never is. */
+export function startRecording(
+  args: ParsedArgs,
+  env: Env,
+  log: CliLog,
+  startedAt: number,
+  cancel: AbortSignal,
+): Recorder {
   let state: StartState = 'reading';
   let failedToStart = false;
   let last: DeploymentStatus | undefined;
-  const read = readCommand(args, env, log).then(
+  // Read until the start's deadline, or until the run is told to stop (then git's questions end at once).
+  const deadline = AbortSignal.any([AbortSignal.timeout(attemptTimeoutMs(args)), cancel]);
+  const read = readCommand(args, env, log, { signal: deadline }).then(
     (command) => command,
     (error: unknown) => {
       const lines = error instanceof ConfigError ? error.lines : bugLines('unexpected error', error);
@@ -64,51 +69,47 @@ export function startRecording(args: ParsedArgs, env: Env, log: CliLog, startedA
       return undefined;
     },
   );
-  const settings = read.then((command) => command?.settings);
   const created = read.then(async (command) => {
-    if (!command) return undefined;
+    if (!command || cancel.aborted) return undefined;
     state = 'creating';
     const plan = planFor(command.settings, command.request);
     const start = await create(plan, command.settings, log, startedAt);
-    failedToStart = start.failures.length > 0 || (plan.kind === 'nothing' && plan.reason === 'no-key');
-    return { plan, settings: command.settings, start };
+    failedToStart = !start || start.failures.length > 0 || (plan.kind === 'nothing' && plan.reason === 'no-key');
+    state = 'settled';
+    return { settings: command.settings, start };
   });
-  void created.finally(() => (state = 'settled'));
   let queue: Promise<unknown> = created;
 
   return {
-    settings,
     started: created.then(() => undefined),
     startState: () => state,
     startFailed: () => failedToStart,
-    recorded: () => last,
     set(status, options) {
-      const result = queue.then(async (): Promise<SetResult> => {
+      const result = queue.then(async (): Promise<boolean> => {
         const started = await created;
-        const open = started?.start.open;
-        if (!started || !open || 'note' in open) return 'none';
-        const { settings: given } = started;
+        const open = started?.start?.open;
+        if (!started || !open || 'note' in open) return false;
+        const { settings } = started;
         if (options.note) log.info(options.note);
-        if (options.unlessRecorded && last === status) return 'recorded';
+        if (options.unlessRecorded && last === status) return false;
         const ids = open.ids ?? [PLACEHOLDER_ID];
-        const connection = options.oneAttempt ? { ...given.connection, retries: 0 } : given.connection;
-        const dryRun = given.dryRun || open.dryRun;
-        const results = await withTracker(connection, log, dryRun, (tracker) =>
+        const connection = options.oneAttempt ? { ...settings.connection, retries: 0 } : settings.connection;
+        const results = await withTracker(connection, log, open.dryRun, (tracker) =>
           setStatusAll(tracker, ids, status, options.abort),
         );
         const report = describeFinish(status, results, {
-          dryRun,
+          dryRun: open.dryRun,
           startedAt: open.dryRun ? 0 : startedAt,
           placeholders: open.dryRun && !open.ids ? open.count : undefined,
           wording: CLI_WORDING,
         });
-        if (showReport(report, given.failOnError, log)) return 'failed';
-        last = status;
-        return 'recorded';
+        const failed = showReport(report, settings.failOnError, log);
+        if (!failed) last = status;
+        return failed;
       });
-      const said = result.catch((error: unknown): SetResult => {
+      const said = result.catch((error: unknown) => {
         log.error(bugLines('unexpected error', error));
-        return 'failed';
+        return true;
       });
       queue = said;
       return said;
@@ -116,17 +117,24 @@ export function startRecording(args: ParsedArgs, env: Env, log: CliLog, startedA
   };
 }
 
-/** Records the start and says how it went; a bug of ours is said as one, and never thrown. */
-async function create(plan: Plan, settings: CommonSettings, log: CliLog, startedAt: number): Promise<Report> {
-  let report: Report;
+/** Records the start and says how it went; a bug of ours is said as one (undefined), and never thrown. */
+async function create(
+  plan: Plan,
+  settings: CommonSettings,
+  log: CliLog,
+  startedAt: number,
+): Promise<Report | undefined> {
+  let results;
   try {
-    const results = await execute(plan, settings, log);
-    report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt, wording: RUN_WORDING });
+    results = await execute(plan, settings, log);
   } catch (error) {
-    // Thrown from deep in the HTTP stack (a proxy URL undici refuses): nothing is recorded, and that is said.
+    // Thrown from deep in the HTTP stack (proxy credentials undici cannot decode): nothing is recorded, said.
     const failure = bugLines('Could not record the deployment: unexpected error', error);
-    report = { lines: [], failures: [failure], recorded: [], ids: [], status: '' };
+    if (settings.failOnError) log.error(failure);
+    else log.warning(failure);
+    return undefined;
   }
+  const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt, wording: RUN_WORDING });
   showReport(report, settings.failOnError, log);
   return report;
 }

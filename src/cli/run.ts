@@ -11,10 +11,11 @@
 // - once the command has ended: no request is tried again, and the CLI waits on the service at most
 //   INTERRUPTED_WAIT_MS more (a CI's grace period is short, and the CLI must end within it).
 import { setTimeout as delay } from 'node:timers/promises';
-import { Limits, SettingDefaults, Settings, type DeploymentStatus } from '../core/constants.js';
+import { Settings, type DeploymentStatus } from '../core/constants.js';
 import type { ParsedArgs } from './args.js';
 import type { CliLog } from './log.js';
-import { startRecording, type Recorder, type SetResult } from './recorder.js';
+import { startRecording, type Recorder } from './recorder.js';
+import { attemptTimeoutMs } from './settings.js';
 import { listenForStopSignals, type SignalSource, type StopSignal, type StopSignals } from './signals.js';
 import type { Witness } from './witness.js';
 import { exitCodeOf, startCommand, type Relay } from './wrap.js';
@@ -24,38 +25,36 @@ export const INTERRUPTED_WAIT_MS = 3_000;
 
 type Env = Record<string, string | undefined>;
 
-/** What a test may put in place of the process's own: its signals, its terminal, the command's witness. */
+/** What a test may put in place of the process's own: its signals, its terminal, the command's witness, the wait. */
 export interface RunOptions {
   signals?: SignalSource;
   interactive?: boolean;
   witness?: Witness;
+  interruptedWaitMs?: number;
 }
 
 export async function runWrapped(args: ParsedArgs, env: Env, log: CliLog, options: RunOptions = {}): Promise<number> {
   const startedAt = Date.now();
   const stops = listenForStopSignals(options.signals);
+  const notStarting = new AbortController();
   try {
     // Reading the settings and the CI (git) is bounded too: the command does not wait past its deadline.
-    const recorder = startRecording(args, env, log, startedAt);
-    const deadline = delay(Math.max(0, startedAt + attemptTimeoutMs(args) - Date.now()), undefined, { ref: false });
+    const recorder = startRecording(args, env, log, startedAt, notStarting.signal);
+    const deadline = delay(Math.max(0, startedAt + attemptTimeoutMs(args) - Date.now()));
     await Promise.race([recorder.started, deadline, stops.first]);
-    if (stops.received) return await stopBeforeStart(stops.received, recorder, log);
-    return await runCommand(args, recorder, stops, log, options);
+    const waitMs = options.interruptedWaitMs ?? INTERRUPTED_WAIT_MS;
+    if (stops.received) {
+      notStarting.abort();
+      return await stopBeforeStart(stops.received, recorder, log, waitMs);
+    }
+    return await runCommand(args, recorder, stops, log, { ...options, interruptedWaitMs: waitMs });
   } finally {
     stops.stop();
   }
 }
 
-/** One attempt's timeout, as --timeout-seconds gives it (its default where the flag is no number). */
-function attemptTimeoutMs(args: ParsedArgs): number {
-  const seconds = Number(args.settings[Settings.TimeoutSeconds] ?? SettingDefaults[Settings.TimeoutSeconds]);
-  return seconds > 0 && seconds <= Limits.timeoutSeconds
-    ? seconds * 1000
-    : Number(SettingDefaults[Settings.TimeoutSeconds]) * 1000;
-}
-
 /** Interrupted before the command started: it never does. */
-async function stopBeforeStart(signal: StopSignal, recorder: Recorder, log: CliLog): Promise<number> {
+async function stopBeforeStart(signal: StopSignal, recorder: Recorder, log: CliLog, waitMs: number): Promise<number> {
   log.warning(`${signal} received before the command started, so it is not run.`);
   const state = recorder.startState();
   if (state === 'creating') {
@@ -65,7 +64,7 @@ async function stopBeforeStart(signal: StopSignal, recorder: Recorder, log: CliL
     );
   } else if (state === 'settled') {
     // Recorded already (the command was about to start): left STARTED, it would never be finished.
-    await within(INTERRUPTED_WAIT_MS, recorder.set('FAILED', { oneAttempt: true }));
+    await within(waitMs, recorder.set('FAILED', { oneAttempt: true }));
   }
   return exitCodeOf({ kind: 'signalled', signal });
 }
@@ -75,9 +74,11 @@ async function runCommand(
   recorder: Recorder,
   stops: StopSignals,
   log: CliLog,
-  options: RunOptions,
+  options: RunOptions & { interruptedWaitMs: number },
 ): Promise<number> {
-  const [command = '', ...commandArgs] = args.wrapped;
+  const waitMs = options.interruptedWaitMs;
+  // args.ts refuses a run with no command.
+  const [command, ...commandArgs] = args.wrapped as [string, ...string[]];
   const wrapped = startCommand(command, commandArgs, {
     interactive: options.interactive ?? isInteractive(),
     witness: options.witness,
@@ -85,12 +86,12 @@ async function runCommand(
   let interruptedBy: StopSignal | undefined;
   let ended = false;
   const stopAsking = new AbortController();
-  const cut = cutter(INTERRUPTED_WAIT_MS);
+  const cut = cutter(waitMs);
   stops.onEach((signal) => {
     if (ended) {
       if (!stopAsking.signal.aborted) {
         log.info(
-          `${signal} received: no request is tried again, and the service is waited for ${INTERRUPTED_WAIT_MS / 1000} s at most.`,
+          `${signal} received: no request is tried again, and the service is waited for ${waitMs / 1000} s at most.`,
         );
       }
       stopAsking.abort();
@@ -121,10 +122,10 @@ async function runCommand(
   cut.disarm();
   if (result === 'cut') {
     log.warning(
-      `Stopped waiting for the service ${INTERRUPTED_WAIT_MS / 1000} s after being told to stop: the deployment may not show how the command ended.`,
+      `Stopped waiting for the service ${waitMs / 1000} s after being told to stop: the deployment may not show how the command ended.`,
     );
   }
-  const notRecorded = recorder.startFailed() || result === 'failed' || result === 'cut';
+  const notRecorded = recorder.startFailed() || result !== false;
   // --fail-on-error may turn a success into a failure, never a failure into a success.
   return code === 0 && notRecorded && args.settings[Settings.FailOnError] === 'true' ? 1 : code;
 }
@@ -136,7 +137,8 @@ function afterInterruption(code: number, signal: StopSignal): string {
     : `The command ended with exit code ${code} after ${signal}, so the deployment is FAILED.`;
 }
 
-function relayLine(signal: StopSignal, relay: Relay): string {
+/** The line that says what became of a stop signal. */
+export function relayLine(signal: StopSignal, relay: Relay): string {
   switch (relay) {
     case 'passed-on':
       return `${signal} received: passed on to the command.`;
@@ -168,13 +170,13 @@ function cutter(ms: number) {
 }
 
 /** `work`, given `ms` at most. */
-function within(ms: number, work: Promise<SetResult>): Promise<SetResult | 'cut'> {
+function within<T>(ms: number, work: Promise<T>): Promise<T | 'cut'> {
   const cut = cutter(ms);
   cut.arm();
   return Promise.race([work, cut.reached]).finally(() => cut.disarm());
 }
 
 /** Whether the CLI runs in a terminal (then, where no witness runs, the terminal is taken to signal the command itself). */
-function isInteractive(): boolean {
-  return Boolean(process.stdin.isTTY || process.stdout.isTTY || process.stderr.isTTY);
+export function isInteractive(stdio: Record<'stdin' | 'stdout' | 'stderr', { isTTY?: boolean }> = process): boolean {
+  return Boolean(stdio.stdin.isTTY || stdio.stdout.isTTY || stdio.stderr.isTTY);
 }

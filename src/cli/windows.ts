@@ -22,9 +22,7 @@ export interface WindowsStart {
 }
 
 /** A command cmd.exe cannot be given safely: its reason, for the log. */
-export class UnsafeForCmd extends Error {
-  readonly code = 'EINVAL';
-}
+export class UnsafeForCmd extends Error {}
 
 type Env = Record<string, string | undefined>;
 
@@ -33,8 +31,7 @@ const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
 /** `name` in `env` as Windows reads it: the case of a variable's name does not matter. */
 export function envValue(env: Env, name: string): string | undefined {
   const lower = name.toLowerCase();
-  const key = Object.keys(env).find((candidate) => candidate.toLowerCase() === lower);
-  return key === undefined ? undefined : env[key];
+  return Object.entries(env).find(([key]) => key.toLowerCase() === lower)?.[1];
 }
 
 /**

@@ -46,48 +46,49 @@ export interface WitnessOptions {
  * `cat` in a folder of PATH, or where systems keep it (never the current folder: an empty PATH entry
  * is skipped); undefined where there is none, and on Windows, which has no process groups.
  */
-export function witnessProgram(path: string, platform: NodeJS.Platform = process.platform): string | undefined {
+export function witnessProgram(
+  path: string,
+  platform: NodeJS.Platform = process.platform,
+  systemFolders = ['/usr/bin', '/bin'],
+): string | undefined {
   if (platform === 'win32') return undefined;
-  const folders = [...path.split(delimiter), '/usr/bin', '/bin'].filter((folder) => folder !== '');
+  const folders = [...path.split(delimiter), ...systemFolders].filter((folder) => folder !== '');
   try {
     return resolveCommand('cat', folders.join(delimiter));
   } catch {
-    return undefined;
+    // None: undefined.
   }
 }
 
 /** A witness running `program` (witnessProgram's); one that tells nothing where there is none. */
 export function startWitness(program: string | undefined, options: WitnessOptions = {}): Witness {
   const { waitMs = WITNESS_WAIT_MS, windowMs = WITNESS_WINDOW_MS, now = Date.now } = options;
-  const deaths: { signal: NodeJS.Signals; at: number }[] = [];
+  const deaths: { signal: NodeJS.Signals | null; at: number }[] = [];
   const wakers = new Set<() => void>();
   let current: ChildProcess | undefined;
   let starts = 0;
 
-  function start(): void {
+  function start(from: string): void {
     current = undefined;
-    if (program === undefined || starts >= WITNESS_STARTS) return;
+    if (starts >= WITNESS_STARTS) return;
     starts += 1;
     let child: ChildProcess;
     try {
       // Its stdin is the pipe that ends it; nothing of the CLI's stdio reaches it.
-      child = spawn(program, [], { stdio: ['pipe', 'ignore', 'ignore'] });
+      child = spawn(from, [], { stdio: ['pipe', 'ignore', 'ignore'] });
     } catch {
       return;
     }
     current = child;
     // A witness that cannot start (removed since it was found) tells nothing.
-    child.once('error', () => {
-      if (current === child) current = undefined;
-    });
-    child.stdin?.on('error', () => undefined);
+    child.once('error', () => (current = undefined));
     child.once('exit', (_code, signal) => {
-      if (signal) deaths.push({ signal, at: now() });
+      deaths.push({ signal, at: now() });
       for (const wake of wakers) wake();
-      if (current === child) start();
+      if (current === child) start(from);
     });
   }
-  start();
+  if (program !== undefined) start(program);
 
   return {
     alsoReached(signal) {

@@ -51,13 +51,15 @@ export interface StartOptions {
   env?: Record<string, string | undefined>;
   /** The witness of signals sent to the group; by default one is started beside the command. */
   witness?: Witness;
+  /** The CLI's stderr, 2: the command's too (commandStdio). */
+  stderr?: number;
 }
 
 /** Starts `command` with `args`. */
 export function startCommand(command: string, args: readonly string[], options: StartOptions): Wrapped {
   const { platform = process.platform, env = process.env } = options;
   let child: ChildProcess;
-  const stdio = commandStdio(platform);
+  const stdio = commandStdio(platform, options.stderr);
   try {
     child = spawnCommand(command, args, platform, env, stdio.stdio);
   } catch (error) {
@@ -114,13 +116,16 @@ function spawnCommand(
  * CLI shares that would make each later write of the CLI's log wait on the reader, a stuck one for
  * ever (output.ts keeps the CLI's writes asynchronous and bounded instead).
  */
-function commandStdio(platform: NodeJS.Platform): { stdio: StdioOptions; close(): void } {
-  const inherit = { stdio: 'inherit' as const, close: () => undefined };
+export function commandStdio(platform: NodeJS.Platform, stderr = 2): { stdio: StdioOptions; close(): void } {
+  const inherit: { stdio: StdioOptions; close(): void } = {
+    stdio: ['inherit', 'inherit', stderr],
+    close: () => undefined,
+  };
   if (platform !== 'linux') return inherit;
   try {
-    if (!fstatSync(2).isFIFO()) return inherit;
+    if (!fstatSync(stderr).isFIFO()) return inherit;
     // Non-blocking to open (a pipe with no reader fails at once); libuv makes it blocking in the child.
-    const fd = openSync('/proc/self/fd/2', fs.O_WRONLY | fs.O_NONBLOCK);
+    const fd = openSync(`/proc/self/fd/${stderr}`, fs.O_WRONLY | fs.O_NONBLOCK);
     return { stdio: ['inherit', 'inherit', fd], close: () => closeSync(fd) };
   } catch {
     // No /proc, or a pipe whose reader has gone: the command gets the CLI's stderr as it is.

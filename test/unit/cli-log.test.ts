@@ -2,7 +2,7 @@
 // and TeamCity's `##teamcity[`, which their agents find anywhere in a line and run, with no way to
 // stop them. The `[` is shown as `\u005b` in every environment; GitHub's own handling stays as it is.
 import { describe, expect, it } from 'vitest';
-import { openCliLog } from '../../src/cli/log.ts';
+import { holdsForeignCommand, openCliLog } from '../../src/cli/log.ts';
 import { runCliInProcess } from '../cli-in-process.ts';
 import { startFakeService } from '../fake-service.ts';
 import { azureCommandIn, foreignCommandLines } from '../foreign-commands.ts';
@@ -135,5 +135,28 @@ describe('the key in the CLI log', () => {
     const log = openCliLog('Ab\\u0007Cd-123', {}, (chunk) => (text += chunk));
     log.warning('key Ab\u0007Cd-123, and a bell \u0007');
     expect(text).toBe('report-deployment: warning: key ***, and a bell \\u0007\n');
+  });
+});
+
+describe('what the log shows where', () => {
+  it('a line the GitHub runner would run is shown inert inside GitHub Actions only', () => {
+    expect(printed({}, (log) => log.info('##[error]x'))).toBe('report-deployment: ##[error]x\n');
+    expect(printed({ GITHUB_ACTIONS: 'true' }, (log) => log.info('##[error]x'))).toMatch(
+      /^::stop-commands::[-0-9a-f]+\nreport-deployment: ##\[error\]x\n::[-0-9a-f]+::\n$/,
+    );
+  });
+
+  it.each([
+    [{ DEPLOY_TRACKER_DEBUG: '1' }, true],
+    [{ RUNNER_DEBUG: '1' }, true],
+    [{ RUNNER_DEBUG: '', DEPLOY_TRACKER_DEBUG: '' }, false],
+    [{ RUNNER_DEBUG: 'true' }, false],
+  ])('debug lines with %o: %s', (env, shown) => {
+    expect(printed(env, (log) => log.debug('details'))).toBe(shown ? 'report-deployment: debug: details\n' : '');
+  });
+
+  it('holdsForeignCommand sees a command spelled with an invisible character inside', () => {
+    expect(holdsForeignCommand('##v\u200dso[task.complete]')).toBe(true);
+    expect(holdsForeignCommand('##vso(x)')).toBe(false);
   });
 });

@@ -8,6 +8,12 @@ import { batchArgument, envValue, findOnWindows, UnsafeForCmd, windowsStart } fr
 import { crtArguments, percentOnCommandLine, runBatch, specialCharacters } from '../cmd-exe.ts';
 
 const FILES = new Set([
+  // npm's own folder holds `npm`, a shell script for Git Bash, beside npm.cmd.
+  'C:\\Program Files\\nodejs\\npm',
+  'C:\\x.y\\run',
+  'C:\\x.y\\run.cmd',
+  'C:deploy.cmd',
+  'release.cmd',
   'C:\\Tools\\deploy.exe',
   'C:\\Program Files\\nodejs\\npm.cmd',
   'C:\\Program Files\\nodejs\\node.exe',
@@ -51,6 +57,26 @@ describe('findOnWindows', () => {
     expect(() => findOnWindows(command, env, isFile)).toThrow(expect.objectContaining({ code: 'ENOENT' }));
   });
 
+  it.each([
+    [
+      'an empty PATHEXT entry never tries the name alone',
+      'npm',
+      { Path: 'C:\\Program Files\\nodejs', PATHEXT: ';.EXE;.CMD;' },
+      'C:\\Program Files\\nodejs\\npm.CMD',
+    ],
+    ['a dot in a folder is no extension', 'C:\\x.y\\run', ENV, 'C:\\x.y\\run.CMD'],
+    ['a drive-relative name is a path', 'C:deploy', ENV, 'C:deploy.CMD'],
+    ['a PATH entry’s trailing separators', 'deploy.bat', { Path: 'C:\\Scripts\\\\' }, 'C:\\Scripts\\deploy.bat'],
+  ])('%s', (_, command, env, file) => {
+    expect(findOnWindows(command, env, isFile)).toBe(file);
+  });
+
+  it('an empty PATH entry is not the current folder', () => {
+    expect(() => findOnWindows('release', { Path: ';C:\\Tools;' }, isFile)).toThrow(
+      expect.objectContaining({ code: 'ENOENT', message: 'spawn release ENOENT' }),
+    );
+  });
+
   it('envValue reads a variable’s name in any case', () => {
     expect(envValue({ ComSpec: 'C:\\Windows\\system32\\cmd.exe' }, 'COMSPEC')).toBe('C:\\Windows\\system32\\cmd.exe');
     expect(envValue({}, 'ComSpec')).toBeUndefined();
@@ -88,7 +114,11 @@ describe('windowsStart', () => {
   });
 
   it.each(['C:\\a"b\\y.cmd', 'C:\\x\\y\\'])('refuses a batch file named %s', (file) => {
-    expect(() => windowsStart(file, [], {})).toThrow(UnsafeForCmd);
+    expect(() => windowsStart(file, [], {})).toThrow(new UnsafeForCmd(`cmd.exe cannot start a file named '${file}'`));
+  });
+
+  it('an .exe inside a name is no .exe: tool.exe.cmd is a batch file', () => {
+    expect(windowsStart('C:\\x\\tool.exe.cmd', [], {}).verbatim).toBe(true);
   });
 });
 

@@ -1,9 +1,23 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveCommand } from '../../src/cli/find-command.ts';
-import { exitCodeOf } from '../../src/cli/wrap.ts';
+import { commandStdio, exitCodeOf, startCommand } from '../../src/cli/wrap.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -36,7 +50,15 @@ describe('resolveCommand', () => {
     ['nothing of that name', 'missing', 'ENOENT'],
     ['a file of that name that is not executable', 'plain', 'EACCES'],
   ])('throws for %s (%s)', (_, name, code) => {
-    expect(() => resolveCommand(name, join(dir, 'a'))).toThrow(expect.objectContaining({ code }));
+    expect(() => resolveCommand(name, join(dir, 'a'))).toThrow(
+      expect.objectContaining({ code, message: `spawn ${name} ${code}` }),
+    );
+  });
+
+  it('passes over a folder of the name, as a shell does', () => {
+    mkdirSync(join(dir, 'a', 'tool'));
+    writeFileSync(join(dir, 'b', 'tool'), '#!/bin/sh\n', { mode: 0o755 });
+    expect(resolveCommand('tool', [join(dir, 'a'), join(dir, 'b')].join(delimiter))).toBe(join(dir, 'b', 'tool'));
   });
 });
 
@@ -49,5 +71,244 @@ describe('exitCodeOf', () => {
     [{ kind: 'not-started', exitCode: 127, reason: '' }, 127],
   ] as const)('%o exits %i', (ending, code) => {
     expect(exitCodeOf(ending)).toBe(code);
+  });
+});
+
+describe('startCommand', () => {
+  const witness = (reached: boolean | undefined) => ({
+    stopped: 0,
+    alsoReached: () => Promise.resolve(reached),
+    stop() {
+      this.stopped += 1;
+    },
+  });
+
+  it('ends as the command does, and stops the witness then', async () => {
+    const seen = witness(false);
+    const wrapped = startCommand(process.execPath, ['-e', 'process.exit(4)'], { interactive: false, witness: seen });
+
+    expect(await wrapped.ended).toEqual({ kind: 'exited', code: 4 });
+    await Promise.resolve();
+    expect(seen.stopped).toBe(1);
+    expect(await wrapped.relay('SIGTERM')).toBe('ended');
+  });
+
+  it.each([
+    [false, false, 'SIGINT', 'passed-on'],
+    [true, false, 'SIGINT', 'reached'],
+    [undefined, true, 'SIGINT', 'terminal'],
+    [undefined, true, 'SIGHUP', 'terminal'],
+    [undefined, true, 'SIGTERM', 'passed-on'],
+    [undefined, false, 'SIGINT', 'passed-on'],
+    [false, true, 'SIGINT', 'passed-on'],
+  ] as const)('witness %s, in a terminal %s: %s is %s', async (reached, interactive, signal, relay) => {
+    const wrapped = startCommand(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], {
+      interactive,
+      witness: witness(reached),
+    });
+
+    expect(await wrapped.relay(signal)).toBe(relay);
+    if (relay === 'passed-on') expect(await wrapped.ended).toEqual({ kind: 'signalled', signal });
+    else expect(await Promise.race([wrapped.ended, Promise.resolve('running')])).toBe('running');
+  });
+
+  it('on Windows passes nothing on: the console sends its Ctrl-C to every process', async () => {
+    writeFileSync(join(dir, 'deploy.cmd'), '@echo off\r\n');
+    const wrapped = startCommand(join(dir, 'deploy.cmd'), [], {
+      interactive: false,
+      platform: 'win32',
+      env: {},
+      witness: witness(false),
+    });
+
+    expect(await wrapped.relay('SIGINT')).toBe('console');
+    await wrapped.ended;
+  });
+
+  it.each([
+    ['a command found nowhere', join('no', 'such', 'deploy'), [], 127, "'no/such/deploy' was not found"],
+    [
+      'a NUL in an argument (refused by Node at once)',
+      process.execPath,
+      ['a\0b'],
+      126,
+      'could not be run (ERR_INVALID_ARG_VALUE)',
+    ],
+  ])('%s does not start', async (_, command, args, code, reason) => {
+    const wrapped = startCommand(command, args, { interactive: false, witness: witness(false) });
+    const ending = await wrapped.ended;
+
+    expect(ending).toMatchObject({ kind: 'not-started', exitCode: code });
+    expect((ending as { reason: string }).reason).toContain(reason);
+    expect(exitCodeOf(ending)).toBe(code);
+    expect(await wrapped.relay('SIGINT')).toBe('ended');
+  });
+
+  it('a batch file cmd.exe cannot be given its arguments (a line break) does not start: 126, said', async () => {
+    writeFileSync(join(dir, 'deploy.cmd'), '@echo off\r\n');
+    const wrapped = startCommand(join(dir, 'deploy.cmd'), ['a\nb'], {
+      interactive: false,
+      platform: 'win32',
+      env: {},
+      witness: witness(false),
+    });
+
+    expect(await wrapped.ended).toEqual({
+      kind: 'not-started',
+      exitCode: 126,
+      reason: `'${join(dir, 'deploy.cmd')}' was not run: an argument holds a line break, which cmd.exe cannot pass to a batch file`,
+    });
+  });
+
+  it('starts its own witness where none is given, and stops it with the command', async () => {
+    const wrapped = startCommand(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], { interactive: false });
+    // Sent to this process alone, the signal is not the group's: the witness lives, and it is passed on.
+    expect(await wrapped.relay('SIGTERM')).toBe('passed-on');
+    expect(await wrapped.ended).toEqual({ kind: 'signalled', signal: 'SIGTERM' });
+  });
+});
+
+/** A FIFO of the test's, opened for reading (never read unless asked) and for writing. */
+function fifo(): { reader: number; writer: number } {
+  const path = join(dir, `fifo-${Math.random()}`);
+  execFileSync('mkfifo', [path]);
+  const reader = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  return { reader, writer: openSync(path, constants.O_WRONLY) };
+}
+
+const openFiles = () => readdirSync('/proc/self/fd').length;
+
+describe('commandStdio', () => {
+  it('on Linux, gives the command a stderr pipe through an open file of its own (closed once it is started)', () => {
+    const { reader, writer } = fifo();
+    const before = openFiles();
+    const given = commandStdio('linux', writer);
+    const fd = (given.stdio as number[])[2] as number;
+
+    expect(given.stdio).toEqual(['inherit', 'inherit', fd]);
+    expect(fd).not.toBe(writer);
+    expect(openFiles()).toBe(before + 1);
+    given.close();
+    expect(openFiles()).toBe(before);
+    closeSync(reader);
+    closeSync(writer);
+  });
+
+  it.each([
+    ['a file', 'linux', () => openSync(join(dir, 'file'), 'w')],
+    ['a pipe on another OS', 'darwin', () => fifo().writer],
+    [
+      'a pipe whose reader has gone',
+      'linux',
+      () => {
+        const { reader, writer } = fifo();
+        closeSync(reader);
+        return writer;
+      },
+    ],
+  ] as const)('gives the CLI’s own stderr as it is for %s', (_, platform, open) => {
+    const fd = open();
+    const given = commandStdio(platform, fd);
+
+    expect(given.stdio).toEqual(['inherit', 'inherit', fd]);
+    given.close();
+  });
+
+  it('is the CLI’s stderr (2) by default', () => {
+    const given = commandStdio('darwin');
+    expect(given.stdio).toEqual(['inherit', 'inherit', 2]);
+  });
+});
+
+describe('startCommand, further', () => {
+  const witness = { alsoReached: () => Promise.resolve(false), stop: () => undefined };
+
+  it('the command writes on the CLI’s stderr pipe, through its own open file of it', async () => {
+    const { reader, writer } = fifo();
+    const wrapped = startCommand(process.execPath, ['-e', "process.stderr.write('hello')"], {
+      interactive: false,
+      stderr: writer,
+      witness,
+    });
+
+    expect(await wrapped.ended).toEqual({ kind: 'exited', code: 0 });
+    const buffer = Buffer.alloc(16);
+    expect(buffer.toString('utf8', 0, readSync(reader, buffer))).toBe('hello');
+    closeSync(reader);
+    closeSync(writer);
+  });
+
+  it('finds a bare name on the PATH it is given', async () => {
+    const wrapped = startCommand('node', ['-e', 'process.exit(5)'], {
+      interactive: false,
+      env: { PATH: dirname(process.execPath) },
+      witness,
+    });
+
+    expect(await wrapped.ended).toEqual({ kind: 'exited', code: 5 });
+  });
+
+  it('closes its own open file of the CLI’s stderr pipe once the command has started', async () => {
+    const path = join(dir, 'stderr');
+    execFileSync('mkfifo', [path]);
+    const reader = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = openSync(path, constants.O_WRONLY);
+    const ofThePipe = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === path;
+        } catch {
+          return false;
+        }
+      }).length;
+    const wrapped = startCommand(process.execPath, ['-e', ''], { interactive: false, stderr: writer, witness });
+
+    expect(ofThePipe()).toBe(2); // the test's own two
+    await wrapped.ended;
+    closeSync(reader);
+    closeSync(writer);
+  });
+
+  it('a command that died of a signal has ended: nothing is passed on', async () => {
+    const wrapped = startCommand(process.execPath, ['-e', "process.kill(process.pid, 'SIGKILL')"], {
+      interactive: false,
+      witness,
+    });
+
+    expect(await wrapped.ended).toEqual({ kind: 'signalled', signal: 'SIGKILL' });
+    expect(await wrapped.relay('SIGTERM')).toBe('ended');
+  });
+
+  it('a file that is not executable: 126, permission denied', async () => {
+    const ending = await startCommand(join(dir, 'a', 'deploy'), [], { interactive: false, witness }).ended;
+
+    expect(ending).toEqual({
+      kind: 'not-started',
+      exitCode: 126,
+      reason: `'${join(dir, 'a', 'deploy')}' could not be run (permission denied, or not a program)`,
+    });
+  });
+
+  it('on Windows, a command found nowhere: 127', async () => {
+    const ending = await startCommand('deploy', [], {
+      interactive: false,
+      platform: 'win32',
+      env: { PATH: join(dir, 'a') },
+      witness,
+    }).ended;
+
+    expect(ending).toEqual({ kind: 'not-started', exitCode: 127, reason: "'deploy' was not found" });
+  });
+
+  it('its own witness is the cat of the command’s PATH', async () => {
+    const marker = join(dir, 'witnessed');
+    writeFileSync(join(dir, 'b', 'cat'), `#!/bin/sh\necho > '${marker}'\nexec /bin/cat\n`, { mode: 0o755 });
+    const wrapped = startCommand(process.execPath, ['-e', 'setTimeout(() => {}, 300)'], {
+      interactive: false,
+      env: { PATH: `${join(dir, 'b')}${delimiter}${process.env.PATH ?? ''}` },
+    });
+    await wrapped.ended;
+
+    expect(readFileSync(marker, 'utf8')).toBe('\n');
   });
 });

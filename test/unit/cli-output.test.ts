@@ -1,0 +1,110 @@
+// The CLI's own writes (src/cli/output.ts) on streams that fail, are gone or are not read: lost, never
+// thrown, never held without bound.
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { drained, QUEUE_BYTES, writeStderr, writeStdout, writeTo, type Writable } from '../../src/cli/output.ts';
+
+/** A stream that takes what it is given, holding `queued` bytes unread. */
+class FakeStream extends EventEmitter implements Writable {
+  written: string[] = [];
+  writableLength = 0;
+  destroyed = false;
+  throws = false;
+  write(text: string) {
+    if (this.throws) throw new Error('EBADF');
+    this.written.push(text);
+    return true;
+  }
+}
+
+describe('writeTo', () => {
+  it('writes, and listens for the stream’s errors once (an EPIPE is never uncaught)', () => {
+    const stream = new FakeStream();
+    writeTo(stream, 'a');
+    writeTo(stream, 'b');
+
+    expect(stream.written).toEqual(['a', 'b']);
+    expect(stream.listenerCount('error')).toBe(1);
+  });
+
+  it('after an error, writes nothing more', () => {
+    const stream = new FakeStream();
+    writeTo(stream, 'a');
+    stream.emit('error', new Error('EPIPE'));
+    writeTo(stream, 'b');
+
+    expect(stream.written).toEqual(['a']);
+  });
+
+  it('writes nothing on a destroyed stream, and survives a write that throws', () => {
+    const destroyed = Object.assign(new FakeStream(), { destroyed: true });
+    writeTo(destroyed, 'a');
+    const throwing = Object.assign(new FakeStream(), { throws: true });
+    writeTo(throwing, 'a');
+    throwing.throws = false;
+    writeTo(throwing, 'b');
+
+    expect(destroyed.written).toEqual([]);
+    expect(throwing.written).toEqual([]);
+  });
+
+  it(`holds at most ${QUEUE_BYTES} bytes for a reader that does not read; later text is dropped`, () => {
+    const stream = new FakeStream();
+    stream.writableLength = QUEUE_BYTES - 2;
+    writeTo(stream, 'ab'); // up to the bound
+    writeTo(stream, 'abc'); // past it
+    stream.writableLength = QUEUE_BYTES;
+    writeTo(stream, 'c');
+    stream.writableLength = 0;
+    writeTo(stream, 'd');
+
+    expect(stream.written).toEqual(['ab', 'd']);
+  });
+});
+
+describe('drained', () => {
+  it('at once where nothing waits (or only a stream that failed, or was destroyed)', async () => {
+    const failed = Object.assign(new FakeStream(), { writableLength: 10 });
+    writeTo(failed, '');
+    failed.emit('error', new Error('EPIPE'));
+    const destroyed = Object.assign(new FakeStream(), { writableLength: 10, destroyed: true });
+
+    expect(await drained([new FakeStream(), failed, destroyed], 60_000)).toBe(true);
+  });
+
+  it('once every waiting stream has drained or failed', async () => {
+    const [a, b] = [new FakeStream(), new FakeStream()];
+    a.writableLength = b.writableLength = 5;
+    const done = drained([a, b], 60_000);
+    a.emit('drain');
+    b.emit('error', new Error('EPIPE'));
+
+    expect(await done).toBe(true);
+  });
+
+  it('false after the bound, for a reader that never reads', async () => {
+    const stuck = Object.assign(new FakeStream(), { writableLength: 5 });
+    const started = Date.now();
+
+    expect(await drained([stuck, new FakeStream()], 50)).toBe(false);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+  });
+});
+
+describe('writeStdout, writeStderr', () => {
+  it('write on the process’s own stdout and stderr', () => {
+    const { stdout, stderr } = process;
+    const saved = { out: stdout.write.bind(stdout), err: stderr.write.bind(stderr) };
+    const written: string[] = [];
+    try {
+      stdout.write = (text: string | Uint8Array) => Boolean(written.push(`out:${String(text)}`));
+      stderr.write = (text: string | Uint8Array) => Boolean(written.push(`err:${String(text)}`));
+      writeStdout('a');
+      writeStderr('b');
+    } finally {
+      stdout.write = saved.out;
+      stderr.write = saved.err;
+    }
+    expect(written).toEqual(['out:a', 'err:b']);
+  });
+});

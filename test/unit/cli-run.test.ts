@@ -1,0 +1,611 @@
+// `run`'s flow in-process (src/cli/run.ts and recorder.ts), for speed and for mutation testing: real
+// commands (node fixtures), a fake service on loopback, and signals from an emitter standing for the
+// process's, with the witness standing in for what the process group did. The packed CLI's own
+// tests (test/cli/run.test.ts, signals.test.ts) judge the same with real signals.
+import { EventEmitter } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseCommandLine, type ParsedArgs } from '../../src/cli/args.ts';
+import { openCliLog } from '../../src/cli/log.ts';
+import { INTERRUPTED_WAIT_MS, isInteractive, relayLine, runWrapped } from '../../src/cli/run.ts';
+import type { StopSignal } from '../../src/cli/signals.ts';
+import type { Witness } from '../../src/cli/witness.ts';
+import { useFakeService } from '../fixture.ts';
+import { until } from '../processes.ts';
+import { fixtureCommand } from '../run-cli.ts';
+
+const fake = useFakeService();
+const FIELDS = ['--artifact-id', '42', '--commit-sha', 'c0ffee', '--user', 'alice', '--branch', 'main'];
+const env = (extra: Record<string, string> = {}) => ({
+  DEPLOY_TRACKER_URL: fake.service.url,
+  DEPLOY_TRACKER_API_KEY: fake.service.apiKey,
+  ...extra,
+});
+const statuses = () => [...fake.service.deployments.values()].map((deployment) => deployment.statuses);
+const patches = () => fake.received().filter((request) => request.startsWith('PATCH'));
+
+let dir: string;
+beforeEach(() => void (dir = mkdtempSync(join(tmpdir(), 'report-deployment-run-'))));
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A witness that says what the test decides. */
+const witnessSaying = (reached: boolean | undefined): Witness & { asked: string[]; stopped: boolean } => {
+  const witness = {
+    asked: [] as string[],
+    stopped: false,
+    alsoReached: (signal: NodeJS.Signals) => {
+      witness.asked.push(signal);
+      return Promise.resolve(reached);
+    },
+    stop: () => void (witness.stopped = true),
+  };
+  return witness;
+};
+
+interface Run {
+  code: number;
+  lines: string[];
+}
+
+/**
+ * runWrapped with `argv` (after `run`), its log captured a line at a time; `onLine` sees each line
+ * and may send the CLI a signal.
+ */
+async function run(
+  argv: string[],
+  options: {
+    env?: Record<string, string>;
+    witness?: Witness;
+    interactive?: boolean;
+    onLine?: (line: string, signal: (name: StopSignal) => void) => void;
+    act?: (signal: (name: StopSignal) => void) => void;
+    args?: (args: ParsedArgs) => ParsedArgs;
+    waitMs?: number;
+  } = {},
+): Promise<Run> {
+  const signals = new EventEmitter();
+  const signal = (name: StopSignal) => void signals.emit(name, name);
+  const lines: string[] = [];
+  const log = openCliLog(fake.service.apiKey, options.env ?? env(), (text) => {
+    for (const line of text.split('\n').filter((part) => part !== '')) {
+      lines.push(line.replace(/^report-deployment: /, ''));
+      options.onLine?.(lines.at(-1) as string, signal);
+    }
+  });
+  const parsed = parseCommandLine(['run', ...argv]) as ParsedArgs;
+  const args = options.args ? options.args(parsed) : parsed;
+  const running = runWrapped(args, options.env ?? env(), log, {
+    signals,
+    interactive: options.interactive ?? false,
+    witness: options.witness ?? witnessSaying(false),
+    interruptedWaitMs: options.waitMs ?? 300,
+  });
+  options.act?.(signal);
+  const code = await running;
+  expect(signals.eventNames()).toEqual([]); // every listener removed
+  return { code, lines };
+}
+
+/** The count fixture, writing its lines to a file of the test's; `ready()` resolves with its pid. */
+function counting(code = 0) {
+  const file = join(dir, `count-${Math.random()}`);
+  const read = () => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  return {
+    command: fixtureCommand('count.cjs', String(code), file),
+    read,
+    got: (signal: string) =>
+      read()
+        .split('\n')
+        .filter((line) => line.startsWith(`count: got ${signal} `)).length,
+    ready: async () => {
+      await until(() => /count: ready (\d+)/.test(read()));
+      return Number(/count: ready (\d+)/.exec(read())?.[1]);
+    },
+  };
+}
+
+describe('the command’s ending is recorded, and its exit code kept', () => {
+  it.each([
+    ['0', 0, ['STARTED', 'SUCCEEDED']],
+    ['3', 3, ['STARTED', 'FAILED']],
+    ['SIGTERM', 143, ['STARTED', 'FAILED']],
+  ])('a command that ends with %s: exit %i, recorded %o', async (how, code, recorded) => {
+    const result = await run([...FIELDS, '--', ...fixtureCommand('exit.cjs', how)]);
+
+    expect(result.code).toBe(code);
+    expect(statuses()).toEqual([recorded]);
+    expect(result.lines[0]).toBe('Recorded deployment 1: artifact 42 version c0ffee to Production (STARTED).');
+    expect(result.lines.at(-1)).toMatch(new RegExp(`^Deployment 1 set to ${recorded[1]} after \\d+s\\.$`));
+  });
+
+  it('a command that is not found: 127, said, recorded FAILED', async () => {
+    const result = await run([...FIELDS, '--', join(dir, 'no-such-deploy')]);
+
+    expect(result.code).toBe(127);
+    expect(result.lines).toContain(`error: '${join(dir, 'no-such-deploy')}' was not found.`);
+    expect(statuses()).toEqual([['STARTED', 'FAILED']]);
+  });
+
+  it('--fail-on-error turns a success that was not recorded into 1, never a failure into a success', async () => {
+    fake.service.fail('POST', { status: 500, body: { detail: 'down' } }, { status: 500, body: { detail: 'down' } });
+    const success = await run([...FIELDS, '--fail-on-error', '--', ...fixtureCommand('exit.cjs', '0')]);
+    const failure = await run([...FIELDS, '--fail-on-error', '--', ...fixtureCommand('exit.cjs', '4')]);
+    const without = await run([...FIELDS, '--', ...fixtureCommand('exit.cjs', '0')]);
+
+    expect(success.code).toBe(1);
+    expect(success.lines).toContain('error: Could not record the deployment of artifact 42: HTTP 500: down');
+    expect(failure.code).toBe(4);
+    expect(without.code).toBe(0);
+  });
+
+  it('--fail-on-error: a final update that fails makes a success 1', async () => {
+    fake.service.fail('PATCH', { status: 400, body: { detail: 'no' } });
+    const result = await run([...FIELDS, '--fail-on-error', '--', ...fixtureCommand('exit.cjs', '0')]);
+
+    expect(result.code).toBe(1);
+    expect(result.lines).toContain('error: Could not set deployment 1 to SUCCEEDED: HTTP 400: no');
+  });
+
+  it('no key: said, the command runs, nothing sent; --fail-on-error makes its success 1', async () => {
+    const noKey = { DEPLOY_TRACKER_URL: fake.service.url };
+    const result = await run([...FIELDS, '--', ...fixtureCommand('exit.cjs', '5')], { env: noKey });
+    const failOnError = await run([...FIELDS, '--fail-on-error', '--', ...fixtureCommand('exit.cjs', '0')], {
+      env: noKey,
+    });
+
+    expect(result.code).toBe(5);
+    expect(result.lines[0]).toMatch(/^warning: DEPLOY_TRACKER_API_KEY is not set, so nothing is recorded\./);
+    expect(failOnError.code).toBe(1);
+    expect(fake.service.requests).toEqual([]);
+  });
+
+  it('a bad setting: said, the command runs and keeps its exit code, nothing sent', async () => {
+    const result = await run([...FIELDS, '--retries', 'many', '--', ...fixtureCommand('exit.cjs', '6')]);
+
+    expect(result.code).toBe(6);
+    expect(result.lines).toEqual([
+      "error: --retries must be a whole number from 0 to 10, got 'many'.",
+      '       Nothing is recorded; the command runs.',
+    ]);
+    expect(fake.service.requests).toEqual([]);
+  });
+
+  it('a create that throws (proxy credentials undici cannot decode) is said; the command runs', async () => {
+    const proxied = {
+      ...env(),
+      DEPLOY_TRACKER_URL: 'https://tracker.invalid/api',
+      HTTPS_PROXY: 'http://us%ZZer:pw@p.invalid:1',
+    };
+    const result = await run([...FIELDS, '--', ...fixtureCommand('exit.cjs', '0')], { env: proxied });
+
+    expect(result.code).toBe(0);
+    expect(result.lines.join('\n')).toMatch(/^warning: Could not record the deployment: unexpected error \(a bug/m);
+    // Said once: nothing was left open to finish.
+    expect(result.lines.filter((line) => line.includes('a bug of report-deployment'))).toHaveLength(1);
+  });
+
+  it('--deployment-id "": the warning, the command runs, nothing sent', async () => {
+    const result = await run(['--deployment-id', '', '--', ...fixtureCommand('exit.cjs', '0')]);
+
+    expect(result.code).toBe(0);
+    expect(result.lines).toEqual([
+      'warning: --deployment-id is an empty list: the job that started the deployment recorded none (see its log), so there is nothing to update.',
+    ]);
+    expect(fake.service.requests).toEqual([]);
+  });
+
+  it('--deployment-id given: finished from the command’s exit code', async () => {
+    const created = await run([...FIELDS, '--', ...fixtureCommand('exit.cjs', '0')]);
+    expect(created.code).toBe(0);
+    const result = await run(['--deployment-id', '1', '--', ...fixtureCommand('exit.cjs', '2')]);
+
+    expect(result.code).toBe(2);
+    expect(statuses()).toEqual([['STARTED', 'SUCCEEDED', 'FAILED']]);
+  });
+
+  it('--dry-run: the requests shown, nothing sent', async () => {
+    const result = await run([...FIELDS, '--dry-run', '--', ...fixtureCommand('exit.cjs', '0')]);
+
+    expect(result.code).toBe(0);
+    expect(result.lines).toContain('PATCH ' + `${fake.service.url}/deployment/{id}`);
+    expect(fake.service.requests).toEqual([]);
+  });
+
+  it('a create that never answers: the command starts at one attempt’s timeout (--timeout-seconds), then runs', async () => {
+    fake.service.fail('POST', { hang: true });
+    const stamp = join(dir, 'started');
+    const started = Date.now();
+    const result = await run([...FIELDS, '--timeout-seconds', '1', '--', ...fixtureCommand('stamp.cjs', stamp)]);
+
+    expect(result.code).toBe(0);
+    const commandStarted = Number(readFileSync(stamp, 'utf8')) - started;
+    expect(commandStarted).toBeGreaterThanOrEqual(900);
+    expect(commandStarted).toBeLessThan(5_000);
+  });
+
+  it('a create that answers: the command starts then, not at the timeout', async () => {
+    const stamp = join(dir, 'started');
+    const started = Date.now();
+    const result = await run([...FIELDS, '--timeout-seconds', '30', '--', ...fixtureCommand('stamp.cjs', stamp)]);
+
+    expect(result.code).toBe(0);
+    expect(Number(readFileSync(stamp, 'utf8')) - started).toBeLessThan(5_000);
+  });
+
+  it('--fail-on-error and everything recorded: the command’s 0', async () => {
+    const result = await run([...FIELDS, '--fail-on-error', '--', ...fixtureCommand('exit.cjs', '0')]);
+
+    expect(result.code).toBe(0);
+  });
+
+  it('--fail-on-error and a bad setting: a success is 1 (nothing was recorded)', async () => {
+    const result = await run([
+      ...FIELDS,
+      '--retries',
+      'many',
+      '--fail-on-error',
+      '--',
+      ...fixtureCommand('exit.cjs', '0'),
+    ]);
+
+    expect(result.code).toBe(1);
+  });
+
+  it('--fail-on-error and --deployment-id "": nothing to update is no failure (0)', async () => {
+    const result = await run(['--deployment-id', '', '--fail-on-error', '--', ...fixtureCommand('exit.cjs', '0')]);
+
+    expect(result.code).toBe(0);
+  });
+
+  it('a bug while reading the settings is said as one; nothing is recorded; the command runs', async () => {
+    const result = await run([...FIELDS, '--', ...fixtureCommand('exit.cjs', '0')], {
+      args: (args) => ({
+        ...args,
+        // Read whole by the settings (not by the start's deadline): a bug there.
+        settings: new Proxy(args.settings, {
+          ownKeys: () => {
+            throw new Error('boom');
+          },
+        }),
+      }),
+    });
+
+    expect(result.code).toBe(0);
+    expect(result.lines[0]).toBe('error: unexpected error (a bug of report-deployment: please report it):');
+    expect(result.lines).toContain('       Nothing is recorded; the command runs.');
+  });
+
+  it('a bug while setting the status is said as one (--fail-on-error: 1)', async () => {
+    const proxied = {
+      ...env(),
+      DEPLOY_TRACKER_URL: 'https://tracker.invalid/api',
+      HTTPS_PROXY: 'http://us%ZZer:pw@p.invalid:1',
+    };
+    const result = await run(['--deployment-id', '7', '--fail-on-error', '--', ...fixtureCommand('exit.cjs', '0')], {
+      env: proxied,
+    });
+
+    expect(result.code).toBe(1);
+    expect(result.lines).toContain('error: unexpected error (a bug of report-deployment: please report it):');
+  });
+
+  it('--fail-on-error: a create that throws is an error, not a warning', async () => {
+    const proxied = {
+      ...env(),
+      DEPLOY_TRACKER_URL: 'https://tracker.invalid/api',
+      HTTPS_PROXY: 'http://us%ZZer:pw@p.invalid:1',
+    };
+    const result = await run([...FIELDS, '--fail-on-error', '--', ...fixtureCommand('exit.cjs', '0')], {
+      env: proxied,
+    });
+
+    expect(result.code).toBe(1);
+    expect(result.lines[0]).toMatch(/^error: Could not record the deployment: unexpected error \(a bug/);
+  });
+
+  it.each([
+    [[...FIELDS], true],
+    [['--deployment-id', '7'], false],
+  ])('--dry-run %o: the placeholder said where the id is one (%s)', async (flags, placeholder) => {
+    const result = await run([...flags, '--dry-run', '--', ...fixtureCommand('exit.cjs', '0')]);
+
+    expect(result.code).toBe(0);
+    expect(result.lines.some((line) => line.includes('{id} stands for the id'))).toBe(placeholder);
+    expect(fake.service.requests).toEqual([]);
+  });
+
+  it('a slow service and no signal: the final update is waited for, not cut', async () => {
+    await fake.restart({ answerDelayMs: 600 });
+    const result = await run([...FIELDS, '--fail-on-error', '--', ...fixtureCommand('exit.cjs', '0')]);
+
+    expect(result.code).toBe(0);
+    expect(statuses()).toEqual([['STARTED', 'SUCCEEDED']]);
+    expect(result.lines.some((line) => line.startsWith('warning: Stopped waiting'))).toBe(false);
+  });
+});
+
+describe('relayLine, isInteractive', () => {
+  it.each([
+    ['passed-on', 'SIGTERM received: passed on to the command.'],
+    [
+      'reached',
+      'SIGTERM received: the command got it too (sent to the whole process group, or to each process), so it is not passed on again.',
+    ],
+    [
+      'terminal',
+      'SIGTERM received: in a terminal, the terminal sends it to the command too, so it is not passed on again.',
+    ],
+    [
+      'console',
+      'SIGTERM received: Windows sends it to every process of the console, the command included, so it is not passed on again.',
+    ],
+    ['ended', 'SIGTERM received: the command has ended.'],
+  ] as const)('%s: %s', (relay, line) => {
+    expect(relayLine('SIGTERM', relay)).toBe(line);
+  });
+
+  it.each([
+    [false, false, false, false],
+    [true, false, false, true],
+    [false, true, false, true],
+    [false, false, true, true],
+  ])('stdin %s, stdout %s, stderr %s a terminal: interactive %s', (stdin, stdout, stderr, interactive) => {
+    expect(isInteractive({ stdin: { isTTY: stdin }, stdout: { isTTY: stdout }, stderr: { isTTY: stderr } })).toBe(
+      interactive,
+    );
+  });
+
+  it('reads the process’s own streams by default', () => {
+    expect(isInteractive()).toBe(Boolean(process.stdin.isTTY || process.stdout.isTTY || process.stderr.isTTY));
+  });
+});
+
+describe('a stop signal before the command starts: it never does, and the CLI exits 128+N at once', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)('%s while the create is under way: %i, the request abandoned (said)', async (signal, code) => {
+    fake.service.fail('POST', { hang: true });
+    const command = counting();
+    const result = await run([...FIELDS, '--timeout-seconds', '60', '--', ...command.command], {
+      env: env({ DEPLOY_TRACKER_DEBUG: '1' }),
+      onLine: (line, send) => {
+        if (line.startsWith('debug: POST ')) send(signal);
+      },
+    });
+
+    expect(result.code).toBe(code);
+    expect(command.read()).toBe('');
+    expect(result.lines).toContain(`warning: ${signal} received before the command started, so it is not run.`);
+    expect(result.lines).toContain(
+      'warning: The request recording its start is abandoned: if the service received it, the deployment shows STARTED.',
+    );
+  });
+
+  it('while the settings are read: nothing is sent, ever', async () => {
+    const result = await run([...FIELDS, '--', ...fixtureCommand('exit.cjs', '0')], { act: (send) => send('SIGTERM') });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    expect(result.code).toBe(143);
+    expect(result.lines).toEqual(['warning: SIGTERM received before the command started, so it is not run.']);
+    expect(fake.service.requests).toEqual([]);
+  });
+
+  it('once the start is recorded (the command about to start): set FAILED, never left STARTED', async () => {
+    const result = await run([...FIELDS, '--', ...fixtureCommand('exit.cjs', '0')], {
+      onLine: (line, send) => {
+        if (line.startsWith('Recorded deployment 1')) send('SIGINT');
+      },
+    });
+
+    expect(result.code).toBe(130);
+    expect(statuses()).toEqual([['STARTED', 'FAILED']]);
+  });
+
+  it('once the start is recorded: FAILED in one attempt, no retry', async () => {
+    fake.service.fail('PATCH', { status: 500, body: { detail: 'busy' } }, { status: 500, body: { detail: 'busy' } });
+    const result = await run([...FIELDS, '--', ...fixtureCommand('exit.cjs', '0')], {
+      waitMs: 3_000,
+      onLine: (line, send) => {
+        if (line.startsWith('Recorded deployment 1')) send('SIGINT');
+      },
+    });
+
+    expect(result.code).toBe(130);
+    expect(patches()).toHaveLength(1);
+  });
+
+  it('once the start is recorded, a service that never answers the update: given the short wait, no more', async () => {
+    fake.service.fail('PATCH', { hang: true });
+    const started = Date.now();
+    const result = await run([...FIELDS, '--timeout-seconds', '60', '--', ...fixtureCommand('exit.cjs', '0')], {
+      onLine: (line, send) => {
+        if (line.startsWith('Recorded deployment 1')) send('SIGINT');
+      },
+    });
+
+    expect(result.code).toBe(130);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('a stop signal while the command runs', () => {
+  async function interrupted(
+    signal: StopSignal,
+    options: { witness: Witness; interactive?: boolean; code?: number; twice?: boolean },
+  ) {
+    const command = counting(options.code ?? 0);
+    let pid = 0;
+    const running = run([...FIELDS, '--', ...command.command], {
+      witness: options.witness,
+      interactive: options.interactive,
+      act: (send) =>
+        void command.ready().then(async (ready) => {
+          pid = ready;
+          send(signal);
+          if (options.twice) send(signal);
+          await until(() => patches().length > 0);
+          process.kill(pid, 'SIGUSR2');
+        }),
+    });
+    const result = await running;
+    return { ...result, got: command.got(signal) };
+  }
+
+  it('sent to the CLI alone: passed on once, said; FAILED at once, then the command’s own ending', async () => {
+    const witness = witnessSaying(false);
+    const result = await interrupted('SIGTERM', { witness });
+
+    expect(result.got).toBe(1);
+    expect(witness.asked).toEqual(['SIGTERM']);
+    expect(result.lines).toContain('SIGTERM received: passed on to the command.');
+    expect(statuses()).toEqual([['STARTED', 'FAILED', 'SUCCEEDED']]);
+    expect(result.lines).toContain(
+      'The command ended with exit code 0 after SIGTERM, so the deployment is set to SUCCEEDED after all.',
+    );
+    expect(result.code).toBe(0);
+    expect(witness.stopped).toBe(true); // once the command has ended
+  });
+
+  it('that reached the command too (its group, its tree): not passed on, said', async () => {
+    const result = await interrupted('SIGINT', { witness: witnessSaying(true) });
+
+    expect(result.got).toBe(0);
+    expect(result.lines).toContain(
+      'SIGINT received: the command got it too (sent to the whole process group, or to each process), so it is not passed on again.',
+    );
+  });
+
+  it('a second one: FAILED is sent once', async () => {
+    const result = await interrupted('SIGHUP', { witness: witnessSaying(false), twice: true });
+
+    expect(result.got).toBeGreaterThanOrEqual(1);
+    expect(patches().length).toBe(2); // FAILED at the first, SUCCEEDED at the end
+  });
+
+  it('then the command exits non-zero: FAILED stays, sent once, said', async () => {
+    const result = await interrupted('SIGINT', { witness: witnessSaying(false), code: 3 });
+
+    expect(result.code).toBe(3);
+    expect(statuses()).toEqual([['STARTED', 'FAILED']]);
+    expect(patches()).toHaveLength(1);
+    expect(result.lines).toContain('The command ended with exit code 3 after SIGINT, so the deployment is FAILED.');
+  });
+
+  it('FAILED that could not be recorded at the signal is sent again at the end, each in one attempt', async () => {
+    fake.service.fail('PATCH', { status: 500, body: { detail: 'busy' } });
+    const result = await interrupted('SIGINT', { witness: witnessSaying(false), code: 3 });
+
+    expect(result.code).toBe(3);
+    expect(patches()).toHaveLength(2);
+    expect(statuses()).toEqual([['STARTED', 'FAILED']]);
+  });
+
+  it('after a signal every update is one attempt: FAILED, and the last word', async () => {
+    const fault = { status: 500, body: { detail: 'busy' } };
+    fake.service.fail('PATCH', fault, fault, fault);
+    const result = await interrupted('SIGINT', { witness: witnessSaying(false), code: 0 });
+
+    expect(result.code).toBe(0);
+    expect(patches()).toHaveLength(2);
+    expect(statuses()).toEqual([['STARTED']]);
+    expect(result.lines).toContain('warning: Could not set deployment 1 to SUCCEEDED: HTTP 500: busy');
+  });
+
+  it.each([
+    ['SIGINT', 0],
+    ['SIGHUP', 0],
+    ['SIGTERM', 1],
+  ] as const)(
+    'no witness, in a terminal: %s is taken to reach the command from the terminal (passed on %i times)',
+    async (signal, passed) => {
+      const result = await interrupted(signal, { witness: witnessSaying(undefined), interactive: true });
+
+      expect(result.got).toBe(passed);
+      if (!passed) {
+        expect(result.lines).toContain(
+          `${signal} received: in a terminal, the terminal sends it to the command too, so it is not passed on again.`,
+        );
+      }
+    },
+  );
+
+  it('no witness, not in a terminal: passed on', async () => {
+    const result = await interrupted('SIGINT', { witness: witnessSaying(undefined), interactive: false });
+
+    expect(result.got).toBe(1);
+  });
+
+  it('updates that never answer: the CLI waits the short wait after the command’s end, no more', async () => {
+    fake.service.fail('PATCH', { hang: true }, { hang: true });
+    const command = counting(0);
+    let ended = 0;
+    const result = await run([...FIELDS, '--timeout-seconds', '60', '--fail-on-error', '--', ...command.command], {
+      act: (send) =>
+        void command.ready().then(async (pid) => {
+          send('SIGINT');
+          await until(() => patches().length > 0);
+          ended = Date.now();
+          process.kill(pid, 'SIGUSR2');
+        }),
+    });
+
+    expect(Date.now() - ended).toBeLessThan(3_000);
+    expect(result.code).toBe(1); // --fail-on-error: the success was not recorded
+    expect(result.lines).toContain(
+      'warning: Stopped waiting for the service 0.3 s after being told to stop: the deployment may not show how the command ended.',
+    );
+  });
+});
+
+describe('a stop signal once the command has ended', () => {
+  it('stops the final update’s retries: no request is tried again, said', async () => {
+    fake.service.fail('PATCH', ...Array.from({ length: 4 }, () => ({ status: 503, headers: { 'retry-after': '1' } })));
+    const result = await run([...FIELDS, '--retries', '3', '--', ...fixtureCommand('exit.cjs', '0')], {
+      onLine: (line, send) => {
+        if (line.includes('retrying in')) {
+          send('SIGTERM');
+          send('SIGINT');
+        }
+      },
+    });
+
+    expect(patches()).toHaveLength(1);
+    expect(result.code).toBe(0);
+    expect(
+      result.lines.filter((line) =>
+        line.endsWith('no request is tried again, and the service is waited for 0.3 s at most.'),
+      ),
+    ).toEqual(['SIGTERM received: no request is tried again, and the service is waited for 0.3 s at most.']);
+  });
+
+  it('an update that never answers: the CLI ends after the short wait', async () => {
+    fake.service.fail('PATCH', { hang: true });
+    let sent = 0;
+    const result = await run([...FIELDS, '--timeout-seconds', '60', '--', ...fixtureCommand('exit.cjs', '0')], {
+      env: env({ DEPLOY_TRACKER_DEBUG: '1' }),
+      onLine: (line, send) => {
+        if (line.startsWith('debug: PATCH ')) {
+          sent = Date.now();
+          send('SIGTERM');
+        }
+      },
+    });
+
+    expect(Date.now() - sent).toBeLessThan(3_000);
+    expect(result.code).toBe(0);
+  });
+});
+
+it('INTERRUPTED_WAIT_MS is a few seconds: within the grace period every CI gives', () => {
+  expect(INTERRUPTED_WAIT_MS).toBe(3_000);
+});
