@@ -1,10 +1,11 @@
 // `report-deployment run -- <command>`, as npm pack ships it: the command's exit code, its stdout
 // untouched, signals passed on, and reporting that never decides the command's fate.
-import { constants } from 'node:os';
-import { delimiter, dirname } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFakeService } from '../fixture.ts';
-import { commandReady } from '../processes.ts';
+import { commandReady, running, until } from '../processes.ts';
 import { fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, runCli, waitForText } from '../run-cli.ts';
 
 // Packed and installed once, before any test's own time starts.
@@ -183,6 +184,45 @@ describe('a stop signal ends every wait on the service', () => {
       );
     },
   );
+
+  it('a signal while git is asked for the commit (a git that hangs): exits 130 at once, git stopped, the command never run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'report-deployment-git-'));
+    writeFileSync(join(dir, 'git'), `#!/bin/sh\necho $$ > '${join(dir, 'pid')}'\nexec sleep 30\n`, { mode: 0o755 });
+    let pid = 0;
+    let sent = 0;
+    try {
+      const result = await runCli(
+        [
+          'run',
+          '--artifact-id',
+          '42',
+          '--user',
+          'alice',
+          '--timeout-seconds',
+          '60',
+          '--',
+          ...fixtureCommand('bytes.cjs'),
+        ],
+        {
+          env: { ...env(), PATH: `${dir}${delimiter}${process.env.PATH ?? ''}` },
+          killAfterMs: 20_000,
+          onSpawn: (child) =>
+            void until(() => existsSync(join(dir, 'pid'))).then(() => {
+              pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+              sent = Date.now();
+              child.kill('SIGINT');
+            }),
+        },
+      );
+
+      expect(result.exitCode).toBe(130);
+      expect(result.stderr).not.toContain('bytes: started');
+      await until(() => !running(pid));
+      expect(Date.now() - sent).toBeLessThan(5_000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('after the command has ended, a signal cuts the final update’s retries: no request is tried again', async () => {
     // Every update is answered 503 with a wait of 1 s before the next try: the signal comes during the wait.

@@ -3,7 +3,7 @@
 // process's, with the witness standing in for what the process group did. The packed CLI's own
 // tests (test/cli/run.test.ts, signals.test.ts) judge the same with real signals.
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { INTERRUPTED_WAIT_MS, isInteractive, relayLine, runWrapped } from '../..
 import type { StopSignal } from '../../src/cli/signals.ts';
 import type { Witness } from '../../src/cli/witness.ts';
 import { useFakeService } from '../fixture.ts';
-import { until } from '../processes.ts';
+import { running, until } from '../processes.ts';
 import { fixtureCommand } from '../run-cli.ts';
 
 const fake = useFakeService();
@@ -398,6 +398,30 @@ describe('a stop signal before the command starts: it never does, and the CLI ex
     expect(result.code).toBe(143);
     expect(result.lines).toEqual(['warning: SIGTERM received before the command started, so it is not run.']);
     expect(fake.service.requests).toEqual([]);
+  });
+
+  it('while git is asked for the commit: git is stopped at once, not left to the deadline', async () => {
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho $$ > '${join(dir, 'git.pid')}'\nexec sleep 30\n`, { mode: 0o755 });
+    const gitPid = () => Number(readFileSync(join(dir, 'git.pid'), 'utf8'));
+    let pid = 0;
+    let sent = 0;
+    const result = await run(['--artifact-id', '42', '--user', 'alice', '--timeout-seconds', '60', '--', 'true'], {
+      env: env({ PATH: `${bin}:${process.env.PATH ?? ''}` }),
+      act: (send) =>
+        void until(() => existsSync(join(dir, 'git.pid'))).then(() => {
+          pid = gitPid();
+          sent = Date.now();
+          send('SIGINT');
+        }),
+    });
+
+    expect(result.code).toBe(130);
+    expect(pid).toBeGreaterThan(0);
+    await until(() => !running(pid));
+    // At once: git's own bound (5 s a call) or the start's deadline (60 s) would come much later.
+    expect(Date.now() - sent).toBeLessThan(2_000);
   });
 
   it('once the start is recorded (the command about to start): set FAILED, never left STARTED', async () => {
