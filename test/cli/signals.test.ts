@@ -81,8 +81,11 @@ describe('each stop signal reaches the command once, whoever it was sent to', ()
       async (child) => {
         for (let time = 1; time <= 2; time++) {
           const said = decided(child, 'SIGINT');
+          // Two SIGINTs that reach a process before it has taken the first are one (the kernel keeps
+          // one pending): the second is sent once the command has counted the first.
+          const counted = waitForText(child.stderr as NodeJS.ReadableStream, `count: got SIGINT ${time}\n`);
           process.kill(-(child.pid as number), 'SIGINT');
-          await said;
+          await Promise.all([said, counted]);
         }
       },
       { detached: true, code: 130 },
