@@ -2,12 +2,12 @@
 // git's) defaults for the fields, read only where the command creates a deployment, and never past
 // the command's deadline.
 import { readCiContext, type CiContext } from '../ci/detect.js';
-import type { ConfigError } from '../core/config-error.js';
+import { ConfigError } from '../core/config-error.js';
 import { Limits, SettingDefaults, Settings, type SettingName } from '../core/constants.js';
 import { FieldNames, FieldSettings, type FieldName } from '../core/deployment.js';
 import type { Log } from '../core/log.js';
 import { inspectSettingsAndRequest, type CommonSettings, type Request } from '../core/settings.js';
-import type { ParsedArgs } from './args.js';
+import { emptyFlag, type ParsedArgs } from './args.js';
 import { cliSettings } from './source.js';
 
 type Env = Record<string, string | undefined>;
@@ -57,6 +57,9 @@ export async function readCommand(
   log: Log,
   options?: ReadOptions,
 ): Promise<CommandReading> {
+  // Refused by the grammar for every other command (a usage error); `run` runs its command unrecorded.
+  const empty = emptyFlag(args.settings);
+  if (empty) throw new ConfigError(empty.flag, empty.text);
   const { problem, ...reading } = await inspectCommand(args, env, log, options);
   if (problem) throw problem;
   return reading;

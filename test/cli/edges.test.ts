@@ -177,6 +177,19 @@ describe('a flag given empty (#8)', () => {
     expect(fake.service.requests[0]?.body).toMatchObject({ version: 'c0ffee', environment: 'Production' });
   });
 
+  it('run --environment "" (a CI variable left unset) records nothing, says why, and still runs the command', async () => {
+    const result = await runCli(['run', ...FIELDS, '--environment', '', '--', ...fixtureCommand('exit.cjs', '3')], {
+      env: env(),
+    });
+
+    expect(result.exitCode).toBe(3);
+    expect(result.messages).toEqual([
+      "error: --environment is empty (was the variable given to it unset?): name the environment as the service does, or leave the flag out for the service's default.",
+      '       Nothing is recorded; the command runs.',
+    ]);
+    expect(fake.service.requests).toEqual([]);
+  });
+
   it('finish --deployment-id "" is still the hand-off of a start that recorded none', async () => {
     const result = await runCli(['finish', '--deployment-id', '', '--exit-code', '0', '--fail-on-error'], {
       env: env(),

@@ -178,6 +178,17 @@ describe('the command’s ending is recorded, and its exit code kept', () => {
     expect(fake.service.requests).toEqual([]);
   });
 
+  it('--environment "" (a CI variable left unset): said as a bad setting, the command runs, nothing sent', async () => {
+    const result = await run([...FIELDS, '--environment', '', '--', ...fixtureCommand('exit.cjs', '6')]);
+
+    expect(result.code).toBe(6);
+    expect(result.lines).toEqual([
+      "error: --environment is empty (was the variable given to it unset?): name the environment as the service does, or leave the flag out for the service's default.",
+      '       Nothing is recorded; the command runs.',
+    ]);
+    expect(fake.service.requests).toEqual([]);
+  });
+
   it('a create that throws (proxy credentials undici cannot decode) is said; the command runs', async () => {
     const proxied = {
       ...env(),
