@@ -181,7 +181,10 @@ function notes(cwd: string, version: Version, options: Map<string, string>): Res
     '```',
     '',
     `\`@${tag}\` names the same commit; \`@${majorTagOf(version)}\` follows every ${majorTagOf(version)}.y.z release. ` +
-      `The CLI: \`npx ${name}@${wanted}\`.`,
+      // Installed before the deploy, never fetched in its path (npx would let the registry decide whether it runs).
+      `The CLI, installed in a step of its own before the deploy: the executable, ` +
+      `\`curl -fsSL https://github.com/${repo}/releases/download/${tag}/install.sh | sh\`, or ` +
+      `\`npm install --global ${name}@${wanted}\` ([install](https://github.com/${repo}/blob/main/docs/cli.md#install)).`,
     '',
     `Verify a file of this release: \`gh release verify-asset ${tag} FILE -R ${repo}\` and ` +
       `\`gh attestation verify FILE -R ${repo} --signer-workflow ${repo}/.github/workflows/release.yml\` ` +

@@ -340,7 +340,7 @@ describe('notes: the release body', () => {
         `- uses: acme/report-deployment@${head} # v1.1.0`,
         '```',
         '',
-        '`@v1.1.0` names the same commit; `@v1` follows every v1.y.z release. The CLI: `npx report-deployment@1.1.0`.',
+        '`@v1.1.0` names the same commit; `@v1` follows every v1.y.z release. The CLI, installed in a step of its own before the deploy: the executable, `curl -fsSL https://github.com/acme/report-deployment/releases/download/v1.1.0/install.sh | sh`, or `npm install --global report-deployment@1.1.0` ([install](https://github.com/acme/report-deployment/blob/main/docs/cli.md#install)).',
         '',
         'Verify a file of this release: `gh release verify-asset v1.1.0 FILE -R acme/report-deployment` and `gh attestation verify FILE -R acme/report-deployment --signer-workflow acme/report-deployment/.github/workflows/release.yml` (gh 2.93.0 or later).',
       ),
