@@ -1790,7 +1790,7 @@ function githubDefaults(ctx) {
     const deployment = DEPLOYMENT_EVENTS.has(ctx.eventName) ? deploymentFacts(ctx.payload) : undefined;
     const values = {
         commitSha: defaultCommitSha(ctx, facts),
-        version: sourced(refTag(ctx.env.GITHUB_REF ?? ''), 'the tag (GITHUB_REF)'),
+        version: sourced(refTag(ctx.env.GITHUB_REF), 'the tag (GITHUB_REF)'),
         user: ctx.env.GITHUB_TRIGGERING_ACTOR
             ? sourced(ctx.env.GITHUB_TRIGGERING_ACTOR, 'GITHUB_TRIGGERING_ACTOR')
             : sourced(ctx.env.GITHUB_ACTOR ?? '', 'GITHUB_ACTOR'),
@@ -1808,8 +1808,7 @@ const MISSING_FROM = {
     branch: 'GITHUB_REF',
 };
 function missing(name) {
-    const variable = MISSING_FROM[name] ?? 'the run';
-    return `is empty and ${variable} gives no default (not on a GitHub runner?). Set \`${FieldSettings[name]}\`.`;
+    return `is empty and ${MISSING_FROM[name]} gives no default (not on a GitHub runner?). Set \`${FieldSettings[name]}\`.`;
 }
 const MISSING_FROM_DEPLOYMENT = {
     commitSha: 'deployment.sha',
@@ -1817,11 +1816,7 @@ const MISSING_FROM_DEPLOYMENT = {
     branch: 'deployment.ref',
 };
 function missingFromDeployment(name) {
-    const from = MISSING_FROM_DEPLOYMENT[name];
-    if (!from)
-        return missing(name);
-    const variable = MISSING_FROM[name] ?? 'the run';
-    return `is empty, and neither the event's ${from} nor ${variable} gives a default. Set \`${FieldSettings[name]}\`.`;
+    return `is empty, and neither the event's ${MISSING_FROM_DEPLOYMENT[name]} nor ${MISSING_FROM[name]} gives a default. Set \`${FieldSettings[name]}\`.`;
 }
 function sourced(value, source) {
     return { value, source };
@@ -1856,7 +1851,7 @@ function defaultCommitSha({ eventName, env }, facts) {
     return sourced(env.GITHUB_SHA ?? '', 'GITHUB_SHA');
 }
 function refTag(ref) {
-    return ref.startsWith(TAG_PREFIX) ? ref.slice(TAG_PREFIX.length) : '';
+    return ref?.startsWith(TAG_PREFIX) ? ref.slice(TAG_PREFIX.length) : '';
 }
 function defaultBranch({ eventName, env }, facts) {
     if (isPullRequestEvent(eventName)) {
@@ -1885,7 +1880,7 @@ function defaultChangelog({ eventName }, facts) {
         return sourced(facts.pullRequestUrl, "the pull request's URL (event)");
     if (eventName === 'release')
         return sourced(facts.releaseUrl, "the release's URL (event)");
-    return sourced('', '');
+    return undefined;
 }
 function defaultDescription({ eventName, env }) {
     const run = env.GITHUB_RUN_NUMBER ? ` #${env.GITHUB_RUN_NUMBER}` : '';
@@ -1900,10 +1895,10 @@ function defaultDescription({ eventName, env }) {
 function defaultLink({ env, checkRunId }) {
     const { GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: runId } = env;
     if (!repo || !runId)
-        return sourced('', '');
+        return undefined;
     const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
     const run = `${server}/${repo}/actions/runs/${runId}`;
-    if (/^\d+$/.test(checkRunId))
+    if (checkRunId?.match(/^\d+$/))
         return sourced(`${run}/job/${checkRunId}`, "the job's page");
     return sourced(`${run}/attempts/${env.GITHUB_RUN_ATTEMPT || '1'}`, "the run attempt's page");
 }
@@ -1926,7 +1921,7 @@ function secretsWithheld({ eventName, payload, env, }) {
     const base = field(field(pullRequest, 'base'), 'repo');
     const headName = github_text(field(head, 'full_name'));
     const baseName = github_text(field(base, 'full_name'));
-    const fromFork = (pullRequest !== undefined && head === null) || (headName !== '' && baseName !== '' && headName !== baseName);
+    const fromFork = head === null || (headName !== '' && baseName !== '' && headName !== baseName);
     return fromFork ? 'GitHub gives a workflow run for a pull request from a fork no secrets' : undefined;
 }
 const DEPLOYMENT_EVENTS = new Set(['deployment', 'deployment_status']);
@@ -1952,22 +1947,26 @@ function deploymentFacts(payload) {
     if (!isObject(deployment))
         return undefined;
     const status = field(payload, 'deployment_status');
-    const appName = (of) => github_text(field(field(of, 'performed_via_github_app'), 'name'));
+    const appName = (of) => word(field(field(of, 'performed_via_github_app'), 'name'));
     return {
-        sha: github_text(deployment.sha),
-        ref: github_text(deployment.ref),
-        environment: github_text(deployment.environment),
-        description: github_text(deployment.description),
-        task: github_text(deployment.task),
-        id: typeof deployment.id === 'number' && Number.isSafeInteger(deployment.id) ? String(deployment.id) : '',
-        creator: github_text(field(deployment.creator, 'login')),
+        sha: word(deployment.sha),
+        ref: word(deployment.ref),
+        environment: word(deployment.environment),
+        description: word(deployment.description),
+        task: word(deployment.task),
+        id: Number.isSafeInteger(deployment.id) ? String(deployment.id) : '',
+        creator: word(field(deployment.creator, 'login')),
         app: appName(status) || appName(deployment),
         payloadVersion: payloadVersion(deployment.payload),
-        state: github_text(field(status, 'state')),
-        statusEnvironment: github_text(field(status, 'environment')),
-        statusDescription: github_text(field(status, 'description')),
-        statusUrls: ['log_url', 'target_url', 'environment_url'].map((name) => github_text(field(status, name))),
+        state: word(field(status, 'state')),
+        statusEnvironment: word(field(status, 'environment')),
+        statusDescription: word(field(status, 'description')),
+        statusUrls: ['log_url', 'target_url', 'environment_url'].map((name) => word(field(status, name))),
     };
+}
+function word(value) {
+    const said = github_text(value);
+    return said.trim() === '' ? '' : said;
 }
 function payloadVersion(payload) {
     let value = payload;
@@ -1979,12 +1978,9 @@ function payloadVersion(payload) {
             return '';
         }
     }
-    const version = github_text(field(value, 'version'));
-    return version.trim() === '' ? '' : version;
+    return word(field(value, 'version'));
 }
 function deployedRef(ref, sha, githubRef) {
-    if (ref === '')
-        return undefined;
     if (ref.startsWith(TAG_PREFIX))
         return { tag: ref.slice(TAG_PREFIX.length) };
     if (ref.startsWith(BRANCH_PREFIX))
@@ -2004,21 +2000,21 @@ function deploymentDefaults({ env }, facts) {
             values[name] = sourced(value, source);
     };
     set('commitSha', facts.sha, 'deployment.sha (event)');
-    const ref = deployedRef(facts.ref, facts.sha, env.GITHUB_REF ?? '');
-    if (ref && 'branch' in ref)
+    const ref = deployedRef(facts.ref, facts.sha, env.GITHUB_REF);
+    if ('branch' in ref)
         set('branch', ref.branch, 'deployment.ref (event)');
-    if (ref && 'tag' in ref)
+    if ('tag' in ref)
         set('branch', ref.tag, 'the tag (deployment.ref, event)');
-    if (ref && 'commit' in ref)
+    if ('commit' in ref)
         set('branch', facts.sha || ref.commit, 'deployment.ref (event: a commit, no branch)');
-    values.version = sourced('', '');
-    if (ref && 'tag' in ref)
+    values.version = undefined;
+    if ('tag' in ref)
         set('version', ref.tag, 'the tag (deployment.ref, event)');
     set('version', facts.payloadVersion, "the deployment's payload (event)");
     set('environment', facts.environment, 'deployment.environment (event)');
     set('environment', facts.statusEnvironment, 'deployment_status.environment (event)');
     set('user', facts.creator, 'deployment.creator (event)');
-    const link = facts.statusUrls.find((url) => url.trim() !== '');
+    const link = facts.statusUrls.find((url) => url !== '');
     if (link)
         set('link', link, "the deployment status's URL (event)");
     set('description', deploymentDescription(facts), 'the deployment and its status (event)');
@@ -2035,7 +2031,7 @@ function deploymentDescription(facts) {
         origin.push(`by ${facts.creator}`);
     if (facts.app)
         origin.push(`via ${facts.app}`);
-    return [facts.description, state, origin.join(' ')].filter((part) => part.trim() !== '').join('; ');
+    return [facts.description, state, origin.join(' ')].filter((part) => part !== '').join('; ');
 }
 
 ; 

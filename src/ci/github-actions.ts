@@ -9,10 +9,13 @@ import { isSet } from './variables.js';
 
 const NAME = 'GitHub Actions';
 
-/** github.ts names a variable alone ("GITHUB_SHA"); here, as every CI's are: "GitHub Actions (GITHUB_SHA)". */
-function named(value: Sourced | undefined): Sourced | undefined {
-  if (!value?.value) return undefined;
-  return /^[A-Z][A-Z0-9_]*$/.test(value.source) ? { value: value.value, source: `${NAME} (${value.source})` } : value;
+/**
+ * github.ts names a variable alone ("GITHUB_SHA"); here, as every CI's are: "GitHub Actions
+ * (GITHUB_SHA)". Every variable it reads is a GITHUB_ one; its other sources are words ("the
+ * workflow run"). Empty values stay: detect.ts keeps only the fields with a value, of every CI.
+ */
+function named({ value, source }: Sourced): Sourced {
+  return { value, source: source.startsWith('GITHUB_') ? `${NAME} (${source})` : source };
 }
 
 export const githubActions: CiProvider = {
@@ -23,8 +26,7 @@ export const githubActions: CiProvider = {
       eventName: env.GITHUB_EVENT_NAME ?? '',
       payload: readEventFile(env.GITHUB_EVENT_PATH, log),
       env,
-      checkRunId: '',
     });
-    return Object.fromEntries(Object.entries(values).map(([field, value]) => [field, named(value)]));
+    return Object.fromEntries(Object.entries(values).map(([field, value]) => [field, value && named(value)]));
   },
 };

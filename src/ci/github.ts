@@ -3,7 +3,13 @@
 // type, and every broken event, can be tested as a table.
 import type { Naming } from '../core/config-error.js';
 import { Settings } from '../core/constants.js';
-import { FieldSettings, type FieldDefaults, type FieldName, type Sourced } from '../core/deployment.js';
+import {
+  FieldSettings,
+  type FieldDefaults,
+  type FieldName,
+  type NeededField,
+  type Sourced,
+} from '../core/deployment.js';
 import { field, isObject } from '../core/json.js';
 import type { ImpliedStatus } from '../core/settings.js';
 
@@ -12,8 +18,8 @@ export interface GitHubContext {
   /** The webhook event (the JSON file at GITHUB_EVENT_PATH), as parsed: anything at all. */
   payload: unknown;
   env: Record<string, string | undefined>;
-  /** `${{ job.check_run_id }}` as the runner evaluated it; '' where there is none (GHES, a `run:` step). */
-  checkRunId: string;
+  /** `${{ job.check_run_id }}` as the runner evaluated it ('' on older GHES); none outside the action (a `run:` step). */
+  checkRunId?: string;
 }
 
 /** What the defaults read from the event, each a string ('' where the event has none, or no string). */
@@ -31,13 +37,13 @@ interface EventFacts {
 const TAG_PREFIX = 'refs/tags/';
 const BRANCH_PREFIX = 'refs/heads/';
 
-/** Each field's default, with where it came from; '' (left out) where the run gives none. */
+/** Each field's default, with where it came from; left out (or '') where the run gives none. */
 export function githubDefaults(ctx: GitHubContext): FieldDefaults {
   const facts = eventFacts(ctx.payload);
   const deployment = DEPLOYMENT_EVENTS.has(ctx.eventName) ? deploymentFacts(ctx.payload) : undefined;
   const values: Partial<Record<FieldName, Sourced>> = {
     commitSha: defaultCommitSha(ctx, facts),
-    version: sourced(refTag(ctx.env.GITHUB_REF ?? ''), 'the tag (GITHUB_REF)'),
+    version: sourced(refTag(ctx.env.GITHUB_REF), 'the tag (GITHUB_REF)'),
     user: ctx.env.GITHUB_TRIGGERING_ACTOR
       ? sourced(ctx.env.GITHUB_TRIGGERING_ACTOR, 'GITHUB_TRIGGERING_ACTOR')
       : sourced(ctx.env.GITHUB_ACTOR ?? '', 'GITHUB_ACTOR'),
@@ -52,29 +58,25 @@ export function githubDefaults(ctx: GitHubContext): FieldDefaults {
 }
 
 /** Where a required field would have come from, in the error when the run gives none. */
-const MISSING_FROM: Partial<Record<FieldName, string>> = {
+const MISSING_FROM: Record<NeededField, string> = {
   commitSha: 'GITHUB_SHA',
   user: 'GITHUB_ACTOR',
   branch: 'GITHUB_REF',
 };
 
-function missing(name: FieldName): string {
-  const variable = MISSING_FROM[name] ?? 'the run';
-  return `is empty and ${variable} gives no default (not on a GitHub runner?). Set \`${FieldSettings[name]}\`.`;
+function missing(name: NeededField): string {
+  return `is empty and ${MISSING_FROM[name]} gives no default (not on a GitHub runner?). Set \`${FieldSettings[name]}\`.`;
 }
 
 /** The same, in a run a deployment's event started: the event is where it would have come from first. */
-const MISSING_FROM_DEPLOYMENT: Partial<Record<FieldName, string>> = {
+const MISSING_FROM_DEPLOYMENT: Record<NeededField, string> = {
   commitSha: 'deployment.sha',
   user: 'deployment.creator',
   branch: 'deployment.ref',
 };
 
-function missingFromDeployment(name: FieldName): string {
-  const from = MISSING_FROM_DEPLOYMENT[name];
-  if (!from) return missing(name);
-  const variable = MISSING_FROM[name] ?? 'the run';
-  return `is empty, and neither the event's ${from} nor ${variable} gives a default. Set \`${FieldSettings[name]}\`.`;
+function missingFromDeployment(name: NeededField): string {
+  return `is empty, and neither the event's ${MISSING_FROM_DEPLOYMENT[name]} nor ${MISSING_FROM[name]} gives a default. Set \`${FieldSettings[name]}\`.`;
 }
 
 function sourced(value: string, source: string): Sourced {
@@ -116,8 +118,8 @@ function defaultCommitSha({ eventName, env }: GitHubContext, facts: EventFacts):
   return sourced(env.GITHUB_SHA ?? '', 'GITHUB_SHA');
 }
 
-function refTag(ref: string): string {
-  return ref.startsWith(TAG_PREFIX) ? ref.slice(TAG_PREFIX.length) : '';
+function refTag(ref: string | undefined): string {
+  return ref?.startsWith(TAG_PREFIX) ? ref.slice(TAG_PREFIX.length) : '';
 }
 
 function defaultBranch({ eventName, env }: GitHubContext, facts: EventFacts): Sourced {
@@ -138,11 +140,11 @@ function defaultBranch({ eventName, env }: GitHubContext, facts: EventFacts): So
   return sourced(refTag(ref) || ref, 'GITHUB_REF');
 }
 
-function defaultChangelog({ eventName }: GitHubContext, facts: EventFacts): Sourced {
+function defaultChangelog({ eventName }: GitHubContext, facts: EventFacts): Sourced | undefined {
   if (eventName === 'push') return sourced(facts.compare, 'the compare URL (event)');
   if (isPullRequestEvent(eventName)) return sourced(facts.pullRequestUrl, "the pull request's URL (event)");
   if (eventName === 'release') return sourced(facts.releaseUrl, "the release's URL (event)");
-  return sourced('', '');
+  return undefined;
 }
 
 /** e.g. "Deploy #42 (attempt 2), job deploy, on push". */
@@ -156,12 +158,12 @@ function defaultDescription({ eventName, env }: GitHubContext): string {
 }
 
 /** The job's page; without a check run id (older GHES, a `run:` step), the run attempt's page. */
-function defaultLink({ env, checkRunId }: GitHubContext): Sourced {
+function defaultLink({ env, checkRunId }: GitHubContext): Sourced | undefined {
   const { GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: runId } = env;
-  if (!repo || !runId) return sourced('', '');
+  if (!repo || !runId) return undefined;
   const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
   const run = `${server}/${repo}/actions/runs/${runId}`;
-  if (/^\d+$/.test(checkRunId)) return sourced(`${run}/job/${checkRunId}`, "the job's page");
+  if (checkRunId?.match(/^\d+$/)) return sourced(`${run}/job/${checkRunId}`, "the job's page");
   return sourced(`${run}/attempts/${env.GITHUB_RUN_ATTEMPT || '1'}`, "the run attempt's page");
 }
 
@@ -203,8 +205,8 @@ export function secretsWithheld({
   const base = field(field(pullRequest, 'base'), 'repo');
   const headName = text(field(head, 'full_name'));
   const baseName = text(field(base, 'full_name'));
-  const fromFork =
-    (pullRequest !== undefined && head === null) || (headName !== '' && baseName !== '' && headName !== baseName);
+  // head.repo is null only in a pull request whose head repository was deleted.
+  const fromFork = head === null || (headName !== '' && baseName !== '' && headName !== baseName);
   return fromFork ? 'GitHub gives a workflow run for a pull request from a fork no secrets' : undefined;
 }
 
@@ -238,7 +240,7 @@ export function deploymentEventStatus(
   return undefined;
 }
 
-/** What a deployment's event says of it; '' for what it does not say (or says in no string). */
+/** What a deployment's event says of it; '' for what it does not say (or says in no string, or blank). */
 interface DeploymentFacts {
   sha: string;
   ref: string;
@@ -264,22 +266,28 @@ function deploymentFacts(payload: unknown): DeploymentFacts | undefined {
   const deployment = field(payload, 'deployment');
   if (!isObject(deployment)) return undefined;
   const status = field(payload, 'deployment_status');
-  const appName = (of: unknown) => text(field(field(of, 'performed_via_github_app'), 'name'));
+  const appName = (of: unknown) => word(field(field(of, 'performed_via_github_app'), 'name'));
   return {
-    sha: text(deployment.sha),
-    ref: text(deployment.ref),
-    environment: text(deployment.environment),
-    description: text(deployment.description),
-    task: text(deployment.task),
-    id: typeof deployment.id === 'number' && Number.isSafeInteger(deployment.id) ? String(deployment.id) : '',
-    creator: text(field(deployment.creator, 'login')),
+    sha: word(deployment.sha),
+    ref: word(deployment.ref),
+    environment: word(deployment.environment),
+    description: word(deployment.description),
+    task: word(deployment.task),
+    id: Number.isSafeInteger(deployment.id) ? String(deployment.id) : '',
+    creator: word(field(deployment.creator, 'login')),
     app: appName(status) || appName(deployment),
     payloadVersion: payloadVersion(deployment.payload),
-    state: text(field(status, 'state')),
-    statusEnvironment: text(field(status, 'environment')),
-    statusDescription: text(field(status, 'description')),
-    statusUrls: ['log_url', 'target_url', 'environment_url'].map((name) => text(field(status, name))),
+    state: word(field(status, 'state')),
+    statusEnvironment: word(field(status, 'environment')),
+    statusDescription: word(field(status, 'description')),
+    statusUrls: ['log_url', 'target_url', 'environment_url'].map((name) => word(field(status, name))),
   };
+}
+
+/** A string with something in it; '' for a blank one, or for no string. */
+function word(value: unknown): string {
+  const said = text(value);
+  return said.trim() === '' ? '' : said;
 }
 
 /** `version` of the deployment's payload, which GitHub passes on as the deployer gave it: an object or a JSON string. */
@@ -292,15 +300,14 @@ function payloadVersion(payload: unknown): string {
       return '';
     }
   }
-  const version = text(field(value, 'version'));
-  return version.trim() === '' ? '' : version;
+  return word(field(value, 'version'));
 }
 
 /** What deployment.ref names: a branch, a tag, or a commit (Vercel's and Argo CD's deployments name the SHA). */
-type DeployedRef = { branch: string } | { tag: string } | { commit: string } | undefined;
+type DeployedRef = { branch: string } | { tag: string } | { commit: string };
 
-function deployedRef(ref: string, sha: string, githubRef: string): DeployedRef {
-  if (ref === '') return undefined;
+/** What `ref` names; '' names the empty branch, which sets nothing. */
+function deployedRef(ref: string, sha: string, githubRef: string | undefined): DeployedRef {
   // The REST API takes a full ref too.
   if (ref.startsWith(TAG_PREFIX)) return { tag: ref.slice(TAG_PREFIX.length) };
   if (ref.startsWith(BRANCH_PREFIX)) return { branch: ref.slice(BRANCH_PREFIX.length) };
@@ -323,21 +330,21 @@ function deploymentDefaults({ env }: GitHubContext, facts: DeploymentFacts): Par
     if (value.trim() !== '') values[name] = sourced(value, source);
   };
   set('commitSha', facts.sha, 'deployment.sha (event)');
-  const ref = deployedRef(facts.ref, facts.sha, env.GITHUB_REF ?? '');
-  if (ref && 'branch' in ref) set('branch', ref.branch, 'deployment.ref (event)');
-  if (ref && 'tag' in ref) set('branch', ref.tag, 'the tag (deployment.ref, event)');
+  const ref = deployedRef(facts.ref, facts.sha, env.GITHUB_REF);
+  if ('branch' in ref) set('branch', ref.branch, 'deployment.ref (event)');
+  if ('tag' in ref) set('branch', ref.tag, 'the tag (deployment.ref, event)');
   // A commit names no branch, and GitHub gives none (GITHUB_REF is empty): the commit stands for it
   // rather than a branch it may not be on (a preview of a feature branch is no deployment of main).
-  if (ref && 'commit' in ref) set('branch', facts.sha || ref.commit, 'deployment.ref (event: a commit, no branch)');
+  if ('commit' in ref) set('branch', facts.sha || ref.commit, 'deployment.ref (event: a commit, no branch)');
   // The version: what the deployer put in the payload, else the tag, else (the core's rule) the commit.
-  values.version = sourced('', '');
-  if (ref && 'tag' in ref) set('version', ref.tag, 'the tag (deployment.ref, event)');
+  values.version = undefined;
+  if ('tag' in ref) set('version', ref.tag, 'the tag (deployment.ref, event)');
   set('version', facts.payloadVersion, "the deployment's payload (event)");
   // A status may move the deployment to another environment: its own is the newer.
   set('environment', facts.environment, 'deployment.environment (event)');
   set('environment', facts.statusEnvironment, 'deployment_status.environment (event)');
   set('user', facts.creator, 'deployment.creator (event)');
-  const link = facts.statusUrls.find((url) => url.trim() !== '');
+  const link = facts.statusUrls.find((url) => url !== '');
   if (link) set('link', link, "the deployment status's URL (event)");
   set('description', deploymentDescription(facts), 'the deployment and its status (event)');
   return values;
@@ -355,5 +362,5 @@ function deploymentDescription(facts: DeploymentFacts): string {
   if (facts.task && facts.task !== 'deploy') origin.push(`(${facts.task})`);
   if (facts.creator) origin.push(`by ${facts.creator}`);
   if (facts.app) origin.push(`via ${facts.app}`);
-  return [facts.description, state, origin.join(' ')].filter((part) => part.trim() !== '').join('; ');
+  return [facts.description, state, origin.join(' ')].filter((part) => part !== '').join('; ');
 }

@@ -6,7 +6,7 @@ import type { FieldName, Sourced } from '../core/deployment.js';
 /** The environment as given: strings only (detect.ts keeps nothing else). */
 export type Env = Record<string, string | undefined>;
 
-/** A CI's defaults; a field is left out (or undefined) where the build gives none. */
+/** A CI's defaults; a field is left out (or undefined, or '') where the build gives none: detect.ts keeps the others. */
 export type CiValues = Partial<Record<FieldName, Sourced | undefined>>;
 
 /** A variable's value; '' when it is unset or empty. */

@@ -21,6 +21,8 @@ export const FieldNames = Object.keys(FieldSettings) as FieldName[];
 
 /** The fields the service requires; the others are left out rather than sent empty. */
 type RequiredField = 'version' | 'environment' | 'commitSha' | 'user' | 'branch';
+/** The required fields without a rule of their own (the version is the commit, the environment the service's default). */
+export type NeededField = Exclude<RequiredField, 'version' | 'environment'>;
 export type Fields = Record<RequiredField, string> & Partial<Record<Exclude<FieldName, RequiredField>, string>>;
 
 /** How a body names its artifact: by id, or by name. */
@@ -40,7 +42,7 @@ export interface FieldDefaults {
   /** Each field's default where there is one; `version` only where it is not the commit (a tag build). */
   values: Partial<Record<FieldName, Sourced>>;
   /** For a required field without a value: what is wrong and how to fix it, after the setting's name. */
-  missing(field: RequiredField): string;
+  missing(field: NeededField): string;
 }
 
 /** Every field's value and its source; undefined for an optional field nobody gives. */
@@ -62,7 +64,7 @@ export function resolveFields(
     const fallback = defaults.values[field];
     return fallback?.value ? fallback : undefined;
   };
-  const required = (field: RequiredField): Sourced => {
+  const required = (field: NeededField): Sourced => {
     const value = pick(field);
     if (!value) problems.add(naming.setting(FieldSettings[field]), defaults.missing(field));
     return value ?? { value: '', source: '' };

@@ -17,16 +17,18 @@ const env = {
   GITHUB_JOB: 'ship',
 };
 
-/** Each default's value ('' for none); the tag is the version's default. */
-function defaults(overrides: Partial<GitHubContext> & { extraEnv?: Record<string, string> }) {
+type Overrides = Partial<GitHubContext> & { extraEnv?: Record<string, string | undefined> };
+
+/** Each default with where it came from, as the CLI's `context` shows it; left out where there is none. */
+function sourcedDefaults(overrides: Overrides) {
   const { extraEnv, ...rest } = overrides;
-  const { values } = githubDefaults({
-    eventName: 'push',
-    payload: {},
-    checkRunId: '5',
-    ...rest,
-    env: { ...env, ...extraEnv },
-  });
+  return githubDefaults({ eventName: 'push', payload: {}, checkRunId: '5', ...rest, env: { ...env, ...extraEnv } })
+    .values;
+}
+
+/** Each default's value ('' for none); the tag is the version's default. */
+function defaults(overrides: Overrides) {
+  const values = sourcedDefaults(overrides);
   const value = (name: keyof typeof values) => values[name]?.value ?? '';
   return {
     commitSha: value('commitSha'),
@@ -347,10 +349,12 @@ describe('a required field without a default', () => {
     expect(missing('deployment')(name)).toBe(text);
   });
 
-  it('in any other run, the variable', () => {
-    expect(missing('push')('branch')).toBe(
-      'is empty and GITHUB_REF gives no default (not on a GitHub runner?). Set `branch`.',
-    );
+  it.each([
+    ['commitSha', 'is empty and GITHUB_SHA gives no default (not on a GitHub runner?). Set `commit-sha`.'],
+    ['user', 'is empty and GITHUB_ACTOR gives no default (not on a GitHub runner?). Set `user`.'],
+    ['branch', 'is empty and GITHUB_REF gives no default (not on a GitHub runner?). Set `branch`.'],
+  ] as const)('in any other run, %s names the variable', (name, text) => {
+    expect(missing('push')(name)).toBe(text);
   });
 });
 
@@ -462,7 +466,25 @@ describe('secretsWithheld: where GitHub gives a run none of the repository secre
       'dependabot[bot]',
       undefined,
     ],
+    ['a create by Dependabot', 'create', {}, 'dependabot[bot]', DEPENDABOT],
+    ['a deployment by Dependabot', 'deployment', {}, 'dependabot[bot]', DEPENDABOT],
+    [
+      "a workflow_run Dependabot started, whose event names Dependabot's pull request",
+      'workflow_run',
+      pullRequest({ full_name: 'acme/shop' }, 'acme/shop', 'dependabot[bot]'),
+      'dependabot[bot]',
+      undefined,
+    ],
     ['a pull request event whose payload has no pull request', 'pull_request', {}, 'bob', undefined],
+    ['a pull request event whose pull request is null', 'pull_request', { pull_request: null }, 'bob', undefined],
+    [
+      'a pull request whose base repository has no name',
+      'pull_request',
+      pullRequest({ full_name: 'm/s' }, ''),
+      'bob',
+      undefined,
+    ],
+    ['a pull request whose head repository has no name', 'pull_request', pullRequest({}), 'bob', undefined],
     [
       'a pull request whose repositories are no objects',
       'pull_request',
@@ -472,5 +494,206 @@ describe('secretsWithheld: where GitHub gives a run none of the repository secre
     ],
   ])('%s', (_, eventName, payload, actor, why) => {
     expect(secretsWithheld({ eventName, payload, env: { GITHUB_ACTOR: actor } })).toBe(why);
+  });
+});
+
+describe('where each default comes from (the sources the CLI’s context shows)', () => {
+  const job = 'https://github.com/acme/shop/actions/runs/77/job/5';
+  const attempt = 'https://github.com/acme/shop/actions/runs/77/attempts/2';
+  const from = (value: string, source: string) => ({ value, source });
+
+  it('a push to a branch: every default, each named by its variable or the event', () => {
+    const compare = 'https://github.com/acme/shop/compare/a...b';
+    expect(sourcedDefaults({ payload: { compare }, extraEnv: { GITHUB_TRIGGERING_ACTOR: 'bob' } })).toEqual({
+      commitSha: from('merge-sha', 'GITHUB_SHA'),
+      version: from('', 'the tag (GITHUB_REF)'),
+      user: from('bob', 'GITHUB_TRIGGERING_ACTOR'),
+      branch: from('main', 'GITHUB_REF'),
+      changelog: from(compare, 'the compare URL (event)'),
+      description: from('Deploy #12 (attempt 2), job ship, on push', 'the workflow run'),
+      link: from(job, "the job's page"),
+    });
+  });
+
+  const tag = { GITHUB_REF: 'refs/tags/v1.0.0', GITHUB_REF_NAME: 'v1.0.0' };
+  const pullRequest = { GITHUB_REF: 'refs/pull/3/merge', GITHUB_REF_NAME: '3/merge' };
+  it.each<[string, Overrides, Record<string, unknown>]>([
+    [
+      'a tag push from a branch',
+      { payload: { base_ref: 'refs/heads/release' }, extraEnv: tag },
+      { version: from('v1.0.0', 'the tag (GITHUB_REF)'), branch: from('release', 'base_ref (event)') },
+    ],
+    ['a tag push from no known branch', { extraEnv: tag }, { branch: from('v1.0.0', 'GITHUB_REF_NAME') }],
+    [
+      'a tag push without GITHUB_REF_NAME',
+      { extraEnv: { ...tag, GITHUB_REF_NAME: undefined } },
+      { branch: from('v1.0.0', 'GITHUB_REF') },
+    ],
+    [
+      'a pull request',
+      {
+        eventName: 'pull_request',
+        payload: { pull_request: { head: { sha: 'head-sha', ref: 'feat' }, html_url: 'https://x.example/pull/3' } },
+        extraEnv: pullRequest,
+      },
+      {
+        commitSha: from('head-sha', "the pull request's head (event)"),
+        branch: from('feat', "the pull request's head (event)"),
+        changelog: from('https://x.example/pull/3', "the pull request's URL (event)"),
+      },
+    ],
+    [
+      'a pull request without an event',
+      { eventName: 'pull_request', extraEnv: { ...pullRequest, GITHUB_HEAD_REF: 'feat-2' } },
+      { branch: from('feat-2', 'GITHUB_HEAD_REF') },
+    ],
+    [
+      'a pull request without an event or GITHUB_HEAD_REF',
+      { eventName: 'pull_request', extraEnv: pullRequest },
+      { branch: from('3/merge', 'GITHUB_REF_NAME') },
+    ],
+    [
+      'a pull request with GITHUB_REF alone',
+      { eventName: 'pull_request', extraEnv: { ...pullRequest, GITHUB_REF_NAME: undefined } },
+      { branch: from('refs/pull/3/merge', 'GITHUB_REF') },
+    ],
+    [
+      'a workflow_run',
+      { eventName: 'workflow_run', payload: { workflow_run: { head_sha: 'run-sha', head_branch: 'dev' } } },
+      {
+        commitSha: from('run-sha', 'workflow_run.head_sha (event)'),
+        branch: from('dev', 'workflow_run.head_branch (event)'),
+        changelog: undefined,
+      },
+    ],
+    [
+      'a release',
+      { eventName: 'release', payload: { release: { html_url: 'https://x.example/releases/v1' } } },
+      { changelog: from('https://x.example/releases/v1', "the release's URL (event)") },
+    ],
+  ])('%s', (_, overrides, expected) => {
+    expect(sourcedDefaults(overrides)).toMatchObject(expected);
+  });
+
+  it.each<[string, Overrides, string]>([
+    ['a push', {}, 'push'],
+    ['a workflow_dispatch', { eventName: 'workflow_dispatch' }, 'workflow_dispatch'],
+    ['a schedule', { eventName: 'schedule' }, 'schedule'],
+  ])('%s takes nothing from a pull request, a workflow run or a release its event may carry', (_, overrides, on) => {
+    const payload = {
+      pull_request: { head: { sha: 'head-sha', ref: 'feat' }, html_url: 'https://x.example/pull/3' },
+      workflow_run: { head_sha: 'run-sha', head_branch: 'dev' },
+      release: { html_url: 'https://x.example/releases/v1' },
+    };
+    const values = sourcedDefaults({ ...overrides, payload, extraEnv: { GITHUB_HEAD_REF: 'feat-2' } });
+    expect(values).toMatchObject({ commitSha: from('merge-sha', 'GITHUB_SHA'), branch: from('main', 'GITHUB_REF') });
+    expect(values.description?.value).toBe(`Deploy #12 (attempt 2), job ship, on ${on}`);
+    if (on !== 'push') expect(values.changelog).toBeUndefined();
+  });
+
+  it.each<[string, Overrides, ReturnType<typeof from> | undefined]>([
+    ['no check run id (a `run:` step)', { checkRunId: undefined }, from(attempt, "the run attempt's page")],
+    ['an empty check run id (older GHES)', { checkRunId: '' }, from(attempt, "the run attempt's page")],
+    ['a check run id with more after its digits', { checkRunId: '5x' }, from(attempt, "the run attempt's page")],
+    ['a check run id with more before its digits', { checkRunId: 'x5' }, from(attempt, "the run attempt's page")],
+    [
+      'no run attempt',
+      { checkRunId: undefined, extraEnv: { GITHUB_RUN_ATTEMPT: undefined } },
+      from('https://github.com/acme/shop/actions/runs/77/attempts/1', "the run attempt's page"),
+    ],
+    ['no server URL: github.com', { extraEnv: { GITHUB_SERVER_URL: undefined } }, from(job, "the job's page")],
+    [
+      'a server URL with trailing slashes',
+      { extraEnv: { GITHUB_SERVER_URL: 'https://ghe.acme.internal//' } },
+      from('https://ghe.acme.internal/acme/shop/actions/runs/77/job/5', "the job's page"),
+    ],
+    ['no repository', { extraEnv: { GITHUB_REPOSITORY: undefined } }, undefined],
+    ['no run id', { extraEnv: { GITHUB_RUN_ID: undefined } }, undefined],
+  ])('the link with %s', (_, overrides, link) => {
+    expect(sourcedDefaults(overrides).link).toEqual(link);
+  });
+
+  it("a deployment_status event: the deployment's and its status's, each named", () => {
+    const payload = statusEvent(
+      { creator: { login: 'vercel[bot]' }, payload: { version: '2.4.1' }, environment: 'Preview' },
+      { environment: '', log_url: 'https://ci.example/8820' },
+    );
+    expect(sourcedDefaults({ eventName: 'deployment_status', payload })).toEqual({
+      commitSha: from(SHA, 'deployment.sha (event)'),
+      version: from('2.4.1', "the deployment's payload (event)"),
+      environment: from('Preview', 'deployment.environment (event)'),
+      user: from('vercel[bot]', 'deployment.creator (event)'),
+      branch: from('main', 'deployment.ref (event)'),
+      changelog: undefined,
+      description: from(
+        'success; GitHub deployment 6291877410 by vercel[bot]',
+        'the deployment and its status (event)',
+      ),
+      link: from('https://ci.example/8820', "the deployment status's URL (event)"),
+    });
+  });
+
+  it("a status's own environment and a tag", () => {
+    const values = sourcedDefaults({ eventName: 'deployment_status', payload: statusEvent({ ref: 'refs/tags/v2' }) });
+    expect(values).toMatchObject({
+      environment: from('staging', 'deployment_status.environment (event)'),
+      branch: from('v2', 'the tag (deployment.ref, event)'),
+      version: from('v2', 'the tag (deployment.ref, event)'),
+    });
+  });
+
+  const HEX_40 = 'abcdef0123456789abcdef0123456789abcdef01';
+  const branch = (ref: string) => from(ref, 'deployment.ref (event)');
+  const commit = (ref: string) => from(ref, 'deployment.ref (event: a commit, no branch)');
+  it.each([
+    [
+      'a hex branch name GITHUB_REF names',
+      SHA.slice(0, 8),
+      SHA,
+      `refs/heads/${SHA.slice(0, 8)}`,
+      branch(SHA.slice(0, 8)),
+    ],
+    ['the commit', SHA.slice(0, 8), SHA, '', commit(SHA)],
+    ['a short hex name, where the event has no sha', 'cafe123', '', '', branch('cafe123')],
+    ['39 hex digits, where the event has no sha', HEX_40.slice(0, 39), '', '', branch(HEX_40.slice(0, 39))],
+    ['40 hex digits, where the event has no sha', HEX_40, '', '', commit(HEX_40)],
+    ['41 hex digits, where the event has no sha', `${HEX_40}a`, '', '', commit(`${HEX_40}a`)],
+    ['40 hex digits after a letter', `x${HEX_40}`, '', '', branch(`x${HEX_40}`)],
+    ['40 hex digits before a suffix', `${HEX_40}-fix`, '', '', branch(`${HEX_40}-fix`)],
+    [
+      'a long name that is no hex',
+      `release/${HEX_40}`.replace(/a/g, 'z'),
+      '',
+      '',
+      branch(`release/${HEX_40}`.replace(/a/g, 'z')),
+    ],
+  ])('deployment.ref is %s', (_, ref, sha, GITHUB_REF, expected) => {
+    const payload = statusEvent({ ref, sha });
+    expect(sourcedDefaults({ eventName: 'deployment_status', payload, extraEnv: { GITHUB_REF } }).branch).toEqual(
+      expected,
+    );
+  });
+
+  it('blank words of the deployment or its status count as none, in the description too', () => {
+    const app = { performed_via_github_app: { name: ' ' } };
+    const payload = statusEvent(
+      { description: ' ', creator: { login: ' ' }, environment: 'Preview', ref: ' ', task: '\t', ...app },
+      { environment: '  ', description: 'done', ...app },
+    );
+    expect(sourcedDefaults({ eventName: 'deployment_status', payload })).toMatchObject({
+      environment: from('Preview', 'deployment.environment (event)'),
+      user: from('alice', 'GITHUB_ACTOR'),
+      branch: from('main', 'GITHUB_REF'),
+      description: from('success: done; GitHub deployment 6291877410', 'the deployment and its status (event)'),
+    });
+    const blankState = statusEvent({}, { state: ' ', description: 'done' });
+    expect(sourcedDefaults({ eventName: 'deployment_status', payload: blankState }).description?.value).toBe(
+      'GitHub deployment 6291877410',
+    );
+  });
+
+  it.each(['refs/tags/ ', 'refs/heads/ '])('a ref of a blank name (%j) names no branch', (ref) => {
+    const values = sourcedDefaults({ eventName: 'deployment_status', payload: statusEvent({ ref }) });
+    expect(values).toMatchObject({ branch: from('main', 'GITHUB_REF'), version: undefined });
   });
 });
