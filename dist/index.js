@@ -2223,7 +2223,7 @@ function describeFinish(status, results, options) {
     });
 }
 function report(parts) {
-    return { lines: [], failures: [], recorded: [], ids: [], status: '', ...parts };
+    return { failures: [], recorded: [], ids: [], status: '', ...parts };
 }
 function info(...texts) {
     return texts.filter((text) => text !== '').map((text) => ({ text }));
@@ -2624,13 +2624,7 @@ function proxyVariable(protocol, env) {
     return protocol === 'https:' ? (pick('https_proxy', 'HTTPS_PROXY') ?? http) : http;
 }
 function parseProxyUrl(variable, value, shown) {
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        url = undefined;
-    }
+    const url = URL.canParse(value) ? new URL(value) : undefined;
     if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname) {
         throw new ConfigError(`Environment variable ${variable}`, `is not a proxy URL: ${shown(withoutCredentials(value))}. Set it to e.g. \`http://proxy.example.com:3128\`, or unset it.`);
     }
@@ -2640,8 +2634,10 @@ function parseProxyUrl(variable, value, shown) {
     return url;
 }
 function hostOf(url) {
-    const host = url.hostname.replace(/^\[(.+)\]$/, '$1').toLowerCase();
-    return host.length > 1 && host.endsWith('.') ? host.slice(0, -1) : host;
+    return url.hostname
+        .replace(/^\[(.+)\]$/, '$1')
+        .replace(/^(.+)\.$/, '$1')
+        .toLowerCase();
 }
 function shouldProxy(host, port, noProxy) {
     for (const entry of noProxy.split(/[,\s]/)) {

@@ -255,8 +255,9 @@ export function describeFinish(
   });
 }
 
-function report(parts: Partial<Report>): Report {
-  return { lines: [], failures: [], recorded: [], ids: [], status: '', ...parts };
+/** Every report says something: its lines are always given. */
+function report(parts: Partial<Report> & Pick<Report, 'lines'>): Report {
+  return { failures: [], recorded: [], ids: [], status: '', ...parts };
 }
 
 /** Info lines, the empty ones left out. */

@@ -42,12 +42,7 @@ function proxyVariable(protocol: string, env: Env): { name: string; value: strin
 }
 
 function parseProxyUrl(variable: string, value: string, shown: (value: string) => string): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
+  const url = URL.canParse(value) ? new URL(value) : undefined;
   if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname) {
     throw new ConfigError(
       `Environment variable ${variable}`,
@@ -64,8 +59,10 @@ function parseProxyUrl(variable: string, value: string, shown: (value: string) =
 
 /** The host name as NO_PROXY entries name it: lower case, no brackets, no trailing dot. */
 function hostOf(url: URL): string {
-  const host = url.hostname.replace(/^\[(.+)\]$/, '$1').toLowerCase();
-  return host.length > 1 && host.endsWith('.') ? host.slice(0, -1) : host;
+  return url.hostname
+    .replace(/^\[(.+)\]$/, '$1')
+    .replace(/^(.+)\.$/, '$1')
+    .toLowerCase();
 }
 
 function shouldProxy(host: string, port: number, noProxy: string): boolean {
