@@ -12,13 +12,15 @@
 //   npm-tag <X.Y.Z> [<npm's latest>]                   the npm dist-tag to publish under
 //   at-least <version> <X.Y.Z>                         exit 0 when a tool's version is at least X.Y.Z
 //   prepare <X.Y.Z> [--date <YYYY-MM-DD>]              make the release commit's changes: package.json's
-//                                                      version, the CHANGELOG section dated (today, UTC)
+//                                                      version, the CHANGELOG section dated (today, UTC),
+//                                                      the version the examples install
 //
 // Exit codes: 0 yes / done, 1 no (each reason on its own line of stderr), 2 a usage error.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDate, parseChangelog, prepareChangelog, sectionOf } from './release/changelog.ts';
+import { examplePins, pinProblems, withPins } from './release/examples.ts';
 import { Git } from './release/git.ts';
 import {
   compareVersions,
@@ -155,6 +157,9 @@ function check(cwd: string, version: Version, options: Map<string, string>): Res
     );
   }
 
+  // The examples: users copy them as they are, so they must install this very version.
+  problems.push(...pinProblems(examplePins(cwd), wanted));
+
   if (problems.length > 0) return refused(...problems);
   return ok(`version=${wanted}`, `tag=${tag}`, `sha=${head}`, `major=${majorTagOf(version)}`);
 }
@@ -286,8 +291,12 @@ function prepare(cwd: string, version: Version, options: Map<string, string>): R
     return refused(...(error as Error).message.split('\n'));
   }
 
+  const manifestUpdated = setManifestVersion(manifestText, String(manifest.version), wanted);
+  const examples = examplePins(cwd).filter(({ pins }) => pins.some((pin) => pin.version !== wanted));
+
   writeFileSync(join(cwd, 'CHANGELOG.md'), changelog);
-  writeFileSync(join(cwd, 'package.json'), setManifestVersion(manifestText, String(manifest.version), wanted));
+  writeFileSync(join(cwd, 'package.json'), manifestUpdated);
+  for (const { file, text } of examples) writeFileSync(join(cwd, file), withPins(text, wanted));
   const lockFile = join(cwd, 'package-lock.json');
   if (existsSync(lockFile)) {
     const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as {
@@ -299,8 +308,12 @@ function prepare(cwd: string, version: Version, options: Map<string, string>): R
     if (root) root.version = wanted;
     writeFileSync(lockFile, `${JSON.stringify(lock, null, 2)}\n`);
   }
+  const changed =
+    examples.length === 0
+      ? 'package.json, package-lock.json and CHANGELOG.md'
+      : `package.json, package-lock.json, CHANGELOG.md and the version ${examples.length} example${examples.length > 1 ? 's' : ''} install`;
   return ok(
-    `prepared ${tag} (${date}): package.json, package-lock.json and CHANGELOG.md.`,
+    `prepared ${tag} (${date}): ${changed}.`,
     'Next: npm run build (package.json is one of its inputs), commit, merge; then on that commit:',
     `  git tag -a ${tag} -m ${tag} && git push origin ${tag}`,
   );

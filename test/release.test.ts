@@ -2,11 +2,12 @@
 // against real git repositories made for each test in a temporary directory: commits, lightweight
 // and annotated tags, a remote-tracking branch. No network.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { devNull, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseChangelog, prepareChangelog } from '../scripts/release/changelog.ts';
+import { examplePins, withPins } from '../scripts/release/examples.ts';
 import { isAtLeast, parseVersion } from '../scripts/release/semver.ts';
 import { COMMANDS, gitHubRepo, render, run, setManifestVersion } from '../scripts/release.ts';
 
@@ -96,7 +97,10 @@ class Repo {
   }
 
   write(files: Record<string, string>): void {
-    for (const [file, text] of Object.entries(files)) writeFileSync(join(this.dir, file), text);
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(this.dir, file)), { recursive: true });
+      writeFileSync(join(this.dir, file), text);
+    }
   }
 
   read(file: string): string {
@@ -607,6 +611,105 @@ describe('prepare: the release commit', () => {
       stdout: '',
       stderr: lines('v1.0.0 exists: a released version is never prepared again'),
     });
+  });
+});
+
+describe("the examples' pins: the version they install is the one released", () => {
+  /** Examples as this repository's pin, each form once: install.sh's URL, the npm package, a cache key. */
+  const examples = (version: string) => ({
+    'examples/cli/gitlab-ci.yml': [
+      'deploy:',
+      '  cache:',
+      `    key: report-deployment-${version}`,
+      '  before_script:',
+      `    - curl -fsSL https://github.com/acme/report-deployment/releases/download/v${version}/install.sh | sh -s -- --dir .report-deployment`,
+      '',
+    ].join('\n'),
+    'examples/cli/azure-pipelines.yml': [
+      'steps:',
+      `  - script: npm install --global report-deployment@${version}`,
+      '',
+    ].join('\n'),
+    'examples/cli-in-github-actions.yml': [
+      `      - run: curl -fsSL https://github.com/acme/report-deployment/releases/download/v${version}/install.sh | sh`,
+      '',
+    ].join('\n'),
+    // The action's examples pin its major tag, which no release moves.
+    'examples/one-job.yml': '      - uses: acme/report-deployment@v1\n',
+  });
+
+  it('prepare moves every pin of every example to the version, and nothing else', () => {
+    const repo = new Repo({ ...examples('1.0.0'), 'CHANGELOG.md': changelog([FIRST], '### Fixed\n\n- A fix.') });
+    repo.tag('v1.0.0');
+    const result = repo.release(['prepare', '1.1.0', '--date', '2026-12-24']);
+
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n')[0]).toBe(
+      'prepared v1.1.0 (2026-12-24): package.json, package-lock.json, CHANGELOG.md and the version 3 examples install.',
+    );
+    for (const [file, text] of Object.entries(examples('1.1.0'))) expect(repo.read(file), file).toBe(text);
+    repo.commit('Release 1.1.0', {});
+    expect(repo.release(['check', '1.1.0'])).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('prepare again on the day (the examples pin the version already): the same files', () => {
+    const repo = new Repo({ ...examples('0.9.0') });
+    expect(repo.release(['prepare', '1.0.0', '--date', '2026-12-24']).stdout.split('\n')[0]).toBe(
+      'prepared v1.0.0 (2026-12-24): package.json, package-lock.json, CHANGELOG.md and the version 3 examples install.',
+    );
+    repo.commit('Release 1.0.0', {});
+    expect(repo.release(['prepare', '1.0.0', '--date', '2026-12-24']).stdout.split('\n')[0]).toBe(
+      'prepared v1.0.0 (2026-12-24): package.json, package-lock.json and CHANGELOG.md.',
+    );
+    for (const [file, text] of Object.entries(examples('1.0.0'))) expect(repo.read(file), file).toBe(text);
+  });
+
+  it('prepare refused changes no example', () => {
+    const repo = new Repo({ ...examples('0.9.0') });
+    expect(repo.release(['prepare', '1.0.1']).code).toBe(1); // nothing under Unreleased
+    expect(repo.git('status', '--porcelain')).toBe('');
+  });
+
+  it('check refuses examples that pin another version, each file on a line of its own, with the fix', () => {
+    const repo = new Repo({
+      ...examples('1.0.0'),
+      'examples/cli/gitlab-ci.yml': examples('0.9.0')['examples/cli/gitlab-ci.yml'],
+      'examples/cli/azure-pipelines.yml': examples('1.0.0-rc.1')['examples/cli/azure-pipelines.yml'],
+    });
+    expect(repo.release(['check', '1.0.0'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: lines(
+        "examples/cli/azure-pipelines.yml pins 1.0.0-rc.1 (line 2), not 1.0.0: users would install another version (npm run release -- prepare 1.0.0 moves the examples' pins)",
+        "examples/cli/gitlab-ci.yml pins 0.9.0 (lines 3, 5), not 1.0.0: users would install another version (npm run release -- prepare 1.0.0 moves the examples' pins)",
+      ),
+    });
+  });
+
+  it('check refuses one stale pin beside good ones, naming only it', () => {
+    const text = `${examples('1.0.0')['examples/cli/gitlab-ci.yml']}# npm install --global report-deployment@0.9.0\n`;
+    const repo = new Repo({ 'examples/cli/gitlab-ci.yml': text });
+    expect(repo.release(['check', '1.0.0']).stderr).toBe(
+      lines(
+        "examples/cli/gitlab-ci.yml pins 0.9.0 (line 6), not 1.0.0: users would install another version (npm run release -- prepare 1.0.0 moves the examples' pins)",
+      ),
+    );
+  });
+
+  it("finds every pin of this repository's examples: once moved, none names the version they pinned", () => {
+    const found = examplePins(ROOT);
+    const cliExamples = readdirSync(join(ROOT, 'examples', 'cli')).map((name) => `examples/cli/${name}`);
+
+    expect(found.map(({ file }) => file).sort()).toEqual([...cliExamples, 'examples/cli-in-github-actions.yml'].sort());
+    const versions = new Set(found.flatMap(({ pins }) => pins.map((pin) => pin.version)));
+    expect(versions.size).toBe(1);
+    const pinned = [...versions][0] ?? '';
+    for (const { file, text } of found) {
+      const moved = withPins(text, '9.9.9');
+      expect(moved.includes(pinned), file).toBe(false);
+      // Only the versions changed: the same text around them.
+      expect(moved.replaceAll('9.9.9', pinned), file).toBe(text);
+    }
   });
 });
 
