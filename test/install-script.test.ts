@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { seaName } from '../scripts/sea.ts';
+import { SEA_LICENSES, seaName } from '../scripts/sea.ts';
 import { startForwardProxy } from './forward-proxy.ts';
 import { sha256sums, startReleaseServer, type ReleaseFile, type ReleaseServer } from './release-server.ts';
 import { INSTALL_TIMEOUT_MS, installedSea } from './run-cli.ts';
@@ -418,7 +418,15 @@ describe('install.sh’s command line', () => {
     const prefixed = await install([`--version=v${VERSION}`, `--dir=${join(work, 'bin')}`]);
 
     expect(help.exitCode).toBe(0);
-    for (const word of ['--version X.Y.Z', '--dir DIR', 'REPORT_DEPLOYMENT_DOWNLOAD_URL', 'SHA256SUMS', 'sudo']) {
+    const words = [
+      '--version X.Y.Z',
+      '--dir DIR',
+      'REPORT_DEPLOYMENT_DOWNLOAD_URL',
+      'SHA256SUMS',
+      'sudo',
+      SEA_LICENSES,
+    ];
+    for (const word of words) {
       expect(help.stdout).toContain(word);
     }
     expect(prefixed.exitCode).toBe(0);

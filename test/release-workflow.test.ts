@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { COMMANDS } from '../scripts/release.ts';
-import { SEA_PLATFORMS, seaName } from '../scripts/sea.ts';
+import { SEA_LICENSES, SEA_PLATFORMS, seaName } from '../scripts/sea.ts';
 
 interface Step {
   name?: string;
@@ -134,6 +134,7 @@ describe('release.yml', () => {
         'out/report-deployment-action-${{ env.VERSION }}.tar.gz',
         'out/report-deployment-${{ env.VERSION }}.tgz',
         ...SEA_PLATFORMS.map(({ platform, arch }) => `out/${seaName(platform, arch)}`),
+        `out/${SEA_LICENSES}`,
         'out/install.sh',
         '',
       ].join('\n'),
@@ -180,7 +181,7 @@ describe('release.yml', () => {
     expect(download?.with).toEqual({ pattern: 'executable-*', path: 'out', 'merge-multiple': true });
   });
 
-  it('puts every executable and install.sh into SHA256SUMS, and verifies each as users do', () => {
+  it('puts every executable, their licenses and install.sh into SHA256SUMS, and verifies each as users do', () => {
     const build = scripts('build').join('\n');
     for (const { platform, arch } of SEA_PLATFORMS) {
       expect(build).toMatch(
@@ -190,15 +191,26 @@ describe('release.yml', () => {
       );
     }
     expect(build).toContain(
-      '(cd out && sha256sum -- *.tar.gz *.tgz report-deployment-{linux,darwin,win}-* install.sh | tee SHA256SUMS)',
+      `(cd out && sha256sum -- *.tar.gz *.tgz report-deployment-{linux,darwin,win}-* ${SEA_LICENSES} install.sh | tee SHA256SUMS)`,
     );
     const verify = scripts('verify').join('\n');
     expect(verify).toContain('(cd out && sha256sum --check --strict SHA256SUMS)');
     expect(verify).toContain(
-      'for file in out/*.tar.gz out/*.tgz out/report-deployment-{linux,darwin,win}-* out/install.sh; do',
+      `for file in out/*.tar.gz out/*.tgz out/report-deployment-{linux,darwin,win}-* out/${SEA_LICENSES} out/install.sh; do`,
     );
     expect(verify).toMatch(/\| *\n? *sh -s -- --dir "\$RUNNER_TEMP\/bin"/);
     expect(verify).toContain('test "$("$RUNNER_TEMP/bin/report-deployment" --version)" = "${TAG#v}"');
+  });
+
+  it("ships the executables' licenses, written from the CLI that npm run package built", () => {
+    const build = scripts('build').join('\n');
+    const licenses = `node scripts/sea.ts licenses out/${SEA_LICENSES}\n`;
+    expect(build).toContain(licenses);
+    // After the CLI's build (npm run package), before the checksums.
+    expect(build.indexOf('npm run package')).toBeLessThan(build.indexOf(licenses));
+    expect(build.indexOf(licenses)).toBeLessThan(build.indexOf('sha256sum'));
+    // Its name is none of the executables' (the verify loop's glob would take it twice).
+    expect(SEA_LICENSES).not.toMatch(/^report-deployment-(linux|darwin|win)-/);
   });
 
   it('writes the version into the install.sh it ships, and nothing else', () => {
