@@ -38,6 +38,22 @@ export async function until(done: () => boolean): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
+/**
+ * Resolves once the CLI `cli` runs its witnesses (`cat`, started just after the command: on a busy
+ * machine, after the command may be ready): one in its group, and on Linux one in a group of its own.
+ */
+export async function witnessed(cli: number, count = process.platform === 'linux' ? 2 : 1): Promise<void> {
+  const cats = () =>
+    tree(cli).filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'cat';
+      } catch {
+        return false;
+      }
+    });
+  await until(() => cats().length >= count);
+}
+
 /** Resolves with the command's pid once the count fixture is ready. */
 export function commandReady(child: ChildProcess): Promise<number> {
   return new Promise((resolve) => {

@@ -43,7 +43,8 @@ const COMMANDS: Record<CommandName, string> = {
 Records the deployment STARTED, runs <command> (directly, no shell; its stdin, stdout and stderr are
 its own), then records SUCCEEDED (exit 0) or FAILED (any other exit, a signal, a command that
 cannot start). SIGINT, SIGTERM and SIGHUP reach the command once: passed on when sent to the CLI
-alone, not when its process group got them too (Ctrl-C, GNU timeout, a CI stopping the job). An
+alone, not when its process group got them too (Ctrl-C, GNU timeout, a CI stopping the job); to a
+command in a process group of its own (setsid), passed on unless sent to each process. An
 interrupted run is recorded FAILED at once, then as the command ends (exit 0: SUCCEEDED).
 
 The exit code is the command's: its own, 128+N when it died of signal N, 127 when it was not

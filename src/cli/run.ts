@@ -142,6 +142,10 @@ export function relayLine(signal: StopSignal, relay: Relay): string {
   switch (relay) {
     case 'passed-on':
       return `${signal} received: passed on to the command.`;
+    case 'own-group':
+      return `${signal} received: passed on to the command, which runs in a process group of its own (what is sent to the CLI's group does not reach it).`;
+    case 'passed-on-already':
+      return `${signal} received: passed on to the command once already (it was sent to the CLI and to its process group alike), so not again.`;
     case 'reached':
       return `${signal} received: the command got it too (sent to the whole process group, or to each process), so it is not passed on again.`;
     case 'terminal':

@@ -8,6 +8,10 @@
 // same group and tree, holding every default disposition (libuv resets them in a child): `cat` reading
 // a pipe only the CLI writes, which also ends it when the CLI ends, however it ends. A signal the
 // witness died of reached the command too. It is started again after each death (a second Ctrl-C).
+// A command can leave the group (`setsid ./deploy.sh`, a tool that calls setsid or setpgid itself):
+// then a signal sent to the group never reaches it, and one the group's witness died of is passed on,
+// once. Only one sent to each process of the tree reached it, which a second witness tells: a `cat`
+// in a process group of its own, still the CLI's child, that only such a signal kills.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { delimiter } from 'node:path';
@@ -23,8 +27,15 @@ export const WITNESS_WAIT_MS = 250;
  * process of the tree, children first, waiting for each to end (5 s by default) before the next.
  */
 export const WITNESS_WINDOW_MS = 10_000;
-/** The witnesses one run starts at most (one, and one after each stop signal the group gets). */
+/** The witnesses of each kind one run starts at most (one, and one after each stop signal that kills it). */
 export const WITNESS_STARTS = 16;
+
+/**
+ * What became of a stop signal the CLI received, for a command in a process group of its own:
+ * `reached` it, sent to each process (the tree's witness died of it); `passed-on-already`, the same
+ * signal sent to the CLI and to its group (GNU timeout), the group's half passed on; `not-reached`.
+ */
+export type OutsideReach = 'reached' | 'passed-on-already' | 'not-reached';
 
 export interface Witness {
   /**
@@ -32,7 +43,13 @@ export interface Witness {
    * WITNESS_WAIT_MS); undefined when no witness runs, and so none can tell.
    */
   alsoReached(signal: NodeJS.Signals): Promise<boolean | undefined>;
-  /** Ends the witness: the command has ended. */
+  /**
+   * The same question for a command that has left the CLI's process group, which a signal sent to
+   * the group never reaches: it got `signal` only where it was sent to each process of the tree.
+   * Otherwise each death of the group's witness is passed on once, and so is a signal it never died of.
+   */
+  reachedOutside(signal: NodeJS.Signals): Promise<OutsideReach>;
+  /** Ends the witnesses: the command has ended. */
   stop(): void;
 }
 
@@ -40,6 +57,12 @@ export interface WitnessOptions {
   waitMs?: number;
   windowMs?: number;
   now?: () => number;
+  /**
+   * A second witness, in a process group of its own, which only a signal sent to each process of the
+   * tree reaches (Jenkins, systemd's control group): for a command that has left the group (Linux,
+   * where that can be seen).
+   */
+  tree?: boolean;
 }
 
 /**
@@ -60,22 +83,27 @@ export function witnessProgram(
   }
 }
 
-/** A witness running `program` (witnessProgram's); one that tells nothing where there is none. */
-export function startWitness(program: string | undefined, options: WitnessOptions = {}): Witness {
-  const { waitMs = WITNESS_WAIT_MS, windowMs = WITNESS_WINDOW_MS, now = Date.now } = options;
-  const deaths: { signal: NodeJS.Signals | null; at: number }[] = [];
-  const wakers = new Set<() => void>();
+interface Death {
+  signal: NodeJS.Signals | null;
+  at: number;
+  /** Taken to mean that the signal is passed on to a command outside the group: once per death. */
+  claimed: boolean;
+}
+
+/** A `cat` running `program`, in the CLI's process group or in one of its own, started again after each death. */
+function watcher(program: string, ownGroup: boolean, now: () => number, onDeath: () => void) {
+  const deaths: Death[] = [];
   let current: ChildProcess | undefined;
   let starts = 0;
 
-  function start(from: string): void {
+  function start(): void {
     current = undefined;
     if (starts >= WITNESS_STARTS) return;
     starts += 1;
     let child: ChildProcess;
     try {
       // Its stdin is the pipe that ends it; nothing of the CLI's stdio reaches it.
-      child = spawn(from, [], { stdio: ['pipe', 'ignore', 'ignore'] });
+      child = spawn(program, [], { stdio: ['pipe', 'ignore', 'ignore'], detached: ownGroup });
     } catch {
       return;
     }
@@ -83,36 +111,78 @@ export function startWitness(program: string | undefined, options: WitnessOption
     // A witness that cannot start (removed since it was found) tells nothing.
     child.once('error', () => (current = undefined));
     child.once('exit', (_code, signal) => {
-      deaths.push({ signal, at: now() });
-      for (const wake of wakers) wake();
-      if (current === child) start(from);
+      deaths.push({ signal, at: now(), claimed: false });
+      onDeath();
+      if (current === child) start();
     });
   }
-  if (program !== undefined) start(program);
+  start();
 
   return {
-    alsoReached(signal) {
-      const since = now() - windowMs;
-      const diedOf = () => deaths.some((death) => death.signal === signal && death.at >= since);
-      if (diedOf()) return Promise.resolve(true);
-      if (!current) return Promise.resolve(undefined);
-      return new Promise((resolve) => {
-        const timer = setTimeout(() => settle(false), waitMs);
-        const wake = () => {
-          if (diedOf()) settle(true);
-        };
-        function settle(reached: boolean) {
-          clearTimeout(timer);
-          wakers.delete(wake);
-          resolve(reached);
-        }
-        wakers.add(wake);
-      });
-    },
+    deaths,
+    running: () => current !== undefined,
     stop() {
       const child = current;
       current = undefined;
       child?.kill('SIGKILL');
+    },
+  };
+}
+
+/** A witness running `program` (witnessProgram's); one that tells nothing where there is none. */
+export function startWitness(program: string | undefined, options: WitnessOptions = {}): Witness {
+  const { waitMs = WITNESS_WAIT_MS, windowMs = WITNESS_WINDOW_MS, now = Date.now } = options;
+  const wakers = new Set<() => void>();
+  const wake = () => {
+    for (const waker of wakers) waker();
+  };
+  const inGroup = program === undefined ? undefined : watcher(program, false, now, wake);
+  const ofTree = program === undefined || !options.tree ? undefined : watcher(program, true, now, wake);
+  /** The deaths of `signal` that count now. */
+  const recent = (deaths: Death[] | undefined, signal: NodeJS.Signals) =>
+    (deaths ?? []).filter((death) => death.signal === signal && death.at >= now() - windowMs);
+
+  /** Whether `done()` holds, now or within waitMs (each death asks again). */
+  function within(done: () => boolean): Promise<boolean> {
+    if (done()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => settle(false), waitMs);
+      const waker = () => {
+        if (done()) settle(true);
+      };
+      function settle(reached: boolean) {
+        clearTimeout(timer);
+        wakers.delete(waker);
+        resolve(reached);
+      }
+      wakers.add(waker);
+    });
+  }
+
+  return {
+    alsoReached(signal) {
+      const diedOf = () => recent(inGroup?.deaths, signal).length > 0;
+      if (diedOf()) return Promise.resolve(true);
+      if (!inGroup?.running()) return Promise.resolve(undefined);
+      return within(diedOf);
+    },
+    async reachedOutside(signal) {
+      const toEachProcess = () => recent(ofTree?.deaths, signal).length > 0;
+      // Either witness may die of it a moment after the CLI got it (the order is the scheduler's).
+      if (inGroup?.running() || ofTree?.running()) await within(toEachProcess);
+      if (toEachProcess()) return 'reached';
+      const toGroup = recent(inGroup?.deaths, signal);
+      const unclaimed = toGroup.find((death) => !death.claimed);
+      if (unclaimed) {
+        unclaimed.claimed = true;
+        return 'not-reached';
+      }
+      // The group's death was claimed by the same signal sent to the CLI too: one signal, passed on once.
+      return toGroup.length > 0 ? 'passed-on-already' : 'not-reached';
+    },
+    stop() {
+      inGroup?.stop();
+      ofTree?.stop();
     },
   };
 }

@@ -2,12 +2,15 @@
 // with the CLI's stdin, stdout and stderr, in the CLI's process group and tree, so that whatever a CI
 // does to the job (a SIGKILL to the group or to each process) reaches it too: it is never left
 // running on its own. A stop signal the CLI receives reaches the command once: passed on where it
-// was sent to the CLI alone, not where the command got it from its sender too (witness.ts tells).
+// was sent to the CLI alone, not where the command got it from its sender too (witness.ts tells). A
+// command that has left the CLI's process group (process-group.ts) gets none of the group's, so
+// there only one sent to each process of the tree is not passed on.
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { closeSync, constants as fs, fstatSync, openSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import { resolveCommand } from './find-command.js';
 import type { StopSignal } from './signals.js';
+import { leftOurGroup } from './process-group.js';
 import { findOnWindows, UnsafeForCmd, windowsStart } from './windows.js';
 import { startWitness, witnessProgram, type Witness } from './witness.js';
 
@@ -31,11 +34,13 @@ export function exitCodeOf(ending: Ending): number {
 }
 
 /**
- * What became of a stop signal the CLI received: passed on to the command; not, because it reached
- * the command too (sent to the process group or to each process), because the terminal or Windows'
- * console sends it to the command too, or because the command has ended.
+ * What became of a stop signal the CLI received: passed on to the command (one in a process group of
+ * its own: `own-group`); not, because it reached the command too (sent to the process group or to
+ * each process), because it was passed on already (sent to the CLI and to its group alike, the
+ * command outside the group), because the terminal or Windows' console sends it to the command too,
+ * or because the command has ended.
  */
-export type Relay = 'passed-on' | 'reached' | 'terminal' | 'console' | 'ended';
+export type Relay = 'passed-on' | 'own-group' | 'reached' | 'passed-on-already' | 'terminal' | 'console' | 'ended';
 
 export interface Wrapped {
   /** Settles once the command has ended, however. */
@@ -70,7 +75,9 @@ export function startCommand(command: string, args: readonly string[], options: 
   } finally {
     stdio.close();
   }
-  const witness = options.witness ?? startWitness(witnessProgram(env.PATH ?? '', platform));
+  // The tree's witness only where the command's group can be seen, and so its leaving the CLI's.
+  const witness =
+    options.witness ?? startWitness(witnessProgram(env.PATH ?? '', platform), { tree: platform === 'linux' });
   const ended = new Promise<Ending>((resolve) => {
     child.once('error', (error: NodeJS.ErrnoException) => {
       resolve({ kind: 'not-started', ...notStarted(command, error) });
@@ -87,6 +94,14 @@ export function startCommand(command: string, args: readonly string[], options: 
       // Windows has no process groups: a console's Ctrl-C and Ctrl-Break go to every process
       // attached to it, the command included, and Node's kill() there is a TerminateProcess.
       if (platform === 'win32') return 'console';
+      // Its group as the signal came: the group's signals do not reach a command that has left it.
+      if (await leftOurGroup(child.pid, platform)) {
+        const reach = await witness.reachedOutside(signal);
+        if (reach !== 'not-reached') return reach;
+        if (!running()) return 'ended';
+        child.kill(signal);
+        return 'own-group';
+      }
       const reached = await witness.alsoReached(signal);
       if (reached) return 'reached';
       if (!running()) return 'ended';

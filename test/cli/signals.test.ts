@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFakeService } from '../fixture.ts';
-import { commandReady, running, tree, until } from '../processes.ts';
+import { commandReady as countReady, running, tree, until, witnessed } from '../processes.ts';
 import { fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, runCli, waitForText, type CliResult } from '../run-cli.ts';
 
 beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
@@ -16,6 +16,13 @@ const env = () => ({ DEPLOY_TRACKER_URL: fake.service.url, DEPLOY_TRACKER_API_KE
 const statuses = () => [...fake.service.deployments.values()].map((deployment) => deployment.statuses);
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
+/** The command's pid once it is ready and the CLI runs its witnesses. */
+async function commandReady(child: ChildProcess): Promise<number> {
+  const command = await countReady(child);
+  await witnessed(child.pid as number);
+  return command;
+}
+
 /** How many times the count fixture got `signal`. */
 const got = (result: CliResult, signal: string) =>
   result.stderr.split('\n').filter((line) => line.startsWith(`count: got ${signal} `)).length;
@@ -23,20 +30,18 @@ const got = (result: CliResult, signal: string) =>
 /** Runs the count fixture under the CLI; `act` signals them, then the fixture is ended with SIGUSR2 (exit `code`). */
 function runCounting(
   act: (child: ChildProcess, command: number) => Promise<unknown>,
-  options: { code?: number; detached?: boolean; through?: string[]; extra?: string[] } = {},
+  options: { code?: number; detached?: boolean; through?: string[]; extra?: string[]; setsid?: boolean } = {},
 ): Promise<CliResult> {
-  return runCli(
-    ['run', ...FIELDS, ...(options.extra ?? []), '--', ...fixtureCommand('count.cjs', String(options.code ?? 0))],
-    {
-      env: env(),
-      detached: options.detached,
-      through: options.through,
-      onSpawn: (child) =>
-        void commandReady(child)
-          .then((command) => act(child, command).then(() => process.kill(command, 'SIGUSR2')))
-          .catch(() => undefined),
-    },
-  );
+  const command = [...(options.setsid ? ['setsid'] : []), ...fixtureCommand('count.cjs', String(options.code ?? 0))];
+  return runCli(['run', ...FIELDS, ...(options.extra ?? []), '--', ...command], {
+    env: env(),
+    detached: options.detached,
+    through: options.through,
+    onSpawn: (child) =>
+      void commandReady(child)
+        .then((command) => act(child, command).then(() => process.kill(command, 'SIGUSR2')))
+        .catch(() => undefined),
+  });
 }
 
 /** Waits until the CLI has said what it did with `signal`. */
@@ -117,6 +122,93 @@ describe('each stop signal reaches the command once, whoever it was sent to', ()
   });
 });
 
+describe('a command in a process group of its own (setsid) gets each stop signal once too', () => {
+  const OWN_GROUP =
+    "passed on to the command, which runs in a process group of its own (what is sent to the CLI's group does not reach it).";
+
+  it.each(STOP_SIGNALS)('%s sent to the CLI’s whole process group (kill -- -PGID): passed on, once', async (signal) => {
+    const result = await runCounting(
+      async (child) => {
+        process.kill(-(child.pid as number), signal);
+        await decided(child, signal);
+      },
+      { detached: true, setsid: true },
+    );
+
+    expect(got(result, signal)).toBe(1);
+    expect(result.messages).toContain(`${signal} received: ${OWN_GROUP}`);
+    expect(statuses()).toEqual([['STARTED', 'FAILED', 'SUCCEEDED']]);
+  });
+
+  it('SIGTERM sent to the CLI alone: passed on, once', async () => {
+    const result = await runCounting(
+      async (child) => {
+        child.kill('SIGTERM');
+        await decided(child, 'SIGTERM');
+      },
+      { setsid: true },
+    );
+
+    expect(got(result, 'SIGTERM')).toBe(1);
+    expect(result.messages).toContain(`SIGTERM received: ${OWN_GROUP}`);
+  });
+
+  it('a second Ctrl-C to the group: passed on once more', async () => {
+    const result = await runCounting(
+      async (child) => {
+        for (let time = 1; time <= 2; time++) {
+          const said = decided(child, 'SIGINT');
+          process.kill(-(child.pid as number), 'SIGINT');
+          await said;
+        }
+      },
+      { detached: true, setsid: true, code: 130 },
+    );
+
+    expect(got(result, 'SIGINT')).toBe(2);
+    expect(result.exitCode).toBe(130);
+  });
+
+  it('GNU timeout (the CLI, then its whole group): SIGTERM once', async () => {
+    const result = await runCounting((child) => decided(child, 'SIGTERM'), {
+      through: ['timeout', '-s', 'TERM', '3'],
+      setsid: true,
+    });
+
+    expect(got(result, 'SIGTERM')).toBe(1);
+    expect(result.exitCode).toBe(124);
+  });
+
+  it('SIGTERM to each process of the tree, children first (Jenkins): once, from the sender', async () => {
+    const result = await runCounting(
+      async (child) => {
+        const cli = child.pid as number;
+        for (const pid of tree(cli)) process.kill(pid, 'SIGTERM');
+        process.kill(cli, 'SIGTERM');
+        await decided(child, 'SIGTERM');
+      },
+      { setsid: true },
+    );
+
+    expect(got(result, 'SIGTERM')).toBe(1);
+    expect(result.messages.join('\n')).toContain('SIGTERM received: the command got it too');
+  });
+
+  it('SIGTERM to every process at once, the CLI first (systemd’s stop of a control group): once', async () => {
+    const result = await runCounting(
+      async (child) => {
+        const cli = child.pid as number;
+        for (const pid of [cli, ...tree(cli)]) process.kill(pid, 'SIGTERM');
+        await decided(child, 'SIGTERM');
+      },
+      { setsid: true },
+    );
+
+    expect(got(result, 'SIGTERM'), result.stderr).toBe(1);
+    expect(result.messages.join('\n')).toContain('SIGTERM received: the command got it too');
+  });
+});
+
 describe('a job that is killed never leaves the command running', () => {
   it('a CI’s stop: SIGTERM to the group, then after its grace period SIGKILL to the group', async () => {
     let pids: number[] = [];
@@ -127,9 +219,10 @@ describe('a job that is killed never leaves the command running', () => {
         void commandReady(child).then(async () => {
           const group = child.pid as number;
           pids = [group, ...tree(group)];
+          // Listening for both first: the update may be said before what became of the signal.
+          const said = [decided(child, 'SIGTERM'), waitForText(child.stderr as NodeJS.ReadableStream, 'set to FAILED')];
           process.kill(-group, 'SIGTERM');
-          await decided(child, 'SIGTERM');
-          await waitForText(child.stderr as NodeJS.ReadableStream, 'set to FAILED');
+          await Promise.all(said);
           process.kill(-group, 'SIGKILL');
         }),
     });
@@ -138,7 +231,7 @@ describe('a job that is killed never leaves the command running', () => {
     expect(got(result, 'SIGTERM')).toBe(1);
     // Recorded FAILED in the grace period: nothing is left STARTED.
     expect(statuses()).toEqual([['STARTED', 'FAILED']]);
-    expect(pids.length).toBeGreaterThanOrEqual(3); // the CLI, the command, the witness
+    expect(pids.length, pids.join(' ')).toBeGreaterThanOrEqual(4); // the CLI, the command, the witnesses of the group and of the tree
     await expect.poll(() => pids.filter(running)).toEqual([]);
   });
 
@@ -171,7 +264,7 @@ describe('a job that is killed never leaves the command running', () => {
         }),
     });
 
-    expect(witness.length).toBe(1);
+    expect(witness.length).toBe(2); // the group's and the tree's
     expect(witness.filter(running)).toEqual([]);
     expect(commandRanOn).toBe(true);
   });

@@ -11,7 +11,7 @@ import { parseCommandLine, type ParsedArgs } from '../../src/cli/args.ts';
 import { openCliLog } from '../../src/cli/log.ts';
 import { INTERRUPTED_WAIT_MS, isInteractive, relayLine, runWrapped } from '../../src/cli/run.ts';
 import type { StopSignal } from '../../src/cli/signals.ts';
-import type { Witness } from '../../src/cli/witness.ts';
+import type { OutsideReach, Witness } from '../../src/cli/witness.ts';
 import { useFakeService } from '../fixture.ts';
 import { running, until } from '../processes.ts';
 import { fixtureCommand } from '../run-cli.ts';
@@ -30,14 +30,21 @@ let dir: string;
 beforeEach(() => void (dir = mkdtempSync(join(tmpdir(), 'report-deployment-run-'))));
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A witness that says what the test decides. */
-const witnessSaying = (reached: boolean | undefined): Witness & { asked: string[]; stopped: boolean } => {
+/** A witness that says what the test decides (for a command outside the group, `outside`). */
+const witnessSaying = (
+  reached: boolean | undefined,
+  outside: OutsideReach = 'not-reached',
+): Witness & { asked: string[]; stopped: boolean } => {
   const witness = {
     asked: [] as string[],
     stopped: false,
     alsoReached: (signal: NodeJS.Signals) => {
       witness.asked.push(signal);
       return Promise.resolve(reached);
+    },
+    reachedOutside: (signal: NodeJS.Signals) => {
+      witness.asked.push(`outside ${signal}`);
+      return Promise.resolve(outside);
     },
     stop: () => void (witness.stopped = true),
   };
@@ -347,6 +354,14 @@ describe('relayLine, isInteractive', () => {
   it.each([
     ['passed-on', 'SIGTERM received: passed on to the command.'],
     [
+      'own-group',
+      "SIGTERM received: passed on to the command, which runs in a process group of its own (what is sent to the CLI's group does not reach it).",
+    ],
+    [
+      'passed-on-already',
+      'SIGTERM received: passed on to the command once already (it was sent to the CLI and to its process group alike), so not again.',
+    ],
+    [
       'reached',
       'SIGTERM received: the command got it too (sent to the whole process group, or to each process), so it is not passed on again.',
     ],
@@ -476,11 +491,11 @@ describe('a stop signal before the command starts: it never does, and the CLI ex
 describe('a stop signal while the command runs', () => {
   async function interrupted(
     signal: StopSignal,
-    options: { witness: Witness; interactive?: boolean; code?: number; twice?: boolean },
+    options: { witness: Witness; interactive?: boolean; code?: number; twice?: boolean; setsid?: boolean },
   ) {
     const command = counting(options.code ?? 0);
     let pid = 0;
-    const running = run([...FIELDS, '--', ...command.command], {
+    const running = run([...FIELDS, '--', ...(options.setsid ? ['setsid'] : []), ...command.command], {
       witness: options.witness,
       interactive: options.interactive,
       act: (send) =>
@@ -518,6 +533,34 @@ describe('a stop signal while the command runs', () => {
     expect(result.lines).toContain(
       'SIGINT received: the command got it too (sent to the whole process group, or to each process), so it is not passed on again.',
     );
+  });
+
+  it('to a command in a process group of its own (setsid): passed on whatever the group’s witness says, said', async () => {
+    const witness = witnessSaying(true, 'not-reached');
+    const result = await interrupted('SIGTERM', { witness, setsid: true });
+
+    expect(result.got).toBe(1);
+    expect(witness.asked).toEqual(['outside SIGTERM']);
+    expect(result.lines).toContain(
+      "SIGTERM received: passed on to the command, which runs in a process group of its own (what is sent to the CLI's group does not reach it).",
+    );
+    expect(statuses()).toEqual([['STARTED', 'FAILED', 'SUCCEEDED']]);
+  });
+
+  it.each([
+    [
+      'reached',
+      'the command got it too (sent to the whole process group, or to each process), so it is not passed on again.',
+    ],
+    [
+      'passed-on-already',
+      'passed on to the command once already (it was sent to the CLI and to its process group alike), so not again.',
+    ],
+  ] as const)('to a command in a process group of its own that it %s: not passed on, said', async (reach, line) => {
+    const result = await interrupted('SIGINT', { witness: witnessSaying(false, reach), setsid: true });
+
+    expect(result.got).toBe(0);
+    expect(result.lines).toContain(`SIGINT received: ${line}`);
   });
 
   it('a second one: FAILED is sent once', async () => {

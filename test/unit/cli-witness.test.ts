@@ -12,6 +12,7 @@ import {
   WITNESS_WINDOW_MS,
   witnessProgram,
 } from '../../src/cli/witness.ts';
+import { processGroupInStat } from '../../src/cli/process-group.ts';
 import { running, tree, until } from '../processes.ts';
 
 const CAT = witnessProgram(process.env.PATH ?? '') as string;
@@ -159,5 +160,141 @@ describe('startWitness', () => {
     } finally {
       witness.stop();
     }
+  });
+});
+
+/** A witness's process group, as /proc gives it. */
+const groupOf = (pid: number) => processGroupInStat(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+
+/** The witnesses of `tree: true`, once both run: the one in this process's group, and the tree's, in a group of its own. */
+async function both(except: number[] = []): Promise<{ inGroup: number; ofTree: number }> {
+  const ours = groupOf(process.pid);
+  const fresh = () => witnesses().filter((pid) => !except.includes(pid));
+  await until(() => fresh().length === 2);
+  const [inGroup, ofTree] = [fresh().find((pid) => groupOf(pid) === ours), fresh().find((pid) => groupOf(pid) === pid)];
+  return { inGroup: inGroup as number, ofTree: ofTree as number };
+}
+
+describe('startWitness with the tree’s witness, for a command outside the group (reachedOutside)', () => {
+  it('runs two: one in the CLI’s process group, one in a group of its own; none of its own without `tree`', async () => {
+    const plain = startWitness(CAT);
+    try {
+      await current();
+      expect(witnesses().map(groupOf)).toEqual([groupOf(process.pid)]);
+    } finally {
+      plain.stop();
+    }
+    await until(() => witnesses().length === 0);
+    const witness = startWitness(CAT, { tree: true });
+    try {
+      const { inGroup, ofTree } = await both();
+      expect(inGroup).not.toBe(ofTree);
+      expect(groupOf(ofTree)).not.toBe(groupOf(process.pid));
+    } finally {
+      witness.stop();
+    }
+    await until(() => witnesses().length === 0);
+    expect(witnesses()).toEqual([]);
+  });
+
+  it('sent to each process (the tree’s witness died of it): reached, also for a while after, then not', async () => {
+    let now = 1_000_000;
+    const witness = startWitness(CAT, { tree: true, waitMs: 50, now: () => now });
+    try {
+      const first = await both();
+      process.kill(first.ofTree, 'SIGTERM');
+      process.kill(first.inGroup, 'SIGTERM');
+      expect(await witness.reachedOutside('SIGTERM')).toBe('reached');
+      await both(Object.values(first));
+      now += WITNESS_WINDOW_MS;
+      expect(await witness.reachedOutside('SIGTERM')).toBe('reached');
+      now += 1;
+      // The group's death is old too: a signal sent to the CLI alone.
+      expect(await witness.reachedOutside('SIGTERM')).toBe('not-reached');
+    } finally {
+      witness.stop();
+    }
+  });
+
+  it('waits for the tree’s witness to die of it after the CLI got it (systemd signals all at once)', async () => {
+    const witness = startWitness(CAT, { tree: true });
+    try {
+      const { ofTree } = await both();
+      const asked = witness.reachedOutside('SIGHUP');
+      setTimeout(() => process.kill(ofTree, 'SIGHUP'), 20);
+      expect(await asked).toBe('reached');
+    } finally {
+      witness.stop();
+    }
+  });
+
+  it('sent to the group alone: not reached, once per death of the group’s witness; the same signal again is the same one', async () => {
+    const witness = startWitness(CAT, { tree: true, waitMs: 50 });
+    try {
+      const first = await both();
+      process.kill(first.inGroup, 'SIGINT');
+      expect(await witness.reachedOutside('SIGINT')).toBe('not-reached');
+      // GNU timeout: the CLI, then its group; the group's death is passed on once.
+      expect(await witness.reachedOutside('SIGINT')).toBe('passed-on-already');
+      // A second Ctrl-C to the group: a second death, passed on.
+      const { inGroup } = await both([first.inGroup]);
+      process.kill(inGroup, 'SIGINT');
+      expect(await witness.reachedOutside('SIGINT')).toBe('not-reached');
+      expect(await witness.reachedOutside('SIGINT')).toBe('passed-on-already');
+      // Another signal's deaths say nothing of this one.
+      expect(await witness.reachedOutside('SIGTERM')).toBe('not-reached');
+    } finally {
+      witness.stop();
+    }
+  });
+
+  it('two asks at once for one death of the group’s witness (the CLI and its group): one is passed on', async () => {
+    const witness = startWitness(CAT, { tree: true, waitMs: 100 });
+    try {
+      const { inGroup } = await both();
+      const asked = [witness.reachedOutside('SIGTERM'), witness.reachedOutside('SIGTERM')];
+      process.kill(inGroup, 'SIGTERM');
+      expect((await Promise.all(asked)).sort()).toEqual(['not-reached', 'passed-on-already']);
+    } finally {
+      witness.stop();
+    }
+  });
+
+  it('sent to the CLI alone: not reached, after the wait', async () => {
+    const witness = startWitness(CAT, { tree: true, waitMs: 60 });
+    try {
+      await both();
+      const started = Date.now();
+      expect(await witness.reachedOutside('SIGTERM')).toBe('not-reached');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(55);
+    } finally {
+      witness.stop();
+    }
+  });
+
+  it('without the tree’s witness, still once per death of the group’s', async () => {
+    const witness = startWitness(CAT, { waitMs: 50 });
+    try {
+      const first = await current();
+      process.kill(first, 'SIGTERM');
+      expect(await witness.reachedOutside('SIGTERM')).toBe('not-reached');
+      expect(await witness.reachedOutside('SIGTERM')).toBe('passed-on-already');
+    } finally {
+      witness.stop();
+    }
+  });
+
+  it('where none runs: not reached, at once', async () => {
+    const started = Date.now();
+    expect(await startWitness(undefined, { tree: true }).reachedOutside('SIGTERM')).toBe('not-reached');
+    expect(Date.now() - started).toBeLessThan(WITNESS_WAIT_MS);
+  });
+
+  it('stop() ends both', async () => {
+    const witness = startWitness(CAT, { tree: true });
+    const pids = Object.values(await both());
+    witness.stop();
+    await until(() => !pids.some(running));
+    expect(pids.filter(running)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import {
   chmodSync,
   closeSync,
   constants,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   openSync,
@@ -17,7 +18,10 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveCommand } from '../../src/cli/find-command.ts';
+import { processGroupOf } from '../../src/cli/process-group.ts';
+import type { OutsideReach, Witness } from '../../src/cli/witness.ts';
 import { commandStdio, exitCodeOf, startCommand } from '../../src/cli/wrap.ts';
+import { running, tree, until } from '../processes.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -78,6 +82,7 @@ describe('startCommand', () => {
   const witness = (reached: boolean | undefined) => ({
     stopped: 0,
     alsoReached: () => Promise.resolve(reached),
+    reachedOutside: () => Promise.resolve('not-reached' as const),
     stop() {
       this.stopped += 1;
     },
@@ -221,7 +226,11 @@ describe('commandStdio', () => {
 });
 
 describe('startCommand, further', () => {
-  const witness = { alsoReached: () => Promise.resolve(false), stop: () => undefined };
+  const witness = {
+    alsoReached: () => Promise.resolve(false),
+    reachedOutside: () => Promise.resolve('not-reached' as const),
+    stop: () => undefined,
+  };
 
   it('the command writes on the CLI’s stderr pipe, through its own open file of it', async () => {
     const { reader, writer } = fifo();
@@ -310,5 +319,112 @@ describe('startCommand, further', () => {
     await wrapped.ended;
 
     expect(readFileSync(marker, 'utf8')).toBe('\n');
+  });
+});
+
+describe('startCommand, a command that leaves the CLI’s process group (setsid)', () => {
+  const outside = (reach: OutsideReach) => ({
+    asked: [] as string[],
+    alsoReached(signal: NodeJS.Signals) {
+      this.asked.push(`group ${signal}`);
+      return Promise.resolve(true);
+    },
+    reachedOutside(signal: NodeJS.Signals) {
+      this.asked.push(`outside ${signal}`);
+      return Promise.resolve(reach);
+    },
+    stop: () => undefined,
+  });
+
+  /** `setsid node` waiting, started by startCommand; resolves once it runs in its own group. */
+  async function setsid(witness: Witness, platform?: NodeJS.Platform) {
+    const pidFile = join(dir, 'pid');
+    const wrapped = startCommand(
+      'setsid',
+      [
+        process.execPath,
+        '-e',
+        `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setTimeout(() => {}, 20000)`,
+      ],
+      { interactive: false, witness, platform },
+    );
+    await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '');
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    expect(await processGroupOf(pid)).toBe(pid);
+    return { wrapped, pid };
+  }
+
+  it('a signal that did not reach it is passed on, whatever the group’s witness says', async () => {
+    const witness = outside('not-reached');
+    const { wrapped } = await setsid(witness);
+
+    expect(await wrapped.relay('SIGTERM')).toBe('own-group');
+    expect(witness.asked).toEqual(['outside SIGTERM']);
+    expect(await wrapped.ended).toEqual({ kind: 'signalled', signal: 'SIGTERM' });
+  });
+
+  it.each(['reached', 'passed-on-already'] as const)('one that %s it is not passed on', async (reach) => {
+    const { wrapped, pid } = await setsid(outside(reach));
+
+    expect(await wrapped.relay('SIGINT')).toBe(reach);
+    expect(running(pid)).toBe(true);
+    process.kill(pid, 'SIGKILL');
+    await wrapped.ended;
+  });
+
+  it('has ended while the witnesses were asked: nothing is passed on', async () => {
+    const witness = outside('not-reached');
+    const { wrapped, pid } = await setsid(witness);
+    // It ends after its group was read, before the witnesses answer.
+    witness.reachedOutside = async () => {
+      process.kill(pid, 'SIGKILL');
+      await wrapped.ended;
+      return 'not-reached';
+    };
+
+    expect(await wrapped.relay('SIGTERM')).toBe('ended');
+    expect(await wrapped.ended).toEqual({ kind: 'signalled', signal: 'SIGKILL' });
+  });
+
+  it('where its group cannot be seen (not Linux): the rule for a command in the group', async () => {
+    const witness = outside('not-reached');
+    const { wrapped, pid } = await setsid(witness, 'darwin');
+
+    expect(await wrapped.relay('SIGTERM')).toBe('reached');
+    expect(witness.asked).toEqual(['group SIGTERM']);
+    process.kill(pid, 'SIGKILL');
+    await wrapped.ended;
+  });
+
+  it('a command in the group is asked of the group’s witness alone', async () => {
+    const witness = outside('not-reached');
+    const wrapped = startCommand(process.execPath, ['-e', 'setTimeout(() => {}, 300)'], {
+      interactive: false,
+      witness,
+    });
+
+    expect(await wrapped.relay('SIGTERM')).toBe('reached');
+    expect(witness.asked).toEqual(['group SIGTERM']);
+    expect(await wrapped.ended).toEqual({ kind: 'exited', code: 0 });
+  });
+
+  it('its own witnesses: on Linux the group’s and the tree’s, in a group of its own; elsewhere the group’s', async () => {
+    const cats = () =>
+      tree(process.pid).filter((pid) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'cat' && running(pid));
+    const groups = async (platform: NodeJS.Platform) => {
+      const wrapped = startCommand(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], {
+        interactive: false,
+        platform,
+      });
+      await until(() => cats().length === (platform === 'linux' ? 2 : 1));
+      const found = await Promise.all(cats().map(async (pid) => (await processGroupOf(pid)) === pid));
+      expect(await wrapped.relay('SIGTERM')).toBe('passed-on');
+      await wrapped.ended;
+      await until(() => cats().length === 0);
+      return found.sort();
+    };
+
+    expect(await groups('linux')).toEqual([false, true]);
+    expect(await groups('darwin')).toEqual([false]);
   });
 });
