@@ -2628,10 +2628,22 @@ function parseProxyUrl(variable, value, shown) {
     if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname) {
         throw new ConfigError(`Environment variable ${variable}`, `is not a proxy URL: ${shown(withoutCredentials(value))}. Set it to e.g. \`http://proxy.example.com:3128\`, or unset it.`);
     }
+    if (!decodes(url.username) || !decodes(url.password)) {
+        throw new ConfigError(`Environment variable ${variable}`, `has a user name or password that is not percent-encoded: ${shown(withoutCredentials(value))}. Write each \`%\` in them as \`%25\` (and \`@\`, \`:\`, \`/\` as \`%40\`, \`%3A\`, \`%2F\`).`);
+    }
     url.pathname = '/';
     url.search = '';
     url.hash = '';
     return url;
+}
+function decodes(text) {
+    try {
+        decodeURIComponent(text);
+        return true;
+    }
+    catch {
+        return false;
+    }
 }
 function hostOf(url) {
     return url.hostname

@@ -128,7 +128,7 @@ async function create(
   try {
     results = await execute(plan, settings, log);
   } catch (error) {
-    // Thrown from deep in the HTTP stack (proxy credentials undici cannot decode): nothing is recorded, said.
+    // A bug of ours deep in a request (none is known): nothing is recorded, and that is said.
     const failure = bugLines('Could not record the deployment: unexpected error', error);
     if (settings.failOnError) log.error(failure);
     else log.warning(failure);

@@ -49,12 +49,29 @@ function parseProxyUrl(variable: string, value: string, shown: (value: string) =
       `is not a proxy URL: ${shown(withoutCredentials(value))}. Set it to e.g. \`http://proxy.example.com:3128\`, or unset it.`,
     );
   }
+  // undici decodes them for the Proxy-Authorization header, and throws at the first request where one
+  // is no UTF-8 percent-encoding (`us%ZZer`): said here instead, the credentials not shown.
+  if (!decodes(url.username) || !decodes(url.password)) {
+    throw new ConfigError(
+      `Environment variable ${variable}`,
+      `has a user name or password that is not percent-encoded: ${shown(withoutCredentials(value))}. Write each \`%\` in them as \`%25\` (and \`@\`, \`:\`, \`/\` as \`%40\`, \`%3A\`, \`%2F\`).`,
+    );
+  }
   // A proxy is a host and a port (and credentials): a path, query or fragment after them says
   // nothing to it, and curl ignores them; so does this (undici would refuse the URL at connection time).
   url.pathname = '/';
   url.search = '';
   url.hash = '';
   return url;
+}
+
+function decodes(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The host name as NO_PROXY entries name it: lower case, no brackets, no trailing dot. */

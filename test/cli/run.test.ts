@@ -295,7 +295,7 @@ describe('a stop signal ends every wait on the service', () => {
 });
 
 describe('every failure to record is said', () => {
-  it('an error thrown deep in the HTTP stack (proxy credentials undici cannot decode): said, and the command runs', async () => {
+  it('proxy credentials undici cannot decode (it threw deep in the HTTP stack): a bad setting naming the variable; the command runs', async () => {
     const result = await runCli(['run', ...FIELDS, '--', ...fixtureCommand('exit.cjs', '5')], {
       // No request leaves: the proxy is refused before any connection.
       env: {
@@ -306,9 +306,26 @@ describe('every failure to record is said', () => {
     });
 
     expect(result.exitCode).toBe(5);
-    expect(result.messages[0]).toBe(
-      'warning: Could not record the deployment: unexpected error (a bug of report-deployment: please report it):',
-    );
+    expect(result.messages).toEqual([
+      "error: Environment variable HTTPS_PROXY has a user name or password that is not percent-encoded: 'http://***@proxy.invalid:3128'. Write each `%` in them as `%25` (and `@`, `:`, `/` as `%40`, `%3A`, `%2F`).",
+      '       Nothing is recorded; the command runs.',
+    ]);
+  });
+
+  it('the same credentials for start: exit 2 before any request', async () => {
+    const result = await runCli(['start', ...FIELDS], {
+      env: {
+        DEPLOY_TRACKER_URL: 'https://tracker.invalid/api',
+        DEPLOY_TRACKER_API_KEY: fake.service.apiKey,
+        HTTPS_PROXY: 'http://us%ZZer:pw@proxy.invalid:3128',
+      },
+    });
+
+    expect(result.exitCode).toBe(2);
+    expect(result.messages).toEqual([
+      "error: Environment variable HTTPS_PROXY has a user name or password that is not percent-encoded: 'http://***@proxy.invalid:3128'. Write each `%` in them as `%25` (and `@`, `:`, `/` as `%40`, `%3A`, `%2F`).",
+    ]);
+    expect(result.stdout).toBe('');
   });
 
   it('run --deployment-id "" (after a start that recorded nothing): the warning finish gives; the command runs', async () => {

@@ -126,6 +126,22 @@ describe('errors say what happened', () => {
     ]);
   });
 
+  it('proxy credentials undici cannot decode are a configuration error naming the variable (they threw at the request)', async () => {
+    const main = await runStepInProcess(
+      'main',
+      {
+        inputs: fake.inputs({ 'base-url': 'https://tracker.test/api' }),
+        env: { HTTPS_PROXY: 'http://us%ZZer:secret@proxy:3128' },
+      },
+      {},
+    );
+
+    expect(main.exitCode).toBe(1);
+    expect(main.errors).toEqual([
+      "Environment variable HTTPS_PROXY has a user name or password that is not percent-encoded: 'http://***@proxy:3128'. Write each `%` in them as `%25` (and `@`, `:`, `/` as `%40`, `%3A`, `%2F`).",
+    ]);
+  });
+
   it.each([
     [{ status: 201, body: { success: true } }, 'HTTP 201, but the answer has no deployment `id`'],
     [{ status: 400, body: { detail: { code: 'quota', left: 0 } } }, 'HTTP 400: {"code":"quota","left":0}'],

@@ -6,15 +6,38 @@ import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseCommandLine, type ParsedArgs } from '../../src/cli/args.ts';
 import { openCliLog } from '../../src/cli/log.ts';
+import type * as Execute from '../../src/core/execute.ts';
+import type * as Service from '../../src/core/service.ts';
 import { INTERRUPTED_WAIT_MS, isInteractive, relayLine, runWrapped } from '../../src/cli/run.ts';
 import type { StopSignal } from '../../src/cli/signals.ts';
 import type { OutsideReach, Witness } from '../../src/cli/witness.ts';
 import { useFakeService } from '../fixture.ts';
 import { running, until } from '../processes.ts';
 import { fixtureCommand } from '../run-cli.ts';
+
+// A bug of ours deep in a request (nothing known throws there any more: what did, proxy credentials
+// undici could not decode, is now a bad setting): `bug` makes the create or the update throw.
+const bug = vi.hoisted(() => ({ inCreate: false, inUpdate: false }));
+vi.mock('../../src/core/execute.ts', async (original) => {
+  const real = await original<typeof Execute>();
+  return {
+    ...real,
+    execute: (...args: Parameters<typeof real.execute>) =>
+      bug.inCreate ? Promise.reject(new Error('boom in create')) : real.execute(...args),
+  };
+});
+vi.mock('../../src/core/service.ts', async (original) => {
+  const real = await original<typeof Service>();
+  return {
+    ...real,
+    setStatusAll: (...args: Parameters<typeof real.setStatusAll>) =>
+      bug.inUpdate ? Promise.reject(new Error('boom in update')) : real.setStatusAll(...args),
+  };
+});
+afterEach(() => Object.assign(bug, { inCreate: false, inUpdate: false }));
 
 const fake = useFakeService();
 const FIELDS = ['--artifact-id', '42', '--commit-sha', 'c0ffee', '--user', 'alice', '--branch', 'main'];
@@ -196,18 +219,33 @@ describe('the command’s ending is recorded, and its exit code kept', () => {
     expect(fake.service.requests).toEqual([]);
   });
 
-  it('a create that throws (proxy credentials undici cannot decode) is said; the command runs', async () => {
+  it('proxy credentials undici cannot decode: a bad setting naming the variable; the command runs', async () => {
     const proxied = {
       ...env(),
       DEPLOY_TRACKER_URL: 'https://tracker.invalid/api',
       HTTPS_PROXY: 'http://us%ZZer:pw@p.invalid:1',
     };
-    const result = await run([...FIELDS, '--', ...fixtureCommand('exit.cjs', '0')], { env: proxied });
+    const result = await run([...FIELDS, '--', ...fixtureCommand('exit.cjs', '5')], { env: proxied });
+
+    expect(result.code).toBe(5);
+    expect(result.lines).toEqual([
+      "error: Environment variable HTTPS_PROXY has a user name or password that is not percent-encoded: 'http://***@p.invalid:1'. Write each `%` in them as `%25` (and `@`, `:`, `/` as `%40`, `%3A`, `%2F`).",
+      '       Nothing is recorded; the command runs.',
+    ]);
+  });
+
+  it('a create that throws (a bug) is said; the command runs', async () => {
+    bug.inCreate = true;
+    const result = await run([...FIELDS, '--', ...fixtureCommand('exit.cjs', '0')]);
 
     expect(result.code).toBe(0);
-    expect(result.lines.join('\n')).toMatch(/^warning: Could not record the deployment: unexpected error \(a bug/m);
+    expect(result.lines[0]).toBe(
+      'warning: Could not record the deployment: unexpected error (a bug of report-deployment: please report it):',
+    );
+    expect(result.lines[1]).toMatch(/^\s+Error: boom in create$/);
     // Said once: nothing was left open to finish.
     expect(result.lines.filter((line) => line.includes('a bug of report-deployment'))).toHaveLength(1);
+    expect(fake.service.requests).toEqual([]);
   });
 
   it('--deployment-id "": the warning, the command runs, nothing sent', async () => {
@@ -302,28 +340,16 @@ describe('the command’s ending is recorded, and its exit code kept', () => {
   });
 
   it('a bug while setting the status is said as one (--fail-on-error: 1)', async () => {
-    const proxied = {
-      ...env(),
-      DEPLOY_TRACKER_URL: 'https://tracker.invalid/api',
-      HTTPS_PROXY: 'http://us%ZZer:pw@p.invalid:1',
-    };
-    const result = await run(['--deployment-id', '7', '--fail-on-error', '--', ...fixtureCommand('exit.cjs', '0')], {
-      env: proxied,
-    });
+    bug.inUpdate = true;
+    const result = await run(['--deployment-id', '7', '--fail-on-error', '--', ...fixtureCommand('exit.cjs', '0')]);
 
     expect(result.code).toBe(1);
     expect(result.lines).toContain('error: unexpected error (a bug of report-deployment: please report it):');
   });
 
   it('--fail-on-error: a create that throws is an error, not a warning', async () => {
-    const proxied = {
-      ...env(),
-      DEPLOY_TRACKER_URL: 'https://tracker.invalid/api',
-      HTTPS_PROXY: 'http://us%ZZer:pw@p.invalid:1',
-    };
-    const result = await run([...FIELDS, '--fail-on-error', '--', ...fixtureCommand('exit.cjs', '0')], {
-      env: proxied,
-    });
+    bug.inCreate = true;
+    const result = await run([...FIELDS, '--fail-on-error', '--', ...fixtureCommand('exit.cjs', '0')]);
 
     expect(result.code).toBe(1);
     expect(result.lines[0]).toMatch(/^error: Could not record the deployment: unexpected error \(a bug/);

@@ -73,6 +73,31 @@ describe('proxyFor', () => {
   });
 });
 
+describe('the proxy’s credentials', () => {
+  // undici decodes them for Proxy-Authorization, and threw at the first request.
+  it.each([
+    ['http://us%ZZer:pw@proxy.example.com:3128', 'user'],
+    ['http://user:p%ss@proxy.example.com:3128', 'password'],
+    ['http://user:%FFpw@proxy.example.com:3128', 'password, no UTF-8'],
+    ['http://us%er@proxy.example.com:3128', 'user, no password'],
+  ])('refuses %s (%s): each %% as %%25, the credentials not shown', (value) => {
+    const call = () => proxyFor(new URL('https://t.example.com'), { HTTPS_PROXY: value });
+    expect(call).toThrow(ConfigError);
+    expect(call).toThrow(
+      'Environment variable HTTPS_PROXY has a user name or password that is not percent-encoded: ' +
+        "'http://***@proxy.example.com:3128'. Write each `%` in them as `%25` (and `@`, `:`, `/` as `%40`, `%3A`, `%2F`).",
+    );
+  });
+
+  it('takes credentials whose escapes decode (undici decodes them the same way)', () => {
+    const taken = proxyFor(new URL('https://t.example.com'), {
+      HTTPS_PROXY: 'http://%C3%A9:p%25%40@proxy.example.com',
+    });
+    expect(decodeURIComponent(taken?.url.username ?? '')).toBe('é');
+    expect(decodeURIComponent(taken?.url.password ?? '')).toBe('p%@');
+  });
+});
+
 describe('small helpers', () => {
   it.each([
     'localhost',
