@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/config-error.ts';
 import { isLoopback, proxyFor, withoutCredentials } from '../../src/core/proxy.ts';
+import { createProxyAgent } from '../../src/deps/undici.ts';
 
 const proxy = 'http://proxy.example.com:3128';
 
@@ -95,6 +97,29 @@ describe('the proxy’s credentials', () => {
     });
     expect(decodeURIComponent(taken?.url.username ?? '')).toBe('é');
     expect(decodeURIComponent(taken?.url.password ?? '')).toBe('p%@');
+  });
+
+  // Whatever the credentials hold: refused as a ConfigError that shows neither, or a URL that undici's
+  // own ProxyAgent takes (it decodes them as it is made, where it threw at the first request).
+  it('any credentials: refused without showing them, or taken by undici', async () => {
+    const piece = fc.string({ unit: fc.constantFrom('%', 'Z', 'F', '4', '0', 'é', '@', ':', '/', 'x'), minLength: 1 });
+    await fc.assert(
+      fc.asyncProperty(piece, piece, async (user, password) => {
+        const value = `http://${user}:${password}@proxy.example.com:3128`;
+        let proxy;
+        try {
+          proxy = proxyFor(new URL('https://t.example.com'), { HTTPS_PROXY: value });
+        } catch (error) {
+          expect(error).toBeInstanceOf(ConfigError);
+          expect((error as Error).message).toMatch(/^Environment variable HTTPS_PROXY /);
+          expect((error as Error).message).not.toContain(`${user}:${password}`);
+          return;
+        }
+        const agent = await createProxyAgent(proxy?.url as URL, { timeoutMs: 1000 });
+        await agent.close();
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
