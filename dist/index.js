@@ -2192,7 +2192,7 @@ function describeNothing(plan, wording) {
         case 'skipped':
             return said(`Nothing recorded: status is '${plan.word}', so nothing was deployed.`, false, 'Deployment not recorded: skipped', `status was '${plan.word}', so nothing was recorded.`);
         case 'not-final':
-            return said(`Nothing recorded: the deployment is '${plan.word}', not a final state. A workflow on \`deployment_status\` records it once its state is success, failure or error (a STARTED record now would stay unfinished beside that one).`, false, 'Deployment not recorded: not finished yet', `the deployment was '${plan.word}', so nothing was recorded.`);
+            return said(`Nothing recorded: the deployment is '${plan.word}', not a final state. ${wording.notFinalYet}`, false, 'Deployment not recorded: not finished yet', `the deployment was '${plan.word}', so nothing was recorded.`);
         case 'not-yet':
             return said(plan.why, true, 'Deployment not recorded: no state yet', 'the deployment had no state yet, so nothing was recorded.');
         case 'no-ids': {
@@ -3599,6 +3599,7 @@ const ACTION_WORDING = {
     finisher: 'the post step',
     finishFrom: 'the job status',
     finishWhen: 'when the job ends',
+    notFinalYet: 'A workflow on `deployment_status` records it once its state is success, failure or error (a STARTED record now would stay unfinished beside that one).',
 };
 
 ; 

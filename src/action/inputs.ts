@@ -48,4 +48,6 @@ export const ACTION_WORDING: Wording = {
   finisher: 'the post step',
   finishFrom: 'the job status',
   finishWhen: 'when the job ends',
+  notFinalYet:
+    'A workflow on `deployment_status` records it once its state is success, failure or error (a STARTED record now would stay unfinished beside that one).',
 };

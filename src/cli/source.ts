@@ -51,6 +51,8 @@ export const CLI_WORDING: Wording = {
   finisher: 'report-deployment',
   finishFrom: "the command's exit status",
   finishWhen: 'when it ends',
+  notFinalYet:
+    'Record it once it has ended, with `--status` success, failure or error (a STARTED record now would stay unfinished beside that one).',
 };
 
 /** `run`'s: a dry run prints the requests, and the command runs all the same. */

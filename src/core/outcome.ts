@@ -23,6 +23,8 @@ export interface Wording extends Naming {
   finishFrom: string;
   /** When: "when the job ends". */
   finishWhen: string;
+  /** Who records a deployment given a state that is not final, once it has one, and why not now. */
+  notFinalYet: string;
   /** What goes on after a dry run's start all the same, where something does: "the command runs all the same". */
   dryRunGoesOn?: string;
 }
@@ -198,7 +200,7 @@ function describeNothing(plan: Extract<Plan, { kind: 'nothing' }>, wording: Word
       );
     case 'not-final':
       return said(
-        `Nothing recorded: the deployment is '${plan.word}', not a final state. A workflow on \`deployment_status\` records it once its state is success, failure or error (a STARTED record now would stay unfinished beside that one).`,
+        `Nothing recorded: the deployment is '${plan.word}', not a final state. ${wording.notFinalYet}`,
         false,
         'Deployment not recorded: not finished yet',
         `the deployment was '${plan.word}', so nothing was recorded.`,

@@ -430,6 +430,16 @@ describe("the CLI's settings and words", () => {
     }
   });
 
+  it("record --status pending (a GitHub deployment state that is not final): nothing sent, in the CLI's words", async () => {
+    const result = await runCliInProcess(['record', '--status', 'pending', ...FIELDS], env());
+
+    expect(result.exitCode).toBe(0);
+    expect(lines(result.stderr)).toEqual([
+      "report-deployment: Nothing recorded: the deployment is 'pending', not a final state. Record it once it has ended, with `--status` success, failure or error (a STARTED record now would stay unfinished beside that one).",
+    ]);
+    expect(service.requests).toEqual([]);
+  });
+
   it('in messages: 101 artifacts in one command, and a refused status word', async () => {
     const many = Array.from({ length: 101 }, (_, index) => String(index + 1)).join(',');
     const result = await runCliInProcess(
