@@ -119,7 +119,7 @@ async function runJob(
   example: Example,
   env: Record<string, string>,
   deployExitCode: number,
-  options: { job?: Job; reachable?: boolean } = {},
+  options: { job?: Job; reachable?: boolean; override?: Record<string, string> } = {},
 ): Promise<JobResult> {
   const job = options.job ?? newJob();
   const reachable = options.reachable ?? true;
@@ -144,7 +144,8 @@ async function runJob(
       .replaceAll(/report-deployment@\d+\.\d+\.\d+/g, reachable ? tarball : join(scratch, 'no-such.tgz'))
       .replaceAll('./deploy.sh', `"${deploy}"`);
     try {
-      const running = promisify(execFile)('sh', ['-c', `. "$BASH_ENV"\n${command}`], {
+      const [shell, ...flags] = example.shell;
+      const running = promisify(execFile)(shell as string, [...flags, `. "$BASH_ENV"\n${command}`], {
         cwd: job.workspace,
         env: {
           PATH: path,
@@ -161,6 +162,7 @@ async function runJob(
           npm_config_update_notifier: 'false',
           ...env,
           ...step.env,
+          ...options.override,
         },
       });
       // Nothing to read, as a CI's step has.
@@ -185,6 +187,8 @@ const service = () => ({ DEPLOY_TRACKER_URL: fake.service.url, DEPLOY_TRACKER_AP
 
 interface Example {
   file: string;
+  /** The shell its CI runs a step's script with, up to the script (each stops at a failure but Azure's). */
+  shell: string[];
   steps: () => Step[];
   /** How it installs the tool: the executable (install.sh), or the npm package. */
   installs: 'executable' | 'npm';
@@ -199,6 +203,8 @@ interface Example {
 const EXAMPLES: Example[] = [
   {
     file: 'cli/gitlab-ci.yml',
+    // The runner's script for bash: `set -eo pipefail`.
+    shell: ['bash', '-eo', 'pipefail', '-c'],
     steps: () => {
       const { deploy } = parse(read('cli/gitlab-ci.yml')) as { deploy: { before_script: string[]; script: string[] } };
       return oneShell([...deploy.before_script, ...deploy.script]);
@@ -222,6 +228,8 @@ const EXAMPLES: Example[] = [
   },
   {
     file: 'cli/Jenkinsfile',
+    // The sh step: `sh -xe` (-x only traces).
+    shell: ['sh', '-e', '-c'],
     steps: () =>
       [...read('cli/Jenkinsfile').matchAll(/sh '([^']+)'/g)].map((match) => ({ command: match[1] as string })),
     installs: 'executable',
@@ -241,6 +249,8 @@ const EXAMPLES: Example[] = [
   },
   {
     file: 'cli/circleci-config.yml',
+    // A run step's default shell.
+    shell: ['bash', '-eo', 'pipefail', '-c'],
     steps: () =>
       (
         parse(read('cli/circleci-config.yml')) as {
@@ -266,6 +276,8 @@ const EXAMPLES: Example[] = [
   },
   {
     file: 'cli/buildkite-pipeline.yml',
+    // The agent's default shell.
+    shell: ['bash', '-e', '-c'],
     steps: () =>
       (parse(read('cli/buildkite-pipeline.yml')) as { steps: { commands: string[] }[] }).steps.flatMap((step) =>
         oneShell(step.commands),
@@ -288,6 +300,8 @@ const EXAMPLES: Example[] = [
   },
   {
     file: 'cli/azure-pipelines.yml',
+    // A script step on Linux: bash --noprofile --norc, no -e.
+    shell: ['bash', '--noprofile', '--norc', '-c'],
     steps: () =>
       (
         parse(read('cli/azure-pipelines.yml')) as {
@@ -318,6 +332,8 @@ const EXAMPLES: Example[] = [
   },
   {
     file: 'cli-in-github-actions.yml',
+    // run: with bash found, GitHub's default.
+    shell: ['bash', '--noprofile', '--norc', '-eo', 'pipefail', '-c'],
     steps: () =>
       (
         parse(read('cli-in-github-actions.yml')) as {
@@ -350,6 +366,8 @@ const EXAMPLES: Example[] = [
 /** Bitbucket Pipelines: the script in one shell, then after-script whatever it came to. */
 const BITBUCKET: Example = {
   file: 'cli/bitbucket-pipelines.yml',
+  // Each command of the script stops the step where it fails.
+  shell: ['bash', '-e', '-c'],
   steps: () => {
     const step = (
       parse(read('cli/bitbucket-pipelines.yml')) as {
@@ -358,7 +376,8 @@ const BITBUCKET: Example = {
     ).pipelines.branches.main[0]?.step;
     return [
       ...oneShell(step?.script ?? []),
-      ...(step?.['after-script'] ?? []).map((command) => ({ command, when: 'always' as const })),
+      // An after-script that fails leaves the step's status as the script made it.
+      ...(step?.['after-script'] ?? []).map((command) => ({ command, when: 'always' as const, continueOnError: true })),
     ];
   },
   installs: 'npm',
@@ -446,6 +465,37 @@ describe('where the tool could not be installed, the deploy runs all the same, a
     if (example.installs === 'executable') {
       expect(broken.requests.filter((request) => request.path.endsWith(`/${seaName()}`)).length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('where a setting is wrong, the deploy runs all the same, and the job ends as it did', () => {
+  // A bad setting: start and record exit 2, run says it and runs the command. No step may stop the
+  // job before the deploy, nor fail it after, in its CI's own shell (set -e where the CI has it).
+  it.each([...EXAMPLES, BITBUCKET].map((example) => [example.file, example] as const))('%s', async (_, example) => {
+    const env = { ...example.ci, ...service(), BITBUCKET_EXIT_CODE: '0' };
+    const override = { DEPLOY_TRACKER_URL: 'tracker.example.com/api' };
+    const succeeded = await runJob(example, env, 0, { override });
+    const failed = await runJob(example, { ...env, BITBUCKET_EXIT_CODE: '3' }, 3, { override });
+
+    expect(succeeded).toEqual({ failed: false, deployed: true });
+    expect(failed).toEqual({ failed: true, deployed: true });
+    expect(fake.service.requests).toEqual([]);
+  });
+});
+
+describe('an id the service answers is data, not shell code, in the steps after start', () => {
+  it('circleci-config.yml hands a hostile id on through BASH_ENV as it was, running nothing of it', async () => {
+    const example = EXAMPLES.find((candidate) => candidate.file === 'cli/circleci-config.yml') as Example;
+    const id = "7';touch injected;echo '$(touch injected2)";
+    fake.service.fail('POST', { status: 201, body: { success: true, id } });
+    const job = newJob();
+    const result = await runJob(example, { ...example.ci, ...service() }, 0, { job });
+
+    expect(result).toEqual({ failed: false, deployed: true });
+    expect(readdirSync(job.workspace).filter((name) => name.startsWith('injected'))).toEqual([]);
+    // finish got the very id start printed.
+    const patch = fake.service.requests.find((request) => request.method === 'PATCH');
+    expect(patch?.path).toBe(`/deployment/${encodeURIComponent(id)}`);
   });
 });
 
