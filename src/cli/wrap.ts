@@ -63,6 +63,12 @@ export interface StartOptions {
 /** Starts `command` with `args`. */
 export function startCommand(command: string, args: readonly string[], options: StartOptions): Wrapped {
   const { platform = process.platform, env = process.env } = options;
+  // The witness first: a signal the command sends its group as it starts (`kill 0`) must find it
+  // there, or it would be passed on as one the command never got. (One sent in the instant between
+  // the two starts reaches the witness alone and is not passed on: the CI's next signal is.)
+  // The tree's witness only where the command's group can be seen, and so its leaving the CLI's.
+  const witness =
+    options.witness ?? startWitness(witnessProgram(env.PATH ?? '', platform), { tree: platform === 'linux' });
   let child: ChildProcess;
   const stdio = commandStdio(platform, options.stderr);
   try {
@@ -70,14 +76,12 @@ export function startCommand(command: string, args: readonly string[], options: 
   } catch (error) {
     // Node refuses some starts at once instead of with an 'error' event (a PATH entry too long for
     // libuv, a NUL in an argument): the command did not start, and its exit code says so.
+    witness.stop();
     const ended = Promise.resolve<Ending>({ kind: 'not-started', ...notStarted(command, error as Error) });
     return { ended, relay: () => Promise.resolve('ended') };
   } finally {
     stdio.close();
   }
-  // The tree's witness only where the command's group can be seen, and so its leaving the CLI's.
-  const witness =
-    options.witness ?? startWitness(witnessProgram(env.PATH ?? '', platform), { tree: platform === 'linux' });
   const ended = new Promise<Ending>((resolve) => {
     child.once('error', (error: NodeJS.ErrnoException) => {
       resolve({ kind: 'not-started', ...notStarted(command, error) });
@@ -113,6 +117,9 @@ export function startCommand(command: string, args: readonly string[], options: 
   };
 }
 
+/** Where a command is looked for when PATH is unset (`env -i`): libuv's and glibc's default. */
+const DEFAULT_PATH = '/usr/bin:/bin';
+
 function spawnCommand(
   command: string,
   args: readonly string[],
@@ -120,7 +127,7 @@ function spawnCommand(
   env: Record<string, string | undefined>,
   stdio: StdioOptions,
 ): ChildProcess {
-  if (platform !== 'win32') return spawn(resolveCommand(command, env.PATH ?? ''), args, { stdio });
+  if (platform !== 'win32') return spawn(resolveCommand(command, env.PATH ?? DEFAULT_PATH), args, { stdio });
   const start = windowsStart(findOnWindows(command, env, isFile), args, env);
   return spawn(start.file, start.args, { stdio, windowsVerbatimArguments: start.verbatim });
 }

@@ -122,6 +122,22 @@ describe('each stop signal reaches the command once, whoever it was sent to', ()
   });
 });
 
+describe('a command that signals its own process group as it starts', () => {
+  it('SIGTERM to the group at once (kill -TERM 0): the command gets it once (the witness was there first)', async () => {
+    // The shell counts each SIGTERM after the command it is running; the sleep leaves time for one
+    // passed on wrongly (the CLI waits 250 ms for its witness) to arrive.
+    const script = 'trap "echo trapped >&2" TERM; kill -TERM 0; sleep 1; exit 0';
+    const result = await runCli(['run', ...FIELDS, '--', 'sh', '-c', script], { env: env(), detached: true });
+
+    expect(result.stderr.split('\n').filter((line) => line === 'trapped')).toHaveLength(1);
+    expect(result.messages).toContain(
+      'SIGTERM received: the command got it too (sent to the whole process group, or to each process), so it is not passed on again.',
+    );
+    expect(statuses()).toEqual([['STARTED', 'FAILED', 'SUCCEEDED']]);
+    expect(result.exitCode).toBe(0);
+  });
+});
+
 describe('a command in a process group of its own (setsid) gets each stop signal once too', () => {
   const OWN_GROUP =
     "passed on to the command, which runs in a process group of its own (what is sent to the CLI's group does not reach it).";

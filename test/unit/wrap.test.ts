@@ -107,14 +107,31 @@ describe('startCommand', () => {
     [undefined, false, 'SIGINT', 'passed-on'],
     [false, true, 'SIGINT', 'passed-on'],
   ] as const)('witness %s, in a terminal %s: %s is %s', async (reached, interactive, signal, relay) => {
-    const wrapped = startCommand(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], {
-      interactive,
-      witness: witness(reached),
-    });
+    const pidFile = join(dir, 'pid');
+    const wrapped = startCommand(
+      process.execPath,
+      [
+        '-e',
+        `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setTimeout(() => {}, 20000)`,
+      ],
+      { interactive, witness: witness(reached) },
+    );
 
     expect(await wrapped.relay(signal)).toBe(relay);
     if (relay === 'passed-on') expect(await wrapped.ended).toEqual({ kind: 'signalled', signal });
-    else expect(await Promise.race([wrapped.ended, Promise.resolve('running')])).toBe('running');
+    else {
+      expect(await Promise.race([wrapped.ended, Promise.resolve('running')])).toBe('running');
+      // Not left running past the test.
+      await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '');
+      process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+      expect(await wrapped.ended).toEqual({ kind: 'signalled', signal: 'SIGKILL' });
+    }
+  });
+
+  it('with PATH unset (env -i), a bare name is looked for where libuv and glibc look: /usr/bin, /bin', async () => {
+    const wrapped = startCommand('true', [], { interactive: false, env: {}, witness: witness(false) });
+
+    expect(await wrapped.ended).toEqual({ kind: 'exited', code: 0 });
   });
 
   it('on Windows passes nothing on: the console sends its Ctrl-C to every process', async () => {
