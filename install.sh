@@ -68,147 +68,157 @@ report-deployment-licenses.txt.
 EOF
 }
 
-version="${REPORT_DEPLOYMENT_VERSION:-$pinned_version}"
-dir="${REPORT_DEPLOYMENT_INSTALL_DIR:-}"
-base="${REPORT_DEPLOYMENT_DOWNLOAD_URL:-$default_base}"
+# All of it in one function, called on the last line: a download cut short (curl ... | sh) runs nothing.
+main() {
+  version="${REPORT_DEPLOYMENT_VERSION:-$pinned_version}"
+  dir="${REPORT_DEPLOYMENT_INSTALL_DIR:-}"
+  base="${REPORT_DEPLOYMENT_DOWNLOAD_URL:-$default_base}"
 
-while [ "$#" -gt 0 ]; do
-  case "$1" in
-    --version | --dir)
-      [ "$#" -ge 2 ] || usage_error "$1 needs a value"
-      if [ "$1" = --version ]; then version="$2"; else dir="$2"; fi
-      shift 2
-      ;;
-    --version=*) version="${1#--version=}" && shift ;;
-    --dir=*) dir="${1#--dir=}" && shift ;;
-    -h | --help)
-      help
-      exit 0
-      ;;
-    *) usage_error "unknown argument '$1'" ;;
-  esac
-done
+  while [ "$#" -gt 0 ]; do
+    case "$1" in
+      --version | --dir)
+        [ "$#" -ge 2 ] || usage_error "$1 needs a value"
+        if [ "$1" = --version ]; then version="$2"; else dir="$2"; fi
+        shift 2
+        ;;
+      --version=*) version="${1#--version=}" && shift ;;
+      --dir=*) dir="${1#--dir=}" && shift ;;
+      -h | --help)
+        help
+        exit 0
+        ;;
+      *) usage_error "unknown argument '$1'" ;;
+    esac
+  done
 
-version="${version#v}"
-[ -n "$version" ] || usage_error "this copy of install.sh is not from a release: give the version, e.g. --version 1.2.3 ($repository/releases)"
-printf '%s\n' "$version" | grep -Eq '^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$' ||
-  usage_error "--version must be a version such as 1.2.3, got '$version'"
-if [ -z "$dir" ]; then
-  [ -n "${HOME:-}" ] || usage_error "HOME is not set: give the directory to install into with --dir DIR"
-  dir="$HOME/.local/bin"
-fi
-base="${base%/}"
-
-other_ways="Use the npm package instead, with Node.js 22 or later: npm install --global report-deployment@$version"
-
-# This machine: the release's name for its OS and architecture.
-os=$(uname -s)
-arch=$(uname -m)
-case "$os" in
-  Linux) os=linux ;;
-  Darwin) os=darwin ;;
-  MINGW* | MSYS* | CYGWIN* | Windows_NT) os=win ;;
-  *) fail "there is no executable for $os ($arch)." "$other_ways" ;;
-esac
-case "$arch" in
-  x86_64 | amd64) arch=x64 ;;
-  aarch64 | arm64) arch=arm64 ;;
-  *) fail "there is no executable for $os on $arch." "$other_ways" ;;
-esac
-# A shell under Rosetta on Apple silicon: the native one.
-if [ "$os" = darwin ] && [ "$arch" = x64 ] && [ "$(sysctl -n sysctl.proc_translated 2>/dev/null || true)" = 1 ]; then
-  arch=arm64
-fi
-if [ "$os" = win ] && [ "$arch" != x64 ]; then
-  fail "there is no executable for Windows on $arch." "$other_ways"
-fi
-if [ "$os" = linux ]; then
-  # The executables are built for glibc: Alpine and other musl systems cannot run them.
-  if (ldd --version 2>&1 || true) | grep -qi musl || ls /lib/ld-musl-* > /dev/null 2>&1; then
-    fail "this Linux uses musl libc (Alpine?), and the executable needs glibc." \
-      "Use the npm package with the image's Node.js instead: apk add nodejs npm && npm install --global report-deployment@$version"
+  version="${version#v}"
+  [ -n "$version" ] || usage_error "this copy of install.sh is not from a release: give the version, e.g. --version 1.2.3 ($repository/releases)"
+  printf '%s\n' "$version" | grep -Eq '^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$' ||
+    usage_error "--version must be a version such as 1.2.3, got '$version'"
+  if [ -z "$dir" ]; then
+    [ -n "${HOME:-}" ] || usage_error "HOME is not set: give the directory to install into with --dir DIR"
+    dir="$HOME/.local/bin"
   fi
-fi
+  base="${base%/}"
 
-asset="report-deployment-$os-$arch"
-name=report-deployment
-if [ "$os" = win ]; then
-  asset="$asset.exe"
-  name=report-deployment.exe
-fi
-target="$dir/$name"
-url="$base/v$version"
+  other_ways="Use the npm package instead, with Node.js 22 or later: npm install --global report-deployment@$version"
 
-# That version installed already (a CI's cache): nothing to download.
-if [ -x "$target" ] && [ "$("$target" --version 2>/dev/null || true)" = "$version" ]; then
-  say "report-deployment $version is installed already: $target"
+  # This machine: the release's name for its OS and architecture.
+  os=$(uname -s)
+  arch=$(uname -m)
+  case "$os" in
+    Linux) os=linux ;;
+    Darwin) os=darwin ;;
+    MINGW* | MSYS* | CYGWIN* | Windows_NT) os=win ;;
+    *) fail "there is no executable for $os ($arch)." "$other_ways" ;;
+  esac
+  case "$arch" in
+    x86_64 | amd64) arch=x64 ;;
+    aarch64 | arm64) arch=arm64 ;;
+    *) fail "there is no executable for $os on $arch." "$other_ways" ;;
+  esac
+  # A shell under Rosetta on Apple silicon: the native one.
+  if [ "$os" = darwin ] && [ "$arch" = x64 ] && [ "$(sysctl -n sysctl.proc_translated 2>/dev/null || true)" = 1 ]; then
+    arch=arm64
+  fi
+  if [ "$os" = win ] && [ "$arch" != x64 ]; then
+    fail "there is no executable for Windows on $arch." "$other_ways"
+  fi
+  if [ "$os" = linux ]; then
+    # The executables are built for glibc: Alpine and other musl systems cannot run them.
+    if (ldd --version 2>&1 || true) | grep -qi musl || ls /lib/ld-musl-* > /dev/null 2>&1; then
+      fail "this Linux uses musl libc (Alpine?), and the executable needs glibc." \
+        "Use the npm package with the image's Node.js instead: apk add nodejs npm && npm install --global report-deployment@$version"
+    fi
+  fi
+
+  asset="report-deployment-$os-$arch"
+  name=report-deployment
+  if [ "$os" = win ]; then
+    asset="$asset.exe"
+    name=report-deployment.exe
+  fi
+  target="$dir/$name"
+  url="$base/v$version"
+  # mv would put the file into a directory of that name, and say it was installed.
+  [ ! -d "$target" ] || fail "$target is a directory: remove it, or give another --dir. Nothing was installed."
+
+  # That version installed already (a CI's cache): nothing to download.
+  if [ -x "$target" ] && [ "$("$target" --version 2>/dev/null || true)" = "$version" ]; then
+    say "report-deployment $version is installed already: $target"
+    printf '%s\n' "$target"
+    exit 0
+  fi
+
+  if command -v curl > /dev/null 2>&1; then
+    # A download that stalls (under 1 KB/s for 30 s) fails rather than holding the job until its timeout.
+    download() {
+      curl --fail --silent --show-error --location --retry 3 --connect-timeout 30 --speed-limit 1024 --speed-time 30 \
+        --output "$2" "$1"
+    }
+  elif command -v wget > /dev/null 2>&1 && wget --version 2> /dev/null | grep -q 'GNU Wget'; then
+    download() { wget -q --tries=3 --timeout=30 -O "$2" "$1"; }
+  elif command -v wget > /dev/null 2>&1; then
+    # BusyBox's: some builds have no -T, and Debian's crashes on it.
+    download() { wget -q -O "$2" "$1"; }
+  else
+    fail "neither curl nor wget is installed: install one of them, or download $url/$asset yourself and check it against $url/SHA256SUMS."
+  fi
+  if command -v sha256sum > /dev/null 2>&1; then
+    sha256() { sha256sum "$1" | cut -d ' ' -f 1; }
+  elif command -v shasum > /dev/null 2>&1; then
+    sha256() { shasum -a 256 "$1" | cut -d ' ' -f 1; }
+  else
+    fail "neither sha256sum nor shasum is installed, so the download could not be checked: nothing was installed." \
+      "Install one of them (coreutils, or perl's shasum) and run this again."
+  fi
+
+  work=$(mktemp -d 2> /dev/null || mktemp -d -t report-deployment 2> /dev/null) ||
+    fail "could not make a temporary directory (TMPDIR=${TMPDIR:-unset}): set TMPDIR to one you may write to."
+  # The half-written copy in DIR goes too, however this ends (an interrupted copy of 100 MB).
+  partial=''
+  trap 'rm -rf "$work"; [ -z "$partial" ] || rm -f "$partial"' EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+
+  say "downloading report-deployment $version for $os-$arch from $url/"
+  download "$url/SHA256SUMS" "$work/SHA256SUMS" ||
+    fail "could not download $url/SHA256SUMS: is $version a release ($repository/releases)? Nothing was installed."
+  download "$url/$asset" "$work/$asset" ||
+    fail "could not download $url/$asset: is $version a release, with an executable for $os-$arch? Nothing was installed." "$other_ways"
+
+  # SHA256SUMS as sha256sum writes it: "<hash>  <file>" (or "<hash> *<file>"), one a line.
+  expected=$(awk -v file="$asset" '$2 == file || $2 == "*" file { print $1; exit }' "$work/SHA256SUMS")
+  [ -n "$expected" ] || fail "$url/SHA256SUMS lists no $asset: nothing was installed."
+  actual=$(sha256 "$work/$asset")
+  if [ "$actual" != "$expected" ]; then
+    fail "the SHA-256 of $asset is not the one SHA256SUMS gives: nothing was installed." \
+      "expected $expected" \
+      "got      $actual" \
+      "The download was changed or cut short: run this again, or check the mirror ($url/)."
+  fi
+
+  chmod 755 "$work/$asset"
+  if ! installed_version=$("$work/$asset" --version 2>&1); then
+    fail "the executable does not run on this machine, so nothing was installed:" "$installed_version" "$other_ways"
+  fi
+
+  mkdir -p "$dir" 2>/dev/null || fail "could not create $dir: give a directory you may write to with --dir DIR. Nothing was installed."
+  # Into place by a rename in DIR: never half a file, and a running copy is not disturbed.
+  partial="$dir/.$name.partial.$$"
+  if ! cp "$work/$asset" "$partial" 2>/dev/null; then
+    fail "could not write to $dir: give a directory you may write to with --dir DIR. Nothing was installed."
+  fi
+  chmod 755 "$partial"
+  mv -f "$partial" "$target" || fail "could not replace $target. Nothing was installed."
+  partial=''
+
+  say "installed report-deployment $installed_version: $target"
+  case ":${PATH:-}:" in
+    *":$dir:"*) ;;
+    *) say "$dir is not on PATH: run it as $target, or add it: export PATH=\"$dir:\$PATH\"" ;;
+  esac
   printf '%s\n' "$target"
-  exit 0
-fi
-
-if command -v curl > /dev/null 2>&1; then
-  download() { curl --fail --silent --show-error --location --retry 3 --connect-timeout 30 --output "$2" "$1"; }
-elif command -v wget > /dev/null 2>&1 && wget --version 2> /dev/null | grep -q 'GNU Wget'; then
-  download() { wget -q --tries=3 --timeout=30 -O "$2" "$1"; }
-elif command -v wget > /dev/null 2>&1; then
-  # BusyBox's: some builds have no -T, and Debian's crashes on it.
-  download() { wget -q -O "$2" "$1"; }
-else
-  fail "neither curl nor wget is installed: install one of them, or download $url/$asset yourself and check it against $url/SHA256SUMS."
-fi
-if command -v sha256sum > /dev/null 2>&1; then
-  sha256() { sha256sum "$1" | cut -d ' ' -f 1; }
-elif command -v shasum > /dev/null 2>&1; then
-  sha256() { shasum -a 256 "$1" | cut -d ' ' -f 1; }
-else
-  fail "neither sha256sum nor shasum is installed, so the download could not be checked: nothing was installed." \
-    "Install one of them (coreutils, or perl's shasum) and run this again."
-fi
-
-work=$(mktemp -d 2> /dev/null || mktemp -d -t report-deployment 2> /dev/null) ||
-  fail "could not make a temporary directory (TMPDIR=${TMPDIR:-unset}): set TMPDIR to one you may write to."
-trap 'rm -rf "$work"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-say "downloading report-deployment $version for $os-$arch from $url/"
-download "$url/SHA256SUMS" "$work/SHA256SUMS" ||
-  fail "could not download $url/SHA256SUMS: is $version a release ($repository/releases)? Nothing was installed."
-download "$url/$asset" "$work/$asset" ||
-  fail "could not download $url/$asset: is $version a release, with an executable for $os-$arch? Nothing was installed." "$other_ways"
-
-# SHA256SUMS as sha256sum writes it: "<hash>  <file>" (or "<hash> *<file>"), one a line.
-expected=$(awk -v file="$asset" '$2 == file || $2 == "*" file { print $1; exit }' "$work/SHA256SUMS")
-[ -n "$expected" ] || fail "$url/SHA256SUMS lists no $asset: nothing was installed."
-actual=$(sha256 "$work/$asset")
-if [ "$actual" != "$expected" ]; then
-  fail "the SHA-256 of $asset is not the one SHA256SUMS gives: nothing was installed." \
-    "expected $expected" \
-    "got      $actual" \
-    "The download was changed or cut short: run this again, or check the mirror ($url/)."
-fi
-
-chmod 755 "$work/$asset"
-if ! installed_version=$("$work/$asset" --version 2>&1); then
-  fail "the executable does not run on this machine, so nothing was installed:" "$installed_version" "$other_ways"
-fi
-
-mkdir -p "$dir" 2>/dev/null || fail "could not create $dir: give a directory you may write to with --dir DIR. Nothing was installed."
-# Into place by a rename in DIR: never half a file, and a running copy is not disturbed.
-partial="$dir/.$name.partial.$$"
-if ! cp "$work/$asset" "$partial" 2>/dev/null; then
-  rm -f "$partial"
-  fail "could not write to $dir: give a directory you may write to with --dir DIR. Nothing was installed."
-fi
-chmod 755 "$partial"
-mv -f "$partial" "$target" || {
-  rm -f "$partial"
-  fail "could not replace $target. Nothing was installed."
 }
 
-say "installed report-deployment $installed_version: $target"
-case ":${PATH:-}:" in
-  *":$dir:"*) ;;
-  *) say "$dir is not on PATH: run it as $target, or add it: export PATH=\"$dir:\$PATH\"" ;;
-esac
-printf '%s\n' "$target"
+main "$@"

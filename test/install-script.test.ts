@@ -308,6 +308,52 @@ describe('install.sh installs nothing it could not verify, and says why', () => 
     );
   });
 
+  it('a directory where the executable would go: exit 1, nothing downloaded, nothing moved into it', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+    mkdirSync(join(work, 'bin', 'report-deployment'), { recursive: true });
+
+    const result = await install(['--version', VERSION, '--dir', join(work, 'bin')]);
+
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe(
+      `install.sh: ${join(work, 'bin', 'report-deployment')} is a directory: remove it, or give another --dir. Nothing was installed.\n`,
+    );
+    expect(readdirSync(join(work, 'bin', 'report-deployment'))).toEqual([]);
+    expect(downloads()).toEqual([]);
+  });
+
+  it.each(['dash', 'busybox'] as const)(
+    'under %s, stopped (SIGTERM) while copying into DIR: no half-written file is left there',
+    async (shell) => {
+      work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+      await serve({ [ASSET]: FAKE_EXECUTABLE });
+      mkdirSync(join(work, 'bin'));
+      // A copy that has written part of the file when the job is stopped.
+      const cp = '#!/bin/sh\nprintf partial > "$2"\nkill -TERM "$PPID"\nexit 1\n';
+
+      const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], { shell, fakes: { cp } });
+
+      expect(result.exitCode).toBe(143);
+      expect(readdirSync(join(work, 'bin'))).toEqual([]);
+    },
+  );
+
+  it('a copy cut short in the download (curl ... | sh): runs nothing', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+    const text = readFileSync(SCRIPT, 'utf8');
+    // Cut at a line of main() that would, run alone, download and install.
+    const cut = join(work, 'cut.sh');
+    writeFileSync(cut, text.slice(0, text.indexOf('download "$url/$asset"')));
+
+    const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], { script: cut });
+
+    expect(result.stdout).toBe('');
+    expect(downloads()).toEqual([]);
+    expect(existsSync(join(work, 'bin'))).toBe(false);
+  });
+
   it('no checksum tool: refuses before downloading anything', async () => {
     work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
     await serve({ [ASSET]: FAKE_EXECUTABLE });
