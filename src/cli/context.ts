@@ -6,6 +6,7 @@
 import { Settings } from '../core/constants.js';
 import { FieldNames, type ArtifactRef, type Sourced } from '../core/deployment.js';
 import { inertLines } from '../core/log.js';
+import { withoutCredentials } from '../core/proxy.js';
 import { scrubber } from '../core/secret.js';
 import type { ParsedArgs } from './args.js';
 import { defuseForeignCommands, type CliLog } from './log.js';
@@ -27,7 +28,8 @@ export async function showContext(
   const url = source.get(Settings.BaseUrl);
   const fields = request.fields;
   const head: Row[] = [
-    ['service', url ? { value: url, source: source.setting(Settings.BaseUrl) } : undefined],
+    // As start's messages show it: credentials in the URL are no more for a log than the key is.
+    ['service', url ? { value: withoutCredentials(url), source: source.setting(Settings.BaseUrl) } : undefined],
     ['key', env[ENV_KEY] ? { value: '(set, not shown)', source: ENV_KEY } : undefined],
     ['ci', { value: ci?.name ?? '(none)', source: ci?.name ? 'its variables' : 'no CI variables found' }],
   ];
@@ -74,7 +76,8 @@ export async function showContext(
     log.error(problem.lines);
     return ExitCodes.usage;
   }
-  // The only thing start says before it sends, where nothing stops it: that nothing is recorded without a key.
+  // The only thing start says before it sends, where nothing stops it: that nothing is recorded without a
+  // key (with --fail-on-error, start's exit 1: context, which records nothing anyway, exits 0).
   if (settings.noKey) log.warning(settings.noKey);
   return ExitCodes.ok;
 }

@@ -20,12 +20,16 @@ export async function oneShot(args: ParsedArgs, env: Record<string, string | und
   }
   const { settings, request } = read;
   const plan = planFor(settings, request);
+  // With --fail-on-error, no key is an error (exit 1), said as one.
+  if (plan.kind === 'nothing' && plan.reason === 'no-key' && settings.failOnError) {
+    log.error(plan.warning);
+    return ExitCodes.notRecorded;
+  }
   const results = keepPrintable(await execute(plan, settings, log));
   const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt: Date.now(), wording: CLI_WORDING });
   const failed = showReport(report, settings.failOnError, log);
   if (args.command !== 'finish') printIds(report, args.json);
-  const notRecorded = failed || (plan.kind === 'nothing' && plan.reason === 'no-key');
-  return settings.failOnError && notRecorded ? ExitCodes.notRecorded : ExitCodes.ok;
+  return settings.failOnError && failed ? ExitCodes.notRecorded : ExitCodes.ok;
 }
 
 /** Why `id` cannot be printed alone on a line of stdout for a later command to take back; undefined where it can. */

@@ -5,7 +5,7 @@
 // read (a pipe whose reader is alive but stuck) holds the CLI to two bounds: at most QUEUE_BYTES of
 // its text wait in memory (later text is dropped), and at exit it waits at most DRAIN_MS for them.
 // Node writes a pipe asynchronously, so waiting text never blocks the event loop (the command's own
-// end of such a pipe is kept apart from the CLI's: see stdioForCommand in wrap.ts).
+// end of such a pipe is kept apart from the CLI's: see commandStdio in wrap.ts).
 
 /** The most text of the CLI's own that waits for a slow reader; past it, text is dropped. */
 export const QUEUE_BYTES = 64 * 1024;

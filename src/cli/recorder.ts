@@ -69,7 +69,7 @@ export function startRecording(
       return undefined;
     },
   );
-  const created = read.then(async (command) => {
+  const creating = read.then(async (command) => {
     if (!command || cancel.aborted) return undefined;
     state = 'creating';
     const plan = planFor(command.settings, command.request);
@@ -77,6 +77,14 @@ export function startRecording(
     failedToStart = !start || start.failures.length > 0 || (plan.kind === 'nothing' && plan.reason === 'no-key');
     state = 'settled';
     return { settings: command.settings, start };
+  });
+  // A bug of ours past the create's own catch (in planning or in saying how it went): said, and the
+  // start counts as failed, so that the command still runs and the run ends as it should.
+  const created = creating.catch((error: unknown) => {
+    log.error(bugLines('Could not record the deployment: unexpected error', error));
+    failedToStart = true;
+    state = 'settled';
+    return undefined;
   });
   let queue: Promise<unknown> = created;
 

@@ -37,11 +37,15 @@ export async function runWrapped(args: ParsedArgs, env: Env, log: CliLog, option
   const startedAt = Date.now();
   const stops = listenForStopSignals(options.signals);
   const notStarting = new AbortController();
+  const deadlineOver = new AbortController();
   try {
     // Reading the settings and the CI (git) is bounded too: the command does not wait past its deadline.
     const recorder = startRecording(args, env, log, startedAt, notStarting.signal);
-    const deadline = delay(Math.max(0, startedAt + attemptTimeoutMs(args) - Date.now()));
+    const waitForStart = Math.max(0, startedAt + attemptTimeoutMs(args) - Date.now());
+    // Its timer cleared once the race is over: nothing keeps the process up for it.
+    const deadline = delay(waitForStart, undefined, { signal: deadlineOver.signal }).catch(() => undefined);
     await Promise.race([recorder.started, deadline, stops.first]);
+    deadlineOver.abort();
     const waitMs = options.interruptedWaitMs ?? INTERRUPTED_WAIT_MS;
     if (stops.received) {
       notStarting.abort();

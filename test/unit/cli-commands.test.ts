@@ -130,6 +130,20 @@ describe('context', () => {
     ]);
   });
 
+  it.each([[[]], [['--json']]])(
+    'a service URL with credentials %o: shown without them, as start refuses it (exit 2)',
+    async (json) => {
+      const result = await runCliInProcess(['context', ...FIELDS, ...json], {
+        ...env(),
+        DEPLOY_TRACKER_URL: 'https://bob:hunter2@tracker.example.com/api',
+      });
+
+      expect(result.exitCode).toBe(2);
+      expect(result.stdout).toContain('https://***@tracker.example.com/api');
+      expect(result.stdout + result.stderr).not.toContain('hunter2');
+    },
+  );
+
   it("without a key: start's warning, exit 0, also with --fail-on-error (context sends nothing)", async () => {
     const result = await runCliInProcess(['context', ...FIELDS, '--fail-on-error'], {
       ...NO_GIT,
@@ -239,6 +253,12 @@ describe('start, record and finish', () => {
     ];
 
     expect(results.map((result) => result.exitCode)).toEqual([0, 1, 1]);
+    // Said as what it is for the exit code: a warning, or with --fail-on-error an error.
+    expect(results.map((result) => /^report-deployment: (\w+):/.exec(result.stderr)?.[1])).toEqual([
+      'warning',
+      'error',
+      'error',
+    ]);
     expect(service.requests).toEqual([]);
   });
 

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseCommandLine, type ParsedArgs } from '../../src/cli/args.ts';
 import { openCliLog } from '../../src/cli/log.ts';
 import type * as Execute from '../../src/core/execute.ts';
+import type * as Plan from '../../src/core/plan.ts';
 import type * as Service from '../../src/core/service.ts';
 import { INTERRUPTED_WAIT_MS, isInteractive, relayLine, runWrapped } from '../../src/cli/run.ts';
 import type { StopSignal } from '../../src/cli/signals.ts';
@@ -20,7 +21,17 @@ import { fixtureCommand } from '../run-cli.ts';
 
 // A bug of ours deep in a request (nothing known throws there any more: what did, proxy credentials
 // undici could not decode, is now a bad setting): `bug` makes the create or the update throw.
-const bug = vi.hoisted(() => ({ inCreate: false, inUpdate: false }));
+const bug = vi.hoisted(() => ({ inCreate: false, inUpdate: false, inPlan: false }));
+vi.mock('../../src/core/plan.ts', async (original) => {
+  const real = await original<typeof Plan>();
+  return {
+    ...real,
+    plan: (...args: Parameters<typeof real.plan>) => {
+      if (bug.inPlan) throw new Error('boom in plan');
+      return real.plan(...args);
+    },
+  };
+});
 vi.mock('../../src/core/execute.ts', async (original) => {
   const real = await original<typeof Execute>();
   return {
@@ -37,7 +48,7 @@ vi.mock('../../src/core/service.ts', async (original) => {
       bug.inUpdate ? Promise.reject(new Error('boom in update')) : real.setStatusAll(...args),
   };
 });
-afterEach(() => Object.assign(bug, { inCreate: false, inUpdate: false }));
+afterEach(() => Object.assign(bug, { inCreate: false, inUpdate: false, inPlan: false }));
 
 const fake = useFakeService();
 const FIELDS = ['--artifact-id', '42', '--commit-sha', 'c0ffee', '--user', 'alice', '--branch', 'main'];
@@ -345,6 +356,18 @@ describe('the command’s ending is recorded, and its exit code kept', () => {
 
     expect(result.code).toBe(1);
     expect(result.lines).toContain('error: unexpected error (a bug of report-deployment: please report it):');
+  });
+
+  it('a bug before the create is sent (planning it): said as one; the command runs, its exit code kept', async () => {
+    bug.inPlan = true;
+    const result = await run([...FIELDS, '--', ...fixtureCommand('exit.cjs', '4')]);
+
+    expect(result.code).toBe(4);
+    expect(result.lines[0]).toBe(
+      'error: Could not record the deployment: unexpected error (a bug of report-deployment: please report it):',
+    );
+    expect(result.lines[1]).toMatch(/^\s+Error: boom in plan$/);
+    expect(fake.service.requests).toEqual([]);
   });
 
   it('--fail-on-error: a create that throws is an error, not a warning', async () => {
