@@ -201,16 +201,18 @@ export function buildSea(options: SeaOptions): void {
     );
     run(node, ['--experimental-sea-config', join(work, 'sea-config.json')], work);
     mkdirSync(join(options.out, '..'), { recursive: true });
-    rmSync(options.out, { force: true });
-    copyFileSync(node, options.out);
-    chmodSync(options.out, 0o755);
+    // Built beside it and renamed at the end: a failed injection never leaves a plain Node there.
+    const building = `${options.out}.partial`;
+    rmSync(building, { force: true });
+    copyFileSync(node, building);
+    chmodSync(building, 0o755);
     const mac = process.platform === 'darwin';
-    if (mac) run('codesign', ['--remove-signature', options.out], work);
+    if (mac) run('codesign', ['--remove-signature', building], work);
     run(
       node,
       [
         join(root, 'node_modules', 'postject', 'dist', 'cli.js'),
-        options.out,
+        building,
         'NODE_SEA_BLOB',
         blob,
         '--sentinel-fuse',
@@ -219,9 +221,11 @@ export function buildSea(options: SeaOptions): void {
       ],
       work,
     );
-    if (mac) run('codesign', ['--sign', '-', options.out], work);
+    if (mac) run('codesign', ['--sign', '-', building], work);
+    renameSync(building, options.out);
   } finally {
     rmSync(work, { recursive: true, force: true });
+    rmSync(`${options.out}.partial`, { force: true });
   }
 }
 

@@ -136,12 +136,18 @@ describe('release.yml', () => {
         ...SEA_PLATFORMS.map(({ platform, arch }) => `out/${seaName(platform, arch)}`),
         `out/${SEA_LICENSES}`,
         'out/install.sh',
+        // What install.sh trusts: attested too.
+        'out/SHA256SUMS',
         '',
       ].join('\n'),
     });
     expect(scripts('npm').join('\n')).toContain(
       'npm publish "out/$name-$VERSION.tgz" --access public --provenance --tag "$tag"',
     );
+    // Checked against SHA256SUMS before it is published.
+    const publish = scripts('npm').find((script) => script.includes('npm publish')) ?? '';
+    expect(publish.indexOf('sha256sum --check --strict SHA256SUMS')).toBeGreaterThan(-1);
+    expect(publish.indexOf('sha256sum --check')).toBeLessThan(publish.indexOf('npm publish'));
     expect(job('npm').environment).toBe('npm');
     expect(scripts('npm')[0]).toBe('node scripts/release.ts at-least "$(npm --version)" 11.5.1');
   });
@@ -196,7 +202,7 @@ describe('release.yml', () => {
     const verify = scripts('verify').join('\n');
     expect(verify).toContain('(cd out && sha256sum --check --strict SHA256SUMS)');
     expect(verify).toContain(
-      `for file in out/*.tar.gz out/*.tgz out/report-deployment-{linux,darwin,win}-* out/${SEA_LICENSES} out/install.sh; do`,
+      `for file in out/*.tar.gz out/*.tgz out/report-deployment-{linux,darwin,win}-* out/${SEA_LICENSES} out/install.sh out/SHA256SUMS; do`,
     );
     expect(verify).toMatch(/\| *\n? *sh -s -- --dir "\$RUNNER_TEMP\/bin"/);
     expect(verify).toContain('test "$("$RUNNER_TEMP/bin/report-deployment" --version)" = "${TAG#v}"');
