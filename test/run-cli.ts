@@ -20,6 +20,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { constants } from 'node:os';
 import { join, relative } from 'node:path';
 import { inject } from 'vitest';
 import { BUILD_INPUTS } from '../scripts/source-hash.ts';
@@ -211,7 +212,9 @@ function listFiles(dir: string): string[] {
 }
 
 export interface CliResult {
+  /** Its exit status as a shell's `$?` shows it: 128+N where it died of signal N. */
   exitCode: number | null;
+  /** The signal it died of (a run ends by its command's stop signal), or null where it exited. */
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
@@ -287,7 +290,8 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
         .filter((line) => line !== '')
         .map((line) => line.replace(/^report-deployment: /, ''));
       const commands = [...readRunnerOutput(stdout).commands, ...readRunnerOutput(stderr).commands];
-      resolve({ exitCode, signal, stdout, stderr, messages, commands });
+      const status = signal ? 128 + constants.signals[signal] : exitCode;
+      resolve({ exitCode: status, signal, stdout, stderr, messages, commands });
     });
     options.onSpawn?.(child);
   });

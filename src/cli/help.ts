@@ -47,8 +47,9 @@ alone, not when its process group got them too (Ctrl-C, GNU timeout, a CI stoppi
 command in a process group of its own (setsid), passed on unless sent to each process. An
 interrupted run is recorded FAILED at once, then as the command ends (exit 0: SUCCEEDED).
 
-The exit code is the command's: its own, 128+N when it died of signal N, 127 when it was not
-found, 126 when it could not be run. Reporting never changes it (a service that is down, a
+The exit code is the command's: its own, 128+N when it died of signal N (of SIGINT, SIGTERM or
+SIGHUP, the CLI dies too, so a script running it stops), 127 when it was not found, 126 when it
+could not be run. Reporting never changes it (a service that is down, a
 missing key, a bad setting: a message on stderr), except that --fail-on-error turns a success into
 1 when the deployment was not recorded. Only a usage error stops before the command runs.
 --deployment-id IDS finishes existing deployments from the command's exit instead of creating.

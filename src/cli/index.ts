@@ -1,6 +1,7 @@
 // The CLI's bundle: what `report-deployment` does with its command line. The launcher (bin.cjs)
 // checks the Node version first, then calls main(), which ends the process once its output is
 // written (or given up on: output.ts): nothing a request or a reader still holds keeps it running.
+// A run whose command died of a stop signal ends by that signal, as the command did (endProcess).
 import { bugLines } from '../core/text.js';
 import { parseCommandLine, UsageError, type ParsedArgs } from './args.js';
 import { showContext } from './context.js';
@@ -10,30 +11,61 @@ import { DRAIN_MS, drained, writeStdout } from './output.js';
 import { oneShot } from './one-shot.js';
 import { ExitCodes } from './report.js';
 import { runWrapped } from './run.js';
+import type { StopSignal } from './signals.js';
 import { ENV_KEY } from './source.js';
 
 type Env = Record<string, string | undefined>;
 
-const COMMANDS: Record<ParsedArgs['command'], (args: ParsedArgs, env: Env, log: CliLog) => Promise<number>> = {
-  run: runWrapped,
+/** How the CLI ends: its exit code, and the stop signal it ends by where its run did. */
+interface Ended {
+  code: number;
+  signal?: StopSignal;
+}
+
+type Command = (args: ParsedArgs, env: Env, log: CliLog, endedBy: (signal: StopSignal) => void) => Promise<number>;
+
+const COMMANDS: Record<ParsedArgs['command'], Command> = {
+  run: (args, env, log, endedBy) => runWrapped(args, env, log, { endedBy }),
   start: oneShot,
   finish: oneShot,
   record: oneShot,
-  context: showContext,
+  context: (args, env, log) => showContext(args, env, log),
 };
 
 export async function main(
   version: string,
   argv = process.argv.slice(2),
   env: Env = process.env,
-  exit: (code: number) => void = (code) => process.exit(code),
+  exit: (code: number, signal?: StopSignal) => void = (code, signal) => endProcess(code, signal),
 ): Promise<void> {
-  process.exitCode = await commandLine(version, argv, env);
+  const { code, signal } = await commandLine(version, argv, env);
+  process.exitCode = code;
   await drained([process.stdout, process.stderr], DRAIN_MS);
-  exit(process.exitCode);
+  exit(code, signal);
 }
 
-async function commandLine(version: string, argv: string[], env: Env): Promise<number> {
+/**
+ * Ends the process: by `signal` where the run ended by it, else with `code`. A shell tells the two
+ * apart where `$?` does not (128+N either way): bash stops a script whose child died of the SIGINT it
+ * got too (a Ctrl-C), and goes on after one that exited 130, as if it had handled it. So Ctrl-C on
+ * `for r in eu us; do report-deployment run -- ./deploy.sh "$r"; done` stops the loop, as it would
+ * without the CLI. Where the signal does not end it (a container's PID 1, which ignores signals it
+ * has no handler for; Windows), the exit code says the same.
+ */
+export function endProcess(
+  code: number,
+  signal?: StopSignal,
+  proc: Pick<NodeJS.Process, 'platform' | 'pid' | 'removeAllListeners' | 'kill' | 'exit'> = process,
+): void {
+  if (signal && proc.platform !== 'win32') {
+    // run's own listeners are gone: the default action, or Node's own (it restores the terminal first).
+    proc.removeAllListeners(signal);
+    proc.kill(proc.pid, signal);
+  }
+  proc.exit(code);
+}
+
+async function commandLine(version: string, argv: string[], env: Env): Promise<Ended> {
   const log = openCliLog(env[ENV_KEY] ?? '', env);
   let invocation;
   try {
@@ -41,23 +73,25 @@ async function commandLine(version: string, argv: string[], env: Env): Promise<n
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     log.error(error.line);
-    return ExitCodes.usage;
+    return { code: ExitCodes.usage };
   }
   if ('help' in invocation) {
     writeStdout(helpText(invocation.help));
-    return ExitCodes.ok;
+    return { code: ExitCodes.ok };
   }
   if ('version' in invocation) {
     writeStdout(`${version}\n`);
-    return ExitCodes.ok;
+    return { code: ExitCodes.ok };
   }
+  let signal: StopSignal | undefined;
   try {
-    return await COMMANDS[invocation.command](invocation, env, log);
+    const code = await COMMANDS[invocation.command](invocation, env, log, (by) => (signal = by));
+    return signal ? { code, signal } : { code };
   } catch (error) {
     // A bug of ours: said as one. Fail-open for what only reports; but a `run` that got here may not
     // have run its command, and must not look as if it had.
     log.error(bugLines('report-deployment stopped unexpectedly', error));
     const failed = invocation.command === 'run' || invocation.settings['fail-on-error'] === 'true';
-    return failed ? ExitCodes.notRecorded : ExitCodes.ok;
+    return { code: failed ? ExitCodes.notRecorded : ExitCodes.ok };
   }
 }

@@ -16,7 +16,7 @@ import type { ParsedArgs } from './args.js';
 import type { CliLog } from './log.js';
 import { startRecording, type Recorder } from './recorder.js';
 import { attemptTimeoutMs } from './settings.js';
-import { listenForStopSignals, type SignalSource, type StopSignal, type StopSignals } from './signals.js';
+import { isStopSignal, listenForStopSignals, type SignalSource, type StopSignal, type StopSignals } from './signals.js';
 import type { Witness } from './witness.js';
 import { exitCodeOf, startCommand, type Relay } from './wrap.js';
 
@@ -31,6 +31,12 @@ export interface RunOptions {
   interactive?: boolean;
   witness?: Witness;
   interruptedWaitMs?: number;
+  /**
+   * Told the stop signal the run ended by, where the CLI should end by it too (index.ts): the
+   * command died of it, or it came before the command started. Not where the command exited on
+   * its own after a signal (a tool that stops cleanly on SIGINT and exits 130 or 0).
+   */
+  endedBy?: (signal: StopSignal) => void;
 }
 
 export async function runWrapped(args: ParsedArgs, env: Env, log: CliLog, options: RunOptions = {}): Promise<number> {
@@ -49,6 +55,7 @@ export async function runWrapped(args: ParsedArgs, env: Env, log: CliLog, option
     const waitMs = options.interruptedWaitMs ?? INTERRUPTED_WAIT_MS;
     if (stops.received) {
       notStarting.abort();
+      options.endedBy?.(stops.received);
       return await stopBeforeStart(stops.received, recorder, log, waitMs);
     }
     return await runCommand(args, recorder, stops, log, { ...options, interruptedWaitMs: waitMs });
@@ -111,6 +118,7 @@ async function runCommand(
   const ending = await wrapped.ended;
   ended = true;
   if (ending.kind === 'not-started') log.error(`${ending.reason}.`);
+  if (ending.kind === 'signalled' && isStopSignal(ending.signal)) options.endedBy?.(ending.signal);
   const code = exitCodeOf(ending);
   const status: DeploymentStatus = code === 0 ? 'SUCCEEDED' : 'FAILED';
   // After a signal the CI is stopping the job: its grace period is short.

@@ -5,6 +5,10 @@
 export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];
 
+export function isStopSignal(signal: string): signal is StopSignal {
+  return (STOP_SIGNALS as readonly string[]).includes(signal);
+}
+
 /** Where signals come from: the process, or in tests an emitter of their own. */
 export interface SignalSource {
   on(signal: StopSignal, listener: (signal: StopSignal) => void): unknown;

@@ -112,6 +112,8 @@ describe('signals sent to the CLI reach the command', () => {
     expect(result.stderr).toContain('trap: got SIGINT 1\n');
     expect(result.stderr).toContain('trap: got SIGINT 2\n');
     expect(result.exitCode).toBe(130);
+    // As its command did: a shell running it stops too.
+    expect(result.signal).toBe('SIGINT');
     expect(statuses()).toEqual([['STARTED', 'FAILED']]);
   });
 
@@ -216,6 +218,7 @@ describe('a stop signal ends every wait on the service', () => {
       );
 
       expect(result.exitCode).toBe(130);
+      expect(result.signal).toBe('SIGINT');
       expect(result.stderr).not.toContain('bytes: started');
       await until(() => !running(pid));
       expect(Date.now() - sent).toBeLessThan(5_000);

@@ -3,6 +3,7 @@
 // process group, each process of its tree); a job killed whole never leaves the command running;
 // and the last word recorded is how the command ended. Real processes, real signals.
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFakeService } from '../fixture.ts';
 import { commandReady as countReady, running, tree, until, witnessed } from '../processes.ts';
@@ -98,7 +99,36 @@ describe('each stop signal reaches the command once, whoever it was sent to', ()
 
     expect(got(result, 'SIGINT')).toBe(2);
     expect(statuses()).toEqual([['STARTED', 'FAILED']]);
+    // The command exited 130 itself: so does the CLI (it did not die of the signal).
     expect(result.exitCode).toBe(130);
+    expect(result.signal).toBeNull();
+  });
+
+  it('Ctrl-C on a script that deploys in a loop stops the script, as it would without the CLI', async () => {
+    // bash goes on after a child that exited 130, and stops after one that died of the SIGINT it got
+    // too: the CLI dies of the signal its command died of.
+    const loop = 'for round in 1 2 3; do "$@"; echo "round $round ended: $?" >&2; done';
+    const sleeping = (cli: number) =>
+      tree(cli).some((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'sleep';
+        } catch {
+          return false;
+        }
+      });
+    const result = await runCli(['run', ...FIELDS, '--', 'sleep', '10'], {
+      env: env(),
+      detached: true,
+      through: ['bash', '-c', loop, 'bash'],
+      onSpawn: (child) =>
+        void until(() => sleeping(child.pid as number))
+          .then(() => witnessed(child.pid as number))
+          .then(() => process.kill(-(child.pid as number), 'SIGINT')),
+    });
+
+    expect(result.signal).toBe('SIGINT');
+    expect(result.stderr).not.toContain('round');
+    expect(statuses()).toEqual([['STARTED', 'FAILED']]);
   });
 
   it('GNU timeout (the CLI, then its whole group): SIGTERM once', async () => {

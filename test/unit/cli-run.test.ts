@@ -88,6 +88,8 @@ const witnessSaying = (
 interface Run {
   code: number;
   lines: string[];
+  /** The stop signal the CLI is told to end by (index.ts), where it is. */
+  endedBy: StopSignal[];
 }
 
 /**
@@ -117,7 +119,9 @@ async function run(
   });
   const parsed = parseCommandLine(['run', ...argv]) as ParsedArgs;
   const args = options.args ? options.args(parsed) : parsed;
+  const endedBy: StopSignal[] = [];
   const running = runWrapped(args, options.env ?? env(), log, {
+    endedBy: (by) => endedBy.push(by),
     signals,
     interactive: options.interactive ?? false,
     witness: options.witness ?? witnessSaying(false),
@@ -126,7 +130,7 @@ async function run(
   options.act?.(signal);
   const code = await running;
   expect(signals.eventNames()).toEqual([]); // every listener removed
-  return { code, lines };
+  return { code, lines, endedBy };
 }
 
 /** The count fixture, writing its lines to a file of the test's; `ready()` resolves with its pid. */
@@ -158,10 +162,14 @@ describe('the command’s ending is recorded, and its exit code kept', () => {
     ['0', 0, ['STARTED', 'SUCCEEDED']],
     ['3', 3, ['STARTED', 'FAILED']],
     ['SIGTERM', 143, ['STARTED', 'FAILED']],
+    ['130', 130, ['STARTED', 'FAILED']],
+    ['SIGKILL', 137, ['STARTED', 'FAILED']],
   ])('a command that ends with %s: exit %i, recorded %o', async (how, code, recorded) => {
     const result = await run([...FIELDS, '--', ...fixtureCommand('exit.cjs', how)]);
 
     expect(result.code).toBe(code);
+    // Where it died of a stop signal, the CLI ends by it too; not where it exited (130 included).
+    expect(result.endedBy).toEqual(how === 'SIGTERM' ? ['SIGTERM'] : []);
     expect(statuses()).toEqual([recorded]);
     expect(result.lines[0]).toBe('Recorded deployment 1: artifact 42 version c0ffee to Production (STARTED).');
     expect(result.lines.at(-1)).toMatch(new RegExp(`^Deployment 1 set to ${recorded[1]} after \\d+s\\.$`));
@@ -459,6 +467,7 @@ describe('a stop signal before the command starts: it never does, and the CLI ex
     });
 
     expect(result.code).toBe(code);
+    expect(result.endedBy).toEqual([signal]);
     expect(command.read()).toBe('');
     expect(result.lines).toContain(`warning: ${signal} received before the command started, so it is not run.`);
     expect(result.lines).toContain(
