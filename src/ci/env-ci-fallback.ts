@@ -52,7 +52,7 @@ async function detectWithEnvCi(env: Env, log: Pick<Log, 'debug'>): Promise<Other
     // in its properties files, which are read here, with a bound.
     const branch =
       result.service === 'teamcity'
-        ? sourcedBranch(teamCityBranch(env, log), `${name} (teamcity.build.branch)`)
+        ? sourcedBranch(await teamCityBranch(env, log), `${name} (teamcity.build.branch)`)
         : from(result.isPr === true ? result.prBranch : result.branch);
     return {
       name,

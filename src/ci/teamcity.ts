@@ -4,8 +4,10 @@
 // `teamcity.configuration.properties.file` names the configuration's, where TeamCity puts
 // `teamcity.build.branch` (www.jetbrains.com/help/teamcity/predefined-build-parameters.html). Each
 // is read only if it is a regular file of at most MAX_PROPERTIES_BYTES; anything else gives nothing.
-import * as nodeFs from 'node:fs';
+// Read asynchronously: a file on a mount that hangs holds a thread of libuv's pool, never the event
+// loop, so the start's deadline and the stop signals still come (run.ts).
 import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { Log } from '../core/log.js';
 import type { Env } from './variables.js';
 
@@ -15,25 +17,25 @@ export const MAX_PROPERTIES_BYTES = 1024 * 1024;
 const BRANCH = 'teamcity.build.branch';
 const CONFIGURATION_FILE = 'teamcity.configuration.properties.file';
 
-/** The file system calls the files are read with: node:fs's, or a test's. */
-export type PropertiesFileSystem = Pick<typeof nodeFs, 'openSync' | 'fstatSync' | 'readSync' | 'closeSync'>;
+/** How the files are opened: node:fs/promises's open, or a test's. */
+export type OpenFile = (path: string, flags: number) => Promise<Pick<FileHandle, 'stat' | 'read' | 'close'>>;
 
 /** The build's branch as TeamCity's properties name it; '' where they name none or cannot be read. */
-export function teamCityBranch(env: Env, log: Pick<Log, 'debug'>, fs: PropertiesFileSystem = nodeFs): string {
-  const build = readProperties(env.TEAMCITY_BUILD_PROPERTIES_FILE, log, fs);
+export async function teamCityBranch(env: Env, log: Pick<Log, 'debug'>, openFile: OpenFile = open): Promise<string> {
+  const build = await readProperties(env.TEAMCITY_BUILD_PROPERTIES_FILE, log, openFile);
   const branch = build.get(BRANCH);
   if (branch) return branch;
-  return readProperties(build.get(CONFIGURATION_FILE), log, fs).get(BRANCH) ?? '';
+  return (await readProperties(build.get(CONFIGURATION_FILE), log, openFile)).get(BRANCH) ?? '';
 }
 
-function readProperties(
+async function readProperties(
   path: string | undefined,
   log: Pick<Log, 'debug'>,
-  fs: PropertiesFileSystem,
-): Map<string, string> {
+  openFile: OpenFile,
+): Promise<Map<string, string>> {
   if (!path) return new Map();
   try {
-    return parseProperties(readBoundedFile(path, MAX_PROPERTIES_BYTES, fs));
+    return parseProperties(await readBoundedFile(path, MAX_PROPERTIES_BYTES, openFile));
   } catch (error) {
     log.debug(`TeamCity's properties file ${path} is not read: ${(error as Error).message}.`);
     return new Map();
@@ -44,27 +46,27 @@ function readProperties(
  * A regular file's text, read up to `max` bytes whatever its size says. Opened without blocking and
  * checked once open, so that a pipe or a device in its place is never waited on. Throws otherwise.
  */
-export function readBoundedFile(path: string, max: number, fs: PropertiesFileSystem = nodeFs): string {
-  let fd: number;
+export async function readBoundedFile(path: string, max: number, openFile: OpenFile = open): Promise<string> {
+  let file;
   try {
-    fd = fs.openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    file = await openFile(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     throw new Error(`it cannot be opened (${String((error as { code?: unknown }).code ?? error)})`, { cause: error });
   }
   try {
-    if (!fs.fstatSync(fd).isFile()) throw new Error('it is not a regular file');
+    if (!(await file.stat()).isFile()) throw new Error('it is not a regular file');
     // Whatever its size says (a file of /proc says 0): at most one byte past the bound is read.
     const buffer = Buffer.alloc(max + 1);
     let size = 0;
     for (;;) {
-      const read = fs.readSync(fd, buffer, size, buffer.length - size, null);
-      size += read;
-      if (read === 0 || size > max) break;
+      const { bytesRead } = await file.read(buffer, size, buffer.length - size, null);
+      size += bytesRead;
+      if (bytesRead === 0 || size > max) break;
     }
     if (size > max) throw new Error(`it is over ${max} bytes`);
     return buffer.subarray(0, size).toString('utf8');
   } finally {
-    fs.closeSync(fd);
+    await file.close();
   }
 }
 

@@ -6,13 +6,34 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UNKNOWN_CI } from '../../src/ci/env-ci-fallback.ts';
-import { MAX_PROPERTIES_BYTES, parseProperties, readBoundedFile, teamCityBranch } from '../../src/ci/teamcity.ts';
+import {
+  MAX_PROPERTIES_BYTES,
+  parseProperties,
+  readBoundedFile,
+  teamCityBranch,
+  type OpenFile,
+} from '../../src/ci/teamcity.ts';
 import { contextOf, freshDir } from './ci-context.ts';
 
 const dir = freshDir();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const SHA = '0123456789abcdef0123456789abcdef01234567';
+
+/** A file of a test's: `read` fills the buffer as a read would, and says how many bytes it read. */
+function fakeFile(read: (buffer: Uint8Array, offset: number, length: number) => number) {
+  let closed = 0;
+  const handle = {
+    stat: () => Promise.resolve({ isFile: () => true, size: 0 }),
+    read: (buffer: Uint8Array, offset: number, length: number) =>
+      Promise.resolve({ bytesRead: read(buffer, offset, length), buffer }),
+    close: () => Promise.resolve(void (closed += 1)),
+  };
+  return {
+    open: (() => Promise.resolve(handle)) as unknown as OpenFile,
+    closed: () => closed,
+  };
+}
 
 describe('Travis CI through env-ci', () => {
   const base = {
@@ -125,7 +146,10 @@ describe("TeamCity's properties files, read here with a bound (env-ci never read
       for (const file of [named, build]) {
         const debug: string[] = [];
         expect(
-          teamCityBranch({ TEAMCITY_BUILD_PROPERTIES_FILE: file }, { debug: (text) => void debug.push(String(text)) }),
+          await teamCityBranch(
+            { TEAMCITY_BUILD_PROPERTIES_FILE: file },
+            { debug: (text) => void debug.push(String(text)) },
+          ),
         ).toBe('');
         expect(debug.join('\n')).toMatch(
           /is not read: it (is not a regular file|is over 1048576 bytes|cannot be opened)/,
@@ -137,22 +161,17 @@ describe("TeamCity's properties files, read here with a bound (env-ci never read
     expect(seen.values).toEqual({ user: 'TeamCity' });
   });
 
-  it('reads a file up to its bound whatever its size says, and no further', () => {
+  it('reads a file up to its bound whatever its size says, and no further', async () => {
     const file = join(dir, 'exact.properties');
     writeFileSync(file, 'a=1\n');
-    expect(readBoundedFile(file, 4)).toBe('a=1\n');
-    expect(() => readBoundedFile(file, 3)).toThrow('it is over 3 bytes');
+    expect(await readBoundedFile(file, 4)).toBe('a=1\n');
+    await expect(readBoundedFile(file, 3)).rejects.toThrow('it is over 3 bytes');
     // A file whose size says less than it holds (as /proc's say 0): the bound is kept while reading.
-    const lying = {
-      openSync: () => 7,
-      fstatSync: () => ({ isFile: () => true, size: 0 }),
-      readSync: (_fd: number, buffer: Uint8Array, offset: number, length: number) => {
-        buffer.fill(0x41, offset, offset + length);
-        return length;
-      },
-      closeSync: () => {},
-    } as unknown as Parameters<typeof readBoundedFile>[2];
-    expect(() => readBoundedFile('/proc/lying', 10, lying)).toThrow('it is over 10 bytes');
+    const lying = fakeFile((buffer, offset, length) => {
+      buffer.fill(0x41, offset, offset + length);
+      return length;
+    });
+    await expect(readBoundedFile('/proc/lying', 10, lying.open)).rejects.toThrow('it is over 10 bytes');
   });
 
   it('leaves env-ci no variable that names a file to read', async () => {
@@ -210,43 +229,39 @@ describe("env-ci's edges", () => {
 });
 
 describe("TeamCity's files: what the debug log says, and what is never left open", () => {
-  const debugOf = (fileEnv: Record<string, string>) => {
+  const debugOf = async (fileEnv: Record<string, string>) => {
     const debug: string[] = [];
-    const branch = teamCityBranch(fileEnv, { debug: (text) => void debug.push(String(text)) });
+    const branch = await teamCityBranch(fileEnv, { debug: (text) => void debug.push(String(text)) });
     return { branch, debug };
   };
 
-  it('a file that cannot be opened: its code', () => {
+  it('a file that cannot be opened: its code', async () => {
     const missing = join(dir, 'missing.properties');
-    expect(debugOf({ TEAMCITY_BUILD_PROPERTIES_FILE: missing })).toEqual({
+    expect(await debugOf({ TEAMCITY_BUILD_PROPERTIES_FILE: missing })).toEqual({
       branch: '',
       debug: [`TeamCity's properties file ${missing} is not read: it cannot be opened (ENOENT).`],
     });
   });
 
-  it('no configuration file named: nothing more read, nothing said', () => {
+  it('no configuration file named: nothing more read, nothing said', async () => {
     const build = join(dir, 'plain.properties');
     writeFileSync(build, 'other=1\n');
-    expect(debugOf({ TEAMCITY_BUILD_PROPERTIES_FILE: build })).toEqual({ branch: '', debug: [] });
-    expect(debugOf({})).toEqual({ branch: '', debug: [] });
+    expect(await debugOf({ TEAMCITY_BUILD_PROPERTIES_FILE: build })).toEqual({ branch: '', debug: [] });
+    expect(await debugOf({})).toEqual({ branch: '', debug: [] });
   });
 
-  it('a file read a few bytes at a time is still bounded, and always closed', () => {
-    let closed = 0;
+  it('a file read a few bytes at a time is still bounded, and always closed', async () => {
     const trickling = (bytes: number) =>
-      ({
-        openSync: () => 7,
-        fstatSync: () => ({ isFile: () => true, size: 0 }),
-        readSync: (_fd: number, buffer: Uint8Array, offset: number, length: number) => {
-          const read = Math.min(5, length, bytes - offset);
-          buffer.fill(0x61, offset, offset + Math.max(0, read));
-          return Math.max(0, read);
-        },
-        closeSync: () => void (closed += 1),
-      }) as unknown as Parameters<typeof readBoundedFile>[2];
-    expect(() => readBoundedFile('/x', 10, trickling(100))).toThrow('it is over 10 bytes');
-    expect(readBoundedFile('/x', 10, trickling(10))).toBe('a'.repeat(10));
-    expect(closed).toBe(2);
+      fakeFile((buffer, offset, length) => {
+        const read = Math.min(5, length, bytes - offset);
+        buffer.fill(0x61, offset, offset + Math.max(0, read));
+        return Math.max(0, read);
+      });
+    const long = trickling(100);
+    const exact = trickling(10);
+    await expect(readBoundedFile('/x', 10, long.open)).rejects.toThrow('it is over 10 bytes');
+    expect(await readBoundedFile('/x', 10, exact.open)).toBe('a'.repeat(10));
+    expect([long.closed(), exact.closed()]).toEqual([1, 1]);
   });
 
   it.each([
