@@ -435,6 +435,14 @@ describe('the actions the workflows call', () => {
     expect(readActionManifest(file, read(file)).runs.using).toBe('node24');
   });
 
+  it('CI builds and smoke-tests each executable on the runner the release builds it on', () => {
+    type Jobs = Record<string, { strategy?: { matrix?: { include?: { name: string; runner: string }[] } } }>;
+    const legs = (file: string) =>
+      (parseYaml(read(file)) as { jobs: Jobs }).jobs.executables?.strategy?.matrix?.include;
+    expect(legs('.github/workflows/ci.yml')).toEqual(legs('.github/workflows/release.yml'));
+    expect(legs('.github/workflows/ci.yml')).toHaveLength(5);
+  });
+
   it('the self-test runs on Linux, Windows and macOS, its scripts in bash on each', () => {
     const ci = parseYaml(read('.github/workflows/ci.yml')) as {
       jobs: Record<string, { 'runs-on': string; strategy?: { matrix?: { os?: string[] } }; defaults?: unknown }>;
