@@ -4,8 +4,9 @@
 #   sh install.sh [--version X.Y.Z] [--dir DIR]
 #
 # It downloads one version's executable for this OS and architecture from the GitHub release (with
-# curl, or wget: proxies as they honour them, e.g. https_proxy), checks its SHA-256 against the
-# release's SHA256SUMS before anything is installed, runs it once (--version), and only then puts it
+# curl, or wget: proxies as they honour them, e.g. https_proxy), checks its SHA-256 against the one
+# this copy's release wrote into it (another version's: against that release's SHA256SUMS) before
+# anything is installed, runs it once (--version), and only then puts it
 # into DIR as report-deployment (report-deployment.exe on Windows). It never uses sudo: DIR must be
 # one you may write to. Where that version is in DIR already, it downloads nothing.
 #
@@ -27,13 +28,24 @@
 # and names the other way: the npm package, on Node.js 22 or later.
 set -eu
 
-# The release this copy is attached to: its workflow writes the version here.
+# The release this copy is attached to: its workflow writes the version here, and the SHA-256 of each
+# of its executables ("<hash> <file> <hash> <file> ..."). For that version, what it downloads and what
+# it finds installed already are checked against these, not against a SHA256SUMS it downloads.
 pinned_version=''
+pinned_sums=''
 
 repository='https://github.com/acme/report-deployment'
 default_base="$repository/releases/download"
 
 say() { printf 'install.sh: %s\n' "$*" >&2; }
+sha256() {
+  if [ "$checksum_tool" = sha256sum ]; then sha256sum "$1"; else shasum -a 256 "$1"; fi | cut -d ' ' -f 1
+}
+need_checksum_tool() {
+  [ -n "$checksum_tool" ] ||
+    fail "neither sha256sum nor shasum is installed, so the download could not be checked: nothing was installed." \
+      "Install one of them (coreutils, or perl's shasum) and run this again."
+}
 fail() {
   for line in "$@"; do printf 'install.sh: %s\n' "$line" >&2; done
   exit 1
@@ -59,8 +71,10 @@ Environment (the flags win):
   REPORT_DEPLOYMENT_DOWNLOAD_URL  where releases are downloaded from, for a mirror: files are read
                                   from it/vX.Y.Z/ (default: $default_base)
 
-It checks the download's SHA-256 against the release's SHA256SUMS before anything is installed,
-never uses sudo, and downloads nothing where that version is in DIR already. Proxies: as curl or
+It checks the download's SHA-256 before anything is installed (against the checksums its release
+wrote into this copy, or another version's SHA256SUMS), never uses sudo, and downloads nothing where
+that version is in DIR already (a copy there is checked the same way, and never run unless it is the
+release's). Proxies: as curl or
 wget honour them (https_proxy, no_proxy). Prints the installed executable's path on stdout.
 
 The executable is Node.js with report-deployment inside: its licenses are the release's
@@ -143,8 +157,33 @@ main() {
   # mv would put the file into a directory of that name, and say it was installed.
   [ ! -d "$target" ] || fail "$target is a directory: remove it, or give another --dir. Nothing was installed."
 
-  # That version installed already (a CI's cache): nothing to download.
-  if [ -x "$target" ] && [ "$("$target" --version 2>/dev/null || true)" = "$version" ]; then
+  checksum_tool=''
+  if command -v sha256sum > /dev/null 2>&1; then
+    checksum_tool=sha256sum
+  elif command -v shasum > /dev/null 2>&1; then
+    checksum_tool=shasum
+  fi
+
+  # The executable's SHA-256 as this copy's release gives it, where this copy is that version's.
+  expected=''
+  if [ "$version" = "$pinned_version" ] && [ -n "$pinned_sums" ]; then
+    # shellcheck disable=SC2086 # a hash or a file name a word, none with white space
+    expected=$(printf '%s\n' $pinned_sums | awk -v file="$asset" 'NR % 2 == 1 { hash = $0; next } $0 == file { print hash; exit }')
+    [ -n "$expected" ] || fail "this install.sh lists no $asset for $version: nothing was installed." "$other_ways"
+  fi
+
+  # That version installed already (a CI's cache): nothing to download. Where the release's checksum
+  # is known, the file must be the release's (a cache others can write to could hold another, which
+  # is never run); else, it must say it is that version.
+  if [ -n "$expected" ] && [ -f "$target" ]; then
+    need_checksum_tool
+    if [ "$(sha256 "$target")" = "$expected" ]; then
+      say "report-deployment $version is installed already: $target"
+      printf '%s\n' "$target"
+      exit 0
+    fi
+    say "$target is not the release's report-deployment $version (its SHA-256 differs): it is replaced."
+  elif [ -z "$expected" ] && [ -x "$target" ] && [ "$("$target" --version 2>/dev/null || true)" = "$version" ]; then
     say "report-deployment $version is installed already: $target"
     printf '%s\n' "$target"
     exit 0
@@ -164,14 +203,7 @@ main() {
   else
     fail "neither curl nor wget is installed: install one of them, or download $url/$asset yourself and check it against $url/SHA256SUMS."
   fi
-  if command -v sha256sum > /dev/null 2>&1; then
-    sha256() { sha256sum "$1" | cut -d ' ' -f 1; }
-  elif command -v shasum > /dev/null 2>&1; then
-    sha256() { shasum -a 256 "$1" | cut -d ' ' -f 1; }
-  else
-    fail "neither sha256sum nor shasum is installed, so the download could not be checked: nothing was installed." \
-      "Install one of them (coreutils, or perl's shasum) and run this again."
-  fi
+  need_checksum_tool
 
   work=$(mktemp -d 2> /dev/null || mktemp -d -t report-deployment 2> /dev/null) ||
     fail "could not make a temporary directory (TMPDIR=${TMPDIR:-unset}): set TMPDIR to one you may write to."
@@ -182,17 +214,23 @@ main() {
   trap 'exit 143' TERM
 
   say "downloading report-deployment $version for $os-$arch from $url/"
-  download "$url/SHA256SUMS" "$work/SHA256SUMS" ||
-    fail "could not download $url/SHA256SUMS: is $version a release ($repository/releases)? Nothing was installed."
+  sums_from='this install.sh'
+  if [ -z "$expected" ]; then
+    sums_from=SHA256SUMS
+    download "$url/SHA256SUMS" "$work/SHA256SUMS" ||
+      fail "could not download $url/SHA256SUMS: is $version a release ($repository/releases)? Nothing was installed."
+  fi
   download "$url/$asset" "$work/$asset" ||
     fail "could not download $url/$asset: is $version a release, with an executable for $os-$arch? Nothing was installed." "$other_ways"
+  if [ -z "$expected" ]; then
+    # SHA256SUMS as sha256sum writes it: "<hash>  <file>" (or "<hash> *<file>"), one a line.
+    expected=$(awk -v file="$asset" '$2 == file || $2 == "*" file { print $1; exit }' "$work/SHA256SUMS")
+    [ -n "$expected" ] || fail "$url/SHA256SUMS lists no $asset: nothing was installed."
+  fi
 
-  # SHA256SUMS as sha256sum writes it: "<hash>  <file>" (or "<hash> *<file>"), one a line.
-  expected=$(awk -v file="$asset" '$2 == file || $2 == "*" file { print $1; exit }' "$work/SHA256SUMS")
-  [ -n "$expected" ] || fail "$url/SHA256SUMS lists no $asset: nothing was installed."
   actual=$(sha256 "$work/$asset")
   if [ "$actual" != "$expected" ]; then
-    fail "the SHA-256 of $asset is not the one SHA256SUMS gives: nothing was installed." \
+    fail "the SHA-256 of $asset is not the one $sums_from gives: nothing was installed." \
       "expected $expected" \
       "got      $actual" \
       "The download was changed or cut short: run this again, or check the mirror ($url/)."

@@ -14,6 +14,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -228,6 +229,115 @@ describe('install.sh installs the verified executable', () => {
     expect(byDefault.stdout).toBe(`${join(work, 'home', '.local', 'bin', 'report-deployment')}\n`);
     expect(fromEnv.exitCode).toBe(0);
     expect(fromEnv.stdout).toBe(`${join(work, 'from-env', 'report-deployment')}\n`);
+  });
+});
+
+describe('a release’s install.sh checks against the checksums written into it', () => {
+  /** install.sh as the release writes it: its version, and the SHA-256 of each executable. */
+  const released = (sums: Record<string, string>) => {
+    const path = join(work, 'released-install.sh');
+    const words = Object.entries(sums)
+      .map(([file, text]) => `${createHash('sha256').update(text).digest('hex')} ${file}`)
+      .join(' ');
+    writeFileSync(
+      path,
+      readFileSync(SCRIPT, 'utf8')
+        .replace(/^pinned_version=''$/m, `pinned_version='${VERSION}'`)
+        .replace(/^pinned_sums=''$/m, `pinned_sums='${words}'`),
+    );
+    return path;
+  };
+
+  it.each(['dash', 'busybox'] as const)('under %s: installs, with no SHA256SUMS downloaded', async (shell) => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+    const script = released({ [ASSET]: FAKE_EXECUTABLE, 'report-deployment-other-os': 'x' });
+
+    const result = await install(['--dir', join(work, 'bin')], { shell, script });
+
+    expect(result.exitCode).toBe(0);
+    expect(downloads()).toEqual([ASSET]);
+    expect(readFileSync(join(work, 'bin', 'report-deployment'), 'utf8')).toBe(FAKE_EXECUTABLE);
+  });
+
+  it('a download that SHA256SUMS vouches for but the release does not: exit 1, nothing installed', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    const changed = `${FAKE_EXECUTABLE}# changed\n`;
+    await serve({ [ASSET]: changed });
+    const script = released({ [ASSET]: FAKE_EXECUTABLE });
+
+    const result = await install(['--dir', join(work, 'bin')], { script });
+
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(
+      `the SHA-256 of ${ASSET} is not the one this install.sh gives: nothing was installed.`,
+    );
+    expect(existsSync(join(work, 'bin', 'report-deployment'))).toBe(false);
+  });
+
+  it('a copy in DIR that is not the release’s (a cache written by another): never run, replaced', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+    const script = released({ [ASSET]: FAKE_EXECUTABLE });
+    const dir = join(work, 'bin');
+    mkdirSync(dir);
+    const ran = join(work, 'impostor-ran');
+    writeFileSync(join(dir, 'report-deployment'), `#!/bin/sh\ntouch '${ran}'\necho ${VERSION}\n`, { mode: 0o755 });
+
+    const result = await install(['--dir', dir], { script });
+
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain(
+      "is not the release's report-deployment 1.2.3 (its SHA-256 differs): it is replaced.",
+    );
+    expect(existsSync(ran)).toBe(false);
+    expect(readFileSync(join(dir, 'report-deployment'), 'utf8')).toBe(FAKE_EXECUTABLE);
+  });
+
+  it('the release’s copy in DIR already: nothing downloaded', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+    const script = released({ [ASSET]: FAKE_EXECUTABLE });
+    const dir = join(work, 'bin');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'report-deployment'), FAKE_EXECUTABLE, { mode: 0o755 });
+
+    const result = await install(['--dir', dir], { script });
+
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain('report-deployment 1.2.3 is installed already');
+    expect(downloads()).toEqual([]);
+  });
+
+  it('another version than its own: checked against that release’s SHA256SUMS, as any copy does', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+    const path = join(work, 'older-install.sh');
+    writeFileSync(
+      path,
+      readFileSync(SCRIPT, 'utf8')
+        .replace(/^pinned_version=''$/m, "pinned_version='9.9.9'")
+        .replace(/^pinned_sums=''$/m, `pinned_sums='${'0'.repeat(64)} ${ASSET}'`),
+    );
+
+    const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], { script: path });
+
+    expect(result.exitCode).toBe(0);
+    expect(downloads()).toEqual(['SHA256SUMS', ASSET]);
+  });
+
+  it('no checksum for this machine’s executable: exit 1, the npm package named, nothing downloaded', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+    const script = released({ 'report-deployment-other-os': 'x' });
+
+    const result = await install(['--dir', join(work, 'bin')], { script });
+
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(
+      `install.sh: this install.sh lists no ${ASSET} for ${VERSION}: nothing was installed.`,
+    );
+    expect(downloads()).toEqual([]);
   });
 });
 

@@ -5,7 +5,8 @@
 // valid bash taking values only from the environment, and that each scripts/release.ts command it
 // runs exists. test/workflows.test.ts parses and lints it as every workflow, and checks its pins.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -219,17 +220,21 @@ describe('release.yml', () => {
     expect(SEA_LICENSES).not.toMatch(/^report-deployment-(linux|darwin|win)-/);
   });
 
-  it('writes the version into the install.sh it ships, and nothing else', () => {
-    const build = scripts('build').join('\n');
-    const pin = build
-      .split('\n')
-      .filter((line) => /^\s*(sed .* install\.sh > out\/install\.sh|grep -qx .*out\/install\.sh)$/.test(line));
-    expect(pin).toHaveLength(2);
+  it('writes the version and the executables’ SHA-256 into the install.sh it ships, and nothing else', () => {
+    const lines = scripts('build').join('\n').split('\n');
+    const from = lines.findIndex((line) => line.trim().startsWith('sums=$(cd out'));
+    const to = lines.findIndex((line) => line.trim().startsWith('grep -qx "pinned_sums='));
+    const pin = lines.slice(from, to + 1);
+    expect(pin.filter((line) => line.includes('out/install.sh'))).toHaveLength(3);
     const work = mkdtempSync(join(tmpdir(), 'report-deployment-release-'));
     try {
+      mkdirSync(join(work, 'out'));
+      const executables = SEA_PLATFORMS.map(({ platform, arch }) => seaName(platform, arch));
+      for (const name of executables) writeFileSync(join(work, 'out', name), `the ${name}\n`);
+      writeFileSync(join(work, 'out', SEA_LICENSES), 'not an executable\n');
       const ran = spawnSync(
         'bash',
-        ['--noprofile', '--norc', '-euo', 'pipefail', '-c', `cp "$ROOT/install.sh" .\nmkdir out\n${pin.join('\n')}`],
+        ['--noprofile', '--norc', '-euo', 'pipefail', '-c', `cp "$ROOT/install.sh" .\n${pin.join('\n')}`],
         {
           cwd: work,
           env: { PATH: process.env.PATH ?? '', ROOT, VERSION: '1.2.3' },
@@ -240,7 +245,15 @@ describe('release.yml', () => {
       expect(ran.status).toBe(0);
       const original = readFileSync(join(ROOT, 'install.sh'), 'utf8').split('\n');
       const pinned = readFileSync(join(work, 'out', 'install.sh'), 'utf8').split('\n');
-      expect(pinned.filter((line, index) => line !== original[index])).toEqual(["pinned_version='1.2.3'"]);
+      // In the order the shell lists them: report-deployment-{linux,darwin,win}-*.
+      const sums = ['linux', 'darwin', 'win']
+        .flatMap((os) => executables.filter((name) => name.startsWith(`report-deployment-${os}-`)).sort())
+        .map((name) => `${createHash('sha256').update(`the ${name}\n`).digest('hex')} ${name}`)
+        .join(' ');
+      expect(pinned.filter((line, index) => line !== original[index])).toEqual([
+        "pinned_version='1.2.3'",
+        `pinned_sums='${sums}'`,
+      ]);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
