@@ -47,6 +47,15 @@ export interface Recorder {
 
 type Env = Record<string, string | undefined>;
 
+/** What recording calls to plan the start, create it and set a status: the core's, or a test's. */
+export interface RecordingSteps {
+  plan: typeof planFor;
+  execute: typeof execute;
+  setStatusAll: typeof setStatusAll;
+}
+
+const CORE_STEPS: RecordingSteps = { plan: planFor, execute, setStatusAll };
+
 /** `cancel`: aborted when the run stops before its command starts, so that a create not yet sent never is. */
 export function startRecording(
   args: ParsedArgs,
@@ -54,6 +63,7 @@ export function startRecording(
   log: CliLog,
   startedAt: number,
   cancel: AbortSignal,
+  steps: RecordingSteps = CORE_STEPS,
 ): Recorder {
   let state: StartState = 'reading';
   let failedToStart = false;
@@ -72,8 +82,8 @@ export function startRecording(
   const creating = read.then(async (command) => {
     if (!command || cancel.aborted) return undefined;
     state = 'creating';
-    const plan = planFor(command.settings, command.request);
-    const start = await create(plan, command.settings, log, startedAt);
+    const plan = steps.plan(command.settings, command.request);
+    const start = await create(plan, command.settings, log, startedAt, steps.execute);
     failedToStart = !start || start.failures.length > 0 || (plan.kind === 'nothing' && plan.reason === 'no-key');
     state = 'settled';
     return { settings: command.settings, start };
@@ -103,7 +113,7 @@ export function startRecording(
         const ids = open.ids ?? [PLACEHOLDER_ID];
         const connection = options.oneAttempt ? { ...settings.connection, retries: 0 } : settings.connection;
         const results = await withTracker(connection, log, open.dryRun, (tracker) =>
-          setStatusAll(tracker, ids, status, options.abort),
+          steps.setStatusAll(tracker, ids, status, options.abort),
         );
         const report = describeFinish(status, results, {
           dryRun: open.dryRun,
@@ -131,10 +141,11 @@ async function create(
   settings: CommonSettings,
   log: CliLog,
   startedAt: number,
+  executePlan: typeof execute,
 ): Promise<Report | undefined> {
   let results;
   try {
-    results = await execute(plan, settings, log);
+    results = await executePlan(plan, settings, log);
   } catch (error) {
     // A bug of ours deep in a request (none is known): nothing is recorded, and that is said.
     const failure = bugLines('Could not record the deployment: unexpected error', error);

@@ -14,7 +14,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Settings, type DeploymentStatus } from '../core/constants.js';
 import type { ParsedArgs } from './args.js';
 import type { CliLog } from './log.js';
-import { startRecording, type Recorder } from './recorder.js';
+import { startRecording, type Recorder, type RecordingSteps } from './recorder.js';
 import { attemptTimeoutMs } from './settings.js';
 import { isStopSignal, listenForStopSignals, type SignalSource, type StopSignal, type StopSignals } from './signals.js';
 import type { Witness } from './witness.js';
@@ -37,6 +37,8 @@ export interface RunOptions {
    * its own after a signal (a tool that stops cleanly on SIGINT and exits 130 or 0).
    */
   endedBy?: (signal: StopSignal) => void;
+  /** What recording calls (a test's, to make one throw as a bug would). */
+  steps?: RecordingSteps;
 }
 
 export async function runWrapped(args: ParsedArgs, env: Env, log: CliLog, options: RunOptions = {}): Promise<number> {
@@ -46,7 +48,7 @@ export async function runWrapped(args: ParsedArgs, env: Env, log: CliLog, option
   const deadlineOver = new AbortController();
   try {
     // Reading the settings and the CI (git) is bounded too: the command does not wait past its deadline.
-    const recorder = startRecording(args, env, log, startedAt, notStarting.signal);
+    const recorder = startRecording(args, env, log, startedAt, notStarting.signal, options.steps);
     const waitForStart = Math.max(0, startedAt + attemptTimeoutMs(args) - Date.now());
     // Its timer cleared once the race is over: nothing keeps the process up for it.
     const deadline = delay(waitForStart, undefined, { signal: deadlineOver.signal }).catch(() => undefined);

@@ -6,12 +6,13 @@ import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseCommandLine, type ParsedArgs } from '../../src/cli/args.ts';
 import { openCliLog } from '../../src/cli/log.ts';
-import type * as Execute from '../../src/core/execute.ts';
-import type * as Plan from '../../src/core/plan.ts';
-import type * as Service from '../../src/core/service.ts';
+import type { RecordingSteps } from '../../src/cli/recorder.ts';
+import { execute } from '../../src/core/execute.ts';
+import { plan } from '../../src/core/plan.ts';
+import { setStatusAll } from '../../src/core/service.ts';
 import { INTERRUPTED_WAIT_MS, isInteractive, relayLine, runWrapped } from '../../src/cli/run.ts';
 import type { StopSignal } from '../../src/cli/signals.ts';
 import type { OutsideReach, Witness } from '../../src/cli/witness.ts';
@@ -20,35 +21,17 @@ import { running, until } from '../processes.ts';
 import { fixtureCommand } from '../run-cli.ts';
 
 // A bug of ours deep in a request (nothing known throws there any more: what did, proxy credentials
-// undici could not decode, is now a bad setting): `bug` makes the create or the update throw.
-const bug = vi.hoisted(() => ({ inCreate: false, inUpdate: false, inPlan: false }));
-vi.mock('../../src/core/plan.ts', async (original) => {
-  const real = await original<typeof Plan>();
-  return {
-    ...real,
-    plan: (...args: Parameters<typeof real.plan>) => {
-      if (bug.inPlan) throw new Error('boom in plan');
-      return real.plan(...args);
-    },
-  };
-});
-vi.mock('../../src/core/execute.ts', async (original) => {
-  const real = await original<typeof Execute>();
-  return {
-    ...real,
-    execute: (...args: Parameters<typeof real.execute>) =>
-      bug.inCreate ? Promise.reject(new Error('boom in create')) : real.execute(...args),
-  };
-});
-vi.mock('../../src/core/service.ts', async (original) => {
-  const real = await original<typeof Service>();
-  return {
-    ...real,
-    setStatusAll: (...args: Parameters<typeof real.setStatusAll>) =>
-      bug.inUpdate ? Promise.reject(new Error('boom in update')) : real.setStatusAll(...args),
-  };
-});
+// undici could not decode, is now a bad setting): `bug` makes planning, the create or the update throw.
+const bug = { inCreate: false, inUpdate: false, inPlan: false };
 afterEach(() => Object.assign(bug, { inCreate: false, inUpdate: false, inPlan: false }));
+const steps: RecordingSteps = {
+  plan: (...args) => {
+    if (bug.inPlan) throw new Error('boom in plan');
+    return plan(...args);
+  },
+  execute: (...args) => (bug.inCreate ? Promise.reject(new Error('boom in create')) : execute(...args)),
+  setStatusAll: (...args) => (bug.inUpdate ? Promise.reject(new Error('boom in update')) : setStatusAll(...args)),
+};
 
 const fake = useFakeService();
 const FIELDS = ['--artifact-id', '42', '--commit-sha', 'c0ffee', '--user', 'alice', '--branch', 'main'];
@@ -122,6 +105,7 @@ async function run(
   const endedBy: StopSignal[] = [];
   const running = runWrapped(args, options.env ?? env(), log, {
     endedBy: (by) => endedBy.push(by),
+    steps,
     signals,
     interactive: options.interactive ?? false,
     witness: options.witness ?? witnessSaying(false),
