@@ -114,6 +114,7 @@ function undiciLazyBuiltins() {
 
 
 
+const MAY_HAVE_ARRIVED = new Set(['timeout', 'reset', 'other']);
 async function createHttpClient(options) {
     const { timeoutMs, retries, proxy, log, random = Math.random } = options;
     const cut = (0,secret .sO)(options.apiKey ?? '');
@@ -164,8 +165,13 @@ async function createHttpClient(options) {
                 const failure = (0,network_error .g)(error, req.url.host, proxy);
                 outcome = { kind: 'network', cause: failure.cause };
                 log.debug(`${label} -> ${failure.cause}: ${String(error)}`);
-                if (final() || !isRetryable(req.method, outcome))
-                    throw new network_error .D(failure.text, { cause: error });
+                if (final() || !isRetryable(req.method, outcome)) {
+                    const mayHaveArrived = req.method === 'POST' && MAY_HAVE_ARRIVED.has(failure.cause);
+                    const text = mayHaveArrived
+                        ? `${failure.text}; it may have reached the service, so it is not sent again`
+                        : failure.text;
+                    throw new network_error .D(text, { cause: error });
+                }
                 what = failure.text;
                 last = () => {
                     throw new network_error .D(failure.text, { cause: error });

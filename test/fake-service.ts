@@ -32,7 +32,9 @@ export type Fault =
   /** The contract's answer, gzipped, with `content-encoding: gzip`, whatever the request accepts. */
   | { gzip: true }
   /** These bytes written raw as the whole answer (no valid HTTP), then the connection closed. */
-  | { raw: string };
+  | { raw: string }
+  /** The contract's answer, this long after the request (a slow service). */
+  | { delayMs: number };
 
 export interface Deployment {
   id: string | number;
@@ -137,6 +139,7 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
       const reply = () => {
         if (fault && 'interim' in fault) res.socket?.write(fault.interim);
         if (fault && 'gzip' in fault) gzipped.add(res);
+        if (fault && 'delayMs' in fault) return void setTimeout(contract, fault.delayMs);
         if (!fault || 'interim' in fault || 'gzip' in fault) return contract();
         playFault(fault, res);
       };
@@ -233,7 +236,10 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
 /** Answers sent gzipped ({ gzip: true }). */
 const gzipped = new WeakSet<ServerResponse>();
 
-function playFault(fault: Exclude<Fault, { interim: string } | { gzip: true }>, res: ServerResponse): void {
+function playFault(
+  fault: Exclude<Fault, { interim: string } | { gzip: true } | { delayMs: number }>,
+  res: ServerResponse,
+): void {
   if ('drop' in fault) {
     res.socket?.destroy();
     return;

@@ -117,7 +117,7 @@ describe('retries that cannot duplicate a deployment', () => {
     const { client } = await clientFor();
 
     await expect(client.send(post(url, apiKey))).rejects.toThrow(
-      /^connection closed before an answer \(127\.0\.0\.1:\d+\)$/,
+      /^connection closed before an answer \(127\.0\.0\.1:\d+\); it may have reached the service, so it is not sent again$/,
     );
     expect(requests).toHaveLength(1);
   });

@@ -145,7 +145,13 @@ async function create(
 ): Promise<Report | undefined> {
   let results;
   try {
-    results = await executePlan(plan, settings, log);
+    // The command starts after one attempt's time (run.ts); an answer that comes in as long again is
+    // still taken, so that a slow service's record is finished rather than left STARTED.
+    const patient = {
+      ...settings,
+      connection: { ...settings.connection, timeoutMs: 2 * settings.connection.timeoutMs },
+    };
+    results = await executePlan(plan, patient, log);
   } catch (error) {
     // A bug of ours deep in a request (none is known): nothing is recorded, and that is said.
     const failure = bugLines('Could not record the deployment: unexpected error', error);

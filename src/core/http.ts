@@ -5,9 +5,12 @@ import { Limits } from './constants.js';
 import type { Log } from './log.js';
 import { describeNetworkError, NetworkError } from './network-error.js';
 import type { Proxy } from './proxy.js';
-import { backoffMs, isRetryable, retryAfterMs, type Outcome } from './retry.js';
+import { backoffMs, isRetryable, retryAfterMs, type NetworkCause, type Outcome } from './retry.js';
 import { cutter } from './secret.js';
 import { createAgent, createProxyAgent, request } from '../deps/undici.js';
+
+/** What a request that got no answer may still have done: reached the service (retry.ts). */
+const MAY_HAVE_ARRIVED = new Set<NetworkCause>(['timeout', 'reset', 'other']);
 
 export interface HttpRequest {
   method: 'POST' | 'PATCH';
@@ -104,7 +107,14 @@ export async function createHttpClient(options: HttpClientOptions): Promise<Http
         const failure = describeNetworkError(error, req.url.host, proxy);
         outcome = { kind: 'network', cause: failure.cause };
         log.debug(`${label} -> ${failure.cause}: ${String(error)}`);
-        if (final() || !isRetryable(req.method, outcome)) throw new NetworkError(failure.text, { cause: error });
+        if (final() || !isRetryable(req.method, outcome)) {
+          // A create that may have reached the service is not sent again (it would be recorded twice).
+          const mayHaveArrived = req.method === 'POST' && MAY_HAVE_ARRIVED.has(failure.cause);
+          const text = mayHaveArrived
+            ? `${failure.text}; it may have reached the service, so it is not sent again`
+            : failure.text;
+          throw new NetworkError(text, { cause: error });
+        }
         what = failure.text;
         last = () => {
           throw new NetworkError(failure.text, { cause: error });

@@ -105,7 +105,7 @@ describe('a service that does not answer', () => {
     expect(main.exitCode).toBe(0); // not killed: it ended by itself
     expect(fake.received()).toEqual(['POST /deployment']);
     expect(main.warnings[0]).toMatch(
-      /^Could not record the deployment of artifact 42: no answer in time \(127\.0\.0\.1:\d+\)/,
+      /^Could not record the deployment of artifact 42: no answer in time \(127\.0\.0\.1:\d+\); it may have reached the service, so it is not sent again\n/,
     );
   });
 

@@ -251,6 +251,34 @@ describe('the command’s ending is recorded, and its exit code kept', () => {
     expect(fake.service.requests).toEqual([]);
   });
 
+  it('a slow service (its answer after the command started): the command starts at the deadline, and the record is still finished', async () => {
+    fake.service.fail('POST', { delayMs: 1500 });
+    const command = counting(0);
+    let startedBeforeAnswer = false;
+    const result = await run([...FIELDS, '--timeout-seconds', '1', '--', ...command.command], {
+      act: () =>
+        void command.ready().then((pid) => {
+          startedBeforeAnswer = fake.service.deployments.size === 0;
+          process.kill(pid, 'SIGUSR2');
+        }),
+    });
+
+    expect(result.code).toBe(0);
+    expect(startedBeforeAnswer).toBe(true);
+    expect(statuses()).toEqual([['STARTED', 'SUCCEEDED']]);
+  });
+
+  it('a service slower than twice the timeout: said as maybe recorded, not sent again; the command runs', async () => {
+    fake.service.fail('POST', { hang: true });
+    const result = await run([...FIELDS, '--timeout-seconds', '0.3', '--', ...fixtureCommand('exit.cjs', '0')]);
+
+    expect(result.code).toBe(0);
+    expect(result.lines[0]).toMatch(
+      /^warning: Could not record the deployment of artifact 42: no answer in time \(127\.0\.0\.1:\d+\); it may have reached the service, so it is not sent again$/,
+    );
+    expect(fake.received()).toEqual(['POST /deployment']);
+  });
+
   it('--deployment-id "": the warning, the command runs, nothing sent', async () => {
     const result = await run(['--deployment-id', '', '--', ...fixtureCommand('exit.cjs', '0')]);
 
