@@ -12,6 +12,7 @@ import {
   type FieldName,
   type ResolvedFields,
 } from './deployment.js';
+import { checkExtraCaCerts } from './extra-ca-certs.js';
 import { idFromJson, idProblem, textId, type DeploymentId } from './ids.js';
 import { parseJsonLosslessly } from './json.js';
 import { isLoopback, proxyFor, withoutCredentials, type Env, type Proxy } from './proxy.js';
@@ -83,6 +84,8 @@ export interface Connection {
   proxy: Proxy | undefined;
   /** What would finish a deployment, for messages: "this action" where unset. */
   tool?: string;
+  /** The setting that gives the service's address, for messages: "`base-url`" where unset. */
+  baseUrlName?: string;
 }
 
 /** What every step and command needs: how to reach the service, and how to treat a failure. */
@@ -162,6 +165,8 @@ function readCommon(source: SettingSource, env: Env, problems: ProblemCollector,
   const allowInsecureHttp = problems.read(() => readBoolean(source, Settings.AllowInsecureHttp, shown), false);
   const baseUrl = problems.read(() => readBaseUrl(source, allowInsecureHttp, shown), undefined);
   const proxy = baseUrl && problems.read(() => proxyFor(baseUrl, env, shown), undefined);
+  const usesTls = baseUrl?.protocol === 'https:' || proxy?.url.protocol === 'https:';
+  problems.read(() => checkExtraCaCerts(env, usesTls, shown), undefined);
   const timeoutSeconds = problems.read(
     () =>
       readNumber(
@@ -190,6 +195,8 @@ function readCommon(source: SettingSource, env: Env, problems: ProblemCollector,
       retries,
       proxy,
       tool: (source.words ?? ACTION_WORDS).tool,
+      // The CLI names where its address came from (DEPLOY_TRACKER_URL, or --base-url); the action, its input.
+      baseUrlName: source.words ? source.setting(Settings.BaseUrl) : '`base-url`',
     },
     failOnError,
     dryRun,
