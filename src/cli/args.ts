@@ -251,6 +251,13 @@ function requireFlags(command: CommandName, settings: Partial<Record<SettingName
   }
   const given = Number(settings[Settings.Status] !== undefined) + Number(exitCode !== undefined);
   if (given === 2) throw new UsageError(`${command} takes --status or --exit-code, not both.`, command);
+  // A deployment recorded STARTED by record is one nothing would ever finish.
+  if (command === 'record' && settings[Settings.Status]?.trim().toUpperCase() === 'STARTED') {
+    throw new UsageError(
+      'record records a finished deployment: give --status SUCCEEDED or FAILED, or use start (then finish) for one under way.',
+      command,
+    );
+  }
   if (given === 0) {
     throw new UsageError(
       `${command} needs --status SUCCEEDED or FAILED (or success, failure, cancelled), or --exit-code N (e.g. \`--exit-code $?\`).`,

@@ -278,6 +278,10 @@ describe('record and finish: a status or an exit code', () => {
       ['record'],
       'record needs --status SUCCEEDED or FAILED (or success, failure, cancelled), or --exit-code N (e.g. `--exit-code $?`).',
     ],
+    ...['STARTED', 'started', ' Started '].map((status): [string[], string] => [
+      ['record', '--status', status],
+      'record records a finished deployment: give --status SUCCEEDED or FAILED, or use start (then finish) for one under way.',
+    ]),
     [['finish', '--status', 'success'], 'finish needs --deployment-id: the id(s) `start` printed.'],
     [
       ['finish', '--deployment-id', '1'],
