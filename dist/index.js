@@ -115,17 +115,17 @@ const CERTIFICATE_PROBLEMS = [
     [/ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH/, 'is for another host name'],
     [/CERT_/, 'was refused'],
 ];
-function describeNetworkError(error, host, proxy) {
+function describeNetworkError(error, host, proxy, baseUrlName = '`base-url`') {
     const chain = errorChain(error);
     const has = (pattern) => chain.some((link) => pattern.test(`${link.code} ${link.name} ${link.message}`));
     const code = chain.map((link) => link.code).find((c) => c !== '') ?? '';
     const through = proxy ? ` through the proxy ${proxyName(proxy)}` : '';
     const proxyStatus = /Proxy (?:response|Authentication Required) \((\d{3})\)/.exec(chain.map((l) => l.message).join(' '));
     if (proxy && proxyStatus?.[1] === '407') {
-        return {
-            cause: 'proxy-auth',
-            text: `the proxy ${proxyName(proxy)} asks for credentials (HTTP 407): put them in ${proxy.variable} as http://user:password@host:port`,
-        };
+        const text = proxy.url.username
+            ? `the proxy ${proxyName(proxy)} refused the credentials in ${proxy.variable} (HTTP 407): check the user name and password there (a \`%\`, \`@\`, \`:\` or \`/\` in them written \`%25\`, \`%40\`, \`%3A\`, \`%2F\`)`
+            : `the proxy ${proxyName(proxy)} asks for credentials (HTTP 407): put them in ${proxy.variable} as http://user:password@host:port`;
+        return { cause: 'proxy-auth', text };
     }
     if (proxy && proxyStatus) {
         return {
@@ -148,7 +148,7 @@ function describeNetworkError(error, host, proxy) {
         const why = /\((.+)\)$/.exec(parser.message)?.[1] ?? (parser.code || 'unreadable');
         return {
             cause: 'malformed',
-            text: `the answer of ${host}${through} is not valid HTTP/1.1 (${why}): is \`base-url\` the service's address, with the right scheme (http or https)?`,
+            text: `the answer of ${host}${through} is not valid HTTP/1.1 (${why}): is ${baseUrlName} the service's address, with the right scheme (http or https)?`,
         };
     }
     if (chain.some((link) => link.code === 'UND_ERR_SOCKET' && link.message === 'bad response')) {
@@ -2370,7 +2370,7 @@ function createTracker(http, connection) {
     return {
         async create(body, signal) {
             const response = await http.send(createRequest(baseUrl, apiKey, body), signal);
-            const answer = successAnswer(response, cut);
+            const answer = successAnswer(response, cut, connection.baseUrlName);
             const head = `HTTP ${response.status}, but`;
             const id = answerId(response.text, answer.id, head, tool);
             if (!id || id.text === '')
@@ -2384,7 +2384,7 @@ function createTracker(http, connection) {
             return id;
         },
         async update(id, status, signal) {
-            successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status), signal), cut);
+            successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status), signal), cut, connection.baseUrlName);
         },
     };
 }
@@ -2414,7 +2414,7 @@ function jsonRequest(method, url, apiKey, body) {
         body: JSON.stringify(body),
     };
 }
-function successAnswer(response, cut) {
+function successAnswer(response, cut, baseUrlName = '`base-url`') {
     const { status } = response;
     const body = parseAnswer(response.text);
     if (status >= 300 && status < 400) {
@@ -2422,7 +2422,7 @@ function successAnswer(response, cut) {
             ? `it points to '${cut(response.location, constants .xu.detailEntryLength, core_text .vj)}'`
             : 'it names no address';
         throw new ServiceError([
-            `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set \`base-url\` to the service's own address.`,
+            `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set ${baseUrlName} to the service's own address.`,
         ]);
     }
     if (status < 200 || status >= 300)
@@ -2600,6 +2600,23 @@ function nothingReason(status) {
 }
 
 ; 
+const external_node_fs_namespaceObject = require("node:fs");
+; 
+
+
+
+const VARIABLE = 'NODE_EXTRA_CA_CERTS';
+function checkExtraCaCerts(env, usesTls, shown = core_text .hD) {
+    const path = env[VARIABLE];
+    if (!usesTls || !path)
+        return;
+    const stats = (0,external_node_fs_namespaceObject.statSync)(path, { throwIfNoEntry: false });
+    if (stats && !stats.isFile()) {
+        throw new ConfigError(`Environment variable ${VARIABLE}`, `names ${shown(path)}, which is not a regular file (Node.js would wait on it for ever): point it at the certificate authority's PEM file, or unset it.`);
+    }
+}
+
+; 
 
 
 const DEFAULT_PORTS = { 'http:': 80, 'https:': 443 };
@@ -2700,6 +2717,7 @@ function withoutCredentials(text) {
 
 
 
+
 function quoterFor(apiKey) {
     const clean = (0,secret .ZS)(apiKey);
     return (value) => (0,core_text .hD)(clean(value));
@@ -2733,6 +2751,8 @@ function readCommon(source, env, problems, shown) {
     const allowInsecureHttp = problems.read(() => readBoolean(source, constants .wB.AllowInsecureHttp, shown), false);
     const baseUrl = problems.read(() => readBaseUrl(source, allowInsecureHttp, shown), undefined);
     const proxy = baseUrl && problems.read(() => proxyFor(baseUrl, env, shown), undefined);
+    const usesTls = baseUrl?.protocol === 'https:' || proxy?.url.protocol === 'https:';
+    problems.read(() => checkExtraCaCerts(env, usesTls, shown), undefined);
     const timeoutSeconds = problems.read(() => readNumber(source, constants .wB.TimeoutSeconds, /^\d+(\.\d+)?$/, 0.001, constants .xu.timeoutSeconds, 'a number of seconds above 0 and at most', shown), 0);
     const retries = problems.read(() => readNumber(source, constants .wB.Retries, /^\d+$/, 0, constants .xu.retries, 'a whole number from 0 to', shown), 0);
     const failOnError = problems.read(() => readBoolean(source, constants .wB.FailOnError, shown), false);
@@ -2746,6 +2766,7 @@ function readCommon(source, env, problems, shown) {
             retries,
             proxy,
             tool: (source.words ?? ACTION_WORDS).tool,
+            baseUrlName: source.words ? source.setting(constants .wB.BaseUrl) : '`base-url`',
         },
         failOnError,
         dryRun,
@@ -3616,8 +3637,6 @@ const State = {
     Handoff: 'handoff',
 };
 
-; 
-const external_node_fs_namespaceObject = require("node:fs");
 ; 
 const external_node_os_namespaceObject = require("node:os");
 ; 

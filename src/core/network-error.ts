@@ -30,7 +30,12 @@ const CERTIFICATE_PROBLEMS: [RegExp, string][] = [
 ];
 
 /** Names what `error` (undici nests the system error in `cause`) means, for a request to `host`. */
-export function describeNetworkError(error: unknown, host: string, proxy: Proxy | undefined): NetworkFailure {
+export function describeNetworkError(
+  error: unknown,
+  host: string,
+  proxy: Proxy | undefined,
+  baseUrlName = '`base-url`',
+): NetworkFailure {
   const chain = errorChain(error);
   const has = (pattern: RegExp) => chain.some((link) => pattern.test(`${link.code} ${link.name} ${link.message}`));
   const code = chain.map((link) => link.code).find((c) => c !== '') ?? '';
@@ -40,10 +45,11 @@ export function describeNetworkError(error: unknown, host: string, proxy: Proxy 
     chain.map((l) => l.message).join(' '),
   );
   if (proxy && proxyStatus?.[1] === '407') {
-    return {
-      cause: 'proxy-auth',
-      text: `the proxy ${proxyName(proxy)} asks for credentials (HTTP 407): put them in ${proxy.variable} as http://user:password@host:port`,
-    };
+    // Credentials given and refused, or none given.
+    const text = proxy.url.username
+      ? `the proxy ${proxyName(proxy)} refused the credentials in ${proxy.variable} (HTTP 407): check the user name and password there (a \`%\`, \`@\`, \`:\` or \`/\` in them written \`%25\`, \`%40\`, \`%3A\`, \`%2F\`)`
+      : `the proxy ${proxyName(proxy)} asks for credentials (HTTP 407): put them in ${proxy.variable} as http://user:password@host:port`;
+    return { cause: 'proxy-auth', text };
   }
   if (proxy && proxyStatus) {
     return {
@@ -70,7 +76,7 @@ export function describeNetworkError(error: unknown, host: string, proxy: Proxy 
     const why = /\((.+)\)$/.exec(parser.message)?.[1] ?? (parser.code || 'unreadable');
     return {
       cause: 'malformed',
-      text: `the answer of ${host}${through} is not valid HTTP/1.1 (${why}): is \`base-url\` the service's address, with the right scheme (http or https)?`,
+      text: `the answer of ${host}${through} is not valid HTTP/1.1 (${why}): is ${baseUrlName} the service's address, with the right scheme (http or https)?`,
     };
   }
   if (chain.some((link) => link.code === 'UND_ERR_SOCKET' && link.message === 'bad response')) {

@@ -100,7 +100,7 @@ export function createTracker(http: HttpClient, connection: Connection): Tracker
   return {
     async create(body, signal) {
       const response = await http.send(createRequest(baseUrl, apiKey, body), signal);
-      const answer = successAnswer(response, cut);
+      const answer = successAnswer(response, cut, connection.baseUrlName);
       const head = `HTTP ${response.status}, but`;
       const id = answerId(response.text, answer.id, head, tool);
       if (!id || id.text === '') throw new ServiceError([`${head} the answer has no deployment \`id\``]);
@@ -113,7 +113,7 @@ export function createTracker(http: HttpClient, connection: Connection): Tracker
       return id;
     },
     async update(id, status, signal) {
-      successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status), signal), cut);
+      successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status), signal), cut, connection.baseUrlName);
     },
   };
 }
@@ -151,7 +151,7 @@ function jsonRequest(method: HttpRequest['method'], url: URL, apiKey: string, bo
 }
 
 /** The JSON answer of a successful write, or a ServiceError that says what went wrong. */
-function successAnswer(response: HttpResponse, cut: Cut): Record<string, unknown> {
+function successAnswer(response: HttpResponse, cut: Cut, baseUrlName = '`base-url`'): Record<string, unknown> {
   const { status } = response;
   const body = parseAnswer(response.text);
   if (status >= 300 && status < 400) {
@@ -159,7 +159,7 @@ function successAnswer(response: HttpResponse, cut: Cut): Record<string, unknown
       ? `it points to '${cut(response.location, Limits.detailEntryLength, TRUNCATED)}'`
       : 'it names no address';
     throw new ServiceError([
-      `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set \`base-url\` to the service's own address.`,
+      `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set ${baseUrlName} to the service's own address.`,
     ]);
   }
   if (status < 200 || status >= 300) throw new ServiceError(describeFailure(response, body, cut));

@@ -244,6 +244,15 @@ describe('start, record and finish', () => {
     );
   });
 
+  it('a redirect: says to set the variable the address came from, in the CLI’s words', async () => {
+    service.fail('POST', { status: 308, body: '', headers: { location: 'https://elsewhere.example/' } });
+    const result = await runCliInProcess(['start', ...FIELDS], env());
+
+    expect(result.stderr).toBe(
+      "report-deployment: warning: Could not record the deployment of artifact 42: HTTP 308: a redirect, which is not followed (the API key would go along); it points to 'https://elsewhere.example/'. Set DEPLOY_TRACKER_URL to the service's own address.\n",
+    );
+  });
+
   it('no key: exit 0; with --fail-on-error, 1; finish too', async () => {
     const noKey = { ...NO_GIT, DEPLOY_TRACKER_URL: service.url };
     const results = [

@@ -86,6 +86,22 @@ describe('describeNetworkError', () => {
     expect(describeNetworkError(error, 't.example.com', through)).toEqual({ cause, text });
   });
 
+  it('a 407 through a proxy URL that holds credentials: they were refused, not missing', () => {
+    const withCredentials = { url: new URL('http://deploy:pw@proxy.example.com:3128'), variable: 'HTTPS_PROXY' };
+    const error = { name: 'RequestAbortedError', message: 'Proxy response (407) !== 200 when HTTP Tunneling' };
+    expect(describeNetworkError(error, 't.example.com', withCredentials)).toEqual({
+      cause: 'proxy-auth',
+      text: 'the proxy HTTPS_PROXY (http://proxy.example.com:3128) refused the credentials in HTTPS_PROXY (HTTP 407): check the user name and password there (a `%`, `@`, `:` or `/` in them written `%25`, `%40`, `%3A`, `%2F`)',
+    });
+  });
+
+  it('an answer that is no HTTP names the address setting as the face names it', () => {
+    const error = { name: 'HTTPParserError', code: 'HPE_INVALID_CONSTANT', message: 'Expected HTTP/' };
+    expect(describeNetworkError(error, 't.example.com', undefined, 'DEPLOY_TRACKER_URL').text).toBe(
+      "the answer of t.example.com is not valid HTTP/1.1 (HPE_INVALID_CONSTANT): is DEPLOY_TRACKER_URL the service's address, with the right scheme (http or https)?",
+    );
+  });
+
   it('may blame the proxy too, when it is an https proxy', () => {
     const httpsProxy = { url: new URL('https://proxy.example.com:3128'), variable: 'HTTPS_PROXY' };
     expect(describeNetworkError(systemError('DEPTH_ZERO_SELF_SIGNED_CERT'), 't.example.com', httpsProxy).text).toMatch(

@@ -222,6 +222,18 @@ describe('the tracker', () => {
     expect(await createError(answer)).toBe(message);
   });
 
+  it('a redirect names the setting as the face names it (the CLI: where its address came from)', async () => {
+    const error = await createTracker(answering({ status: 308, text: '' }), {
+      ...connection,
+      baseUrlName: 'DEPLOY_TRACKER_URL',
+    })
+      .update({ text: '7', numeric: true }, 'SUCCEEDED')
+      .catch((caught: unknown) => caught);
+    expect((error as ServiceError).message).toBe(
+      "HTTP 308: a redirect, which is not followed (the API key would go along); it names no address. Set DEPLOY_TRACKER_URL to the service's own address.",
+    );
+  });
+
   it.each(['identity', 'IDENTITY', ' identity ', ''])(
     'takes an answer with content-encoding %j as it is',
     async (encoding) => {
