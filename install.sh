@@ -114,6 +114,8 @@ main() {
     dir="$HOME/.local/bin"
   fi
   base="${base%/}"
+  # A directory named like an option (--dir -x) is a path to mkdir, cp and mv.
+  case "$dir" in -*) dir="./$dir" ;; esac
 
   other_ways="Use the npm package instead, with Node.js 22 or later: npm install --global report-deployment@$version"
 
@@ -224,7 +226,8 @@ main() {
     fail "could not download $url/$asset: is $version a release, with an executable for $os-$arch? Nothing was installed." "$other_ways"
   if [ -z "$expected" ]; then
     # SHA256SUMS as sha256sum writes it: "<hash>  <file>" (or "<hash> *<file>"), one a line.
-    expected=$(awk -v file="$asset" '$2 == file || $2 == "*" file { print $1; exit }' "$work/SHA256SUMS")
+    # A mirror may have given it Windows line ends.
+    expected=$(awk -v file="$asset" '{ sub(/\r$/, "") } $2 == file || $2 == "*" file { print $1; exit }' "$work/SHA256SUMS")
     [ -n "$expected" ] || fail "$url/SHA256SUMS lists no $asset: nothing was installed."
   fi
 

@@ -418,6 +418,27 @@ describe('install.sh installs nothing it could not verify, and says why', () => 
     );
   });
 
+  it('SHA256SUMS with Windows line ends (a mirror that converted it): read as the release wrote it', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE }, sha256sums({ [ASSET]: FAKE_EXECUTABLE }).replaceAll('\n', '\r\n'));
+
+    const result = await install(['--version', VERSION, '--dir', join(work, 'bin')]);
+
+    expect(result.exitCode).toBe(0);
+    expect(readFileSync(join(work, 'bin', 'report-deployment'), 'utf8')).toBe(FAKE_EXECUTABLE);
+  });
+
+  it('--dir named like an option (-x): a folder of that name, in the current one', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+
+    const result = await install(['--version', VERSION, '--dir', '-x']);
+
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('./-x/report-deployment\n');
+    expect(readFileSync(join(work, '-x', 'report-deployment'), 'utf8')).toBe(FAKE_EXECUTABLE);
+  });
+
   it('a directory where the executable would go: exit 1, nothing downloaded, nothing moved into it', async () => {
     work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
     await serve({ [ASSET]: FAKE_EXECUTABLE });
