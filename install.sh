@@ -8,7 +8,8 @@
 # this copy's release wrote into it (another version's: against that release's SHA256SUMS) before
 # anything is installed, runs it once (--version), and only then puts it
 # into DIR as report-deployment (report-deployment.exe on Windows). It never uses sudo: DIR must be
-# one you may write to. Where that version is in DIR already, it downloads nothing.
+# one you may write to. Where that version is in DIR already, it downloads nothing (for another
+# version than its own, only that release's SHA256SUMS, to check the copy).
 #
 #   --version X.Y.Z   the version (default: the release this copy is attached to)
 #   --dir DIR         where to install it (default: ~/.local/bin; made if missing)
@@ -39,7 +40,8 @@ default_base="$repository/releases/download"
 
 say() { printf 'install.sh: %s\n' "$*" >&2; }
 sha256() {
-  if [ "$checksum_tool" = sha256sum ]; then sha256sum "$1"; else shasum -a 256 "$1"; fi | cut -d ' ' -f 1
+  # From stdin: GNU sha256sum escapes a file name holding a backslash, and marks the line so.
+  if [ "$checksum_tool" = sha256sum ]; then sha256sum < "$1"; else shasum -a 256 < "$1"; fi | cut -d ' ' -f 1
 }
 need_checksum_tool() {
   [ -n "$checksum_tool" ] ||
@@ -72,10 +74,9 @@ Environment (the flags win):
                                   from it/vX.Y.Z/ (default: $default_base)
 
 It checks the download's SHA-256 before anything is installed (against the checksums its release
-wrote into this copy, or another version's SHA256SUMS), never uses sudo, and downloads nothing where
-that version is in DIR already (a copy there is checked the same way, and never run unless it is the
-release's). Proxies: as curl or
-wget honour them (https_proxy, no_proxy). Prints the installed executable's path on stdout.
+wrote into this copy, or another version's SHA256SUMS), never uses sudo, and downloads no
+executable where that version is in DIR already (a copy there is checked the same way, and never
+run unless it is the release's). Proxies: as curl or wget honour them (https_proxy, no_proxy). Prints the installed executable's path on stdout.
 
 The executable is Node.js with report-deployment inside: its licenses are the release's
 report-deployment-licenses.txt.
@@ -174,23 +175,6 @@ main() {
     [ -n "$expected" ] || fail "this install.sh lists no $asset for $version: nothing was installed." "$other_ways"
   fi
 
-  # That version installed already (a CI's cache): nothing to download. Where the release's checksum
-  # is known, the file must be the release's (a cache others can write to could hold another, which
-  # is never run); else, it must say it is that version.
-  if [ -n "$expected" ] && [ -f "$target" ]; then
-    need_checksum_tool
-    if [ "$(sha256 "$target")" = "$expected" ]; then
-      say "report-deployment $version is installed already: $target"
-      printf '%s\n' "$target"
-      exit 0
-    fi
-    say "$target is not the release's report-deployment $version (its SHA-256 differs): it is replaced."
-  elif [ -z "$expected" ] && [ -x "$target" ] && [ "$("$target" --version 2>/dev/null || true)" = "$version" ]; then
-    say "report-deployment $version is installed already: $target"
-    printf '%s\n' "$target"
-    exit 0
-  fi
-
   if command -v curl > /dev/null 2>&1; then
     # A download that stalls (under 1 KB/s for 30 s) fails rather than holding the job until its timeout.
     download() {
@@ -215,21 +199,32 @@ main() {
   trap 'exit 130' INT
   trap 'exit 143' TERM
 
-  say "downloading report-deployment $version for $os-$arch from $url/"
+  # Another version than this copy's: its checksum from that release's SHA256SUMS.
   sums_from='this install.sh'
   if [ -z "$expected" ]; then
     sums_from=SHA256SUMS
     download "$url/SHA256SUMS" "$work/SHA256SUMS" ||
       fail "could not download $url/SHA256SUMS: is $version a release ($repository/releases)? Nothing was installed."
-  fi
-  download "$url/$asset" "$work/$asset" ||
-    fail "could not download $url/$asset: is $version a release, with an executable for $os-$arch? Nothing was installed." "$other_ways"
-  if [ -z "$expected" ]; then
     # SHA256SUMS as sha256sum writes it: "<hash>  <file>" (or "<hash> *<file>"), one a line.
     # A mirror may have given it Windows line ends.
     expected=$(awk -v file="$asset" '{ sub(/\r$/, "") } $2 == file || $2 == "*" file { print $1; exit }' "$work/SHA256SUMS")
-    [ -n "$expected" ] || fail "$url/SHA256SUMS lists no $asset: nothing was installed."
   fi
+
+  # That version installed already (a CI's cache): nothing more to download. The file must be the
+  # release's: a copy that is not (a cache others can write to) is never run, and is replaced.
+  if [ -n "$expected" ] && [ -f "$target" ]; then
+    if [ "$(sha256 "$target")" = "$expected" ]; then
+      say "report-deployment $version is installed already: $target"
+      printf '%s\n' "$target"
+      exit 0
+    fi
+    say "$target is not the release's report-deployment $version (its SHA-256 differs): it is replaced."
+  fi
+
+  say "downloading report-deployment $version for $os-$arch from $url/"
+  download "$url/$asset" "$work/$asset" ||
+    fail "could not download $url/$asset: is $version a release, with an executable for $os-$arch? Nothing was installed." "$other_ways"
+  [ -n "$expected" ] || fail "$url/SHA256SUMS lists no $asset: nothing was installed."
 
   actual=$(sha256 "$work/$asset")
   if [ "$actual" != "$expected" ]; then

@@ -123,7 +123,7 @@ function describeNetworkError(error, host, proxy, baseUrlName = '`base-url`') {
     const proxyStatus = /Proxy (?:response|Authentication Required) \((\d{3})\)/.exec(chain.map((l) => l.message).join(' '));
     if (proxy && proxyStatus?.[1] === '407') {
         const text = proxy.url.username
-            ? `the proxy ${proxyName(proxy)} refused the credentials in ${proxy.variable} (HTTP 407): check the user name and password there (a \`%\`, \`@\`, \`:\` or \`/\` in them written \`%25\`, \`%40\`, \`%3A\`, \`%2F\`)`
+            ? `the proxy ${proxyName(proxy)} refused the credentials its URL gives (HTTP 407): check the user name and password there (a \`%\`, \`@\`, \`:\` or \`/\` in them written \`%25\`, \`%40\`, \`%3A\`, \`%2F\`)`
             : `the proxy ${proxyName(proxy)} asks for credentials (HTTP 407): put them in ${proxy.variable} as http://user:password@host:port`;
         return { cause: 'proxy-auth', text };
     }
@@ -2610,8 +2610,14 @@ function checkExtraCaCerts(env, usesTls, shown = core_text .hD) {
     const path = env[VARIABLE];
     if (!usesTls || !path)
         return;
-    const stats = (0,external_node_fs_namespaceObject.statSync)(path, { throwIfNoEntry: false });
-    if (stats && !stats.isFile()) {
+    let stats;
+    try {
+        stats = (0,external_node_fs_namespaceObject.statSync)(path);
+    }
+    catch {
+        return;
+    }
+    if (!stats.isFile()) {
         throw new ConfigError(`Environment variable ${VARIABLE}`, `names ${shown(path)}, which is not a regular file (Node.js would wait on it for ever): point it at the certificate authority's PEM file, or unset it.`);
     }
 }

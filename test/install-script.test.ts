@@ -141,7 +141,7 @@ describe('install.sh installs the verified executable', () => {
   });
 
   it.each(['dash', 'busybox'] as const)(
-    'under %s: a second run of that version downloads nothing (a CI cache); another version replaces it',
+    'under %s: a second run of that version downloads only SHA256SUMS, to check the copy (a CI cache); another file is replaced, never run',
     async (shell) => {
       work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
       await serve({ [ASSET]: FAKE_EXECUTABLE });
@@ -149,7 +149,8 @@ describe('install.sh installs the verified executable', () => {
 
       const first = await install(['--version', VERSION, '--dir', dir], { shell });
       const again = await install(['--version', VERSION, '--dir', dir], { shell });
-      writeFileSync(join(dir, 'report-deployment'), '#!/bin/sh\necho 1.0.0\n');
+      const ran = join(work, 'other-ran');
+      writeFileSync(join(dir, 'report-deployment'), `#!/bin/sh\ntouch '${ran}'\necho ${VERSION}\n`);
       const other = await install(['--version', VERSION, '--dir', dir], { shell });
 
       expect([first.exitCode, again.exitCode, other.exitCode]).toEqual([0, 0, 0]);
@@ -157,7 +158,11 @@ describe('install.sh installs the verified executable', () => {
         `install.sh: report-deployment ${VERSION} is installed already: ${dir}/report-deployment\n`,
       );
       expect(again.stdout).toBe(`${dir}/report-deployment\n`);
-      expect(downloads()).toEqual(['SHA256SUMS', ASSET, 'SHA256SUMS', ASSET]);
+      expect(downloads()).toEqual(['SHA256SUMS', ASSET, 'SHA256SUMS', 'SHA256SUMS', ASSET]);
+      expect(other.stderr).toContain(
+        "is not the release's report-deployment 1.2.3 (its SHA-256 differs): it is replaced.",
+      );
+      expect(existsSync(ran)).toBe(false);
       expect(readFileSync(join(dir, 'report-deployment'), 'utf8')).toBe(FAKE_EXECUTABLE);
       expect(readdirSync(dir)).toEqual(['report-deployment']);
     },

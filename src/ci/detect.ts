@@ -70,7 +70,7 @@ export async function readCiContext(
   const provider = PROVIDERS.find((candidate) => candidate.detect(strings));
   const ci: (OtherCi & Pick<CiProvider, 'userHint'>) | undefined = provider
     ? { name: provider.name, values: provider.values(strings, options.log), userHint: provider.userHint }
-    : await otherCi(strings, options.log);
+    : await otherCi(strings, options.log, options.signal);
   if (!ci) {
     // Outside any CI (a developer's machine, or a CI that neither env-ci nor CI marks): git, then the OS user.
     const [commitSha, branch, userName] = await Promise.all([

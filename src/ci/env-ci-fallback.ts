@@ -23,14 +23,14 @@ export const UNKNOWN_CI = 'an unknown CI';
 const NO_GIT_HERE = '\0';
 
 /** The CI env-ci detects, or that CI (set, and not "false") says this is; undefined outside any CI. */
-export async function otherCi(env: Env, log: Pick<Log, 'debug'>): Promise<OtherCi | undefined> {
+export async function otherCi(env: Env, log: Pick<Log, 'debug'>, signal?: AbortSignal): Promise<OtherCi | undefined> {
   const ci = env.CI ?? '';
   // env-ci itself takes CI=false for a CI.
   const saysCi = ci !== '' && ci.toLowerCase() !== 'false';
   // Loaded only where some CI may be (CI set, or the two env-ci knows that do not set it): a
   // developer's terminal never pays for it.
   if (!saysCi && !MARKS_WITHOUT_CI.some((name) => env[name])) return undefined;
-  const found = await detectWithEnvCi(env, log);
+  const found = await detectWithEnvCi(env, log, signal);
   if (found) return found;
   return saysCi ? { name: UNKNOWN_CI, values: {} } : undefined;
 }
@@ -38,7 +38,7 @@ export async function otherCi(env: Env, log: Pick<Log, 'debug'>): Promise<OtherC
 /** The CIs env-ci detects that set no CI variable: TeamCity and Bamboo. */
 const MARKS_WITHOUT_CI = ['TEAMCITY_VERSION', 'bamboo_agentId'];
 
-async function detectWithEnvCi(env: Env, log: Pick<Log, 'debug'>): Promise<OtherCi | undefined> {
+async function detectWithEnvCi(env: Env, log: Pick<Log, 'debug'>, signal?: AbortSignal): Promise<OtherCi | undefined> {
   try {
     const { default: envCi } = await import('env-ci');
     const result = envCi({ env: withoutFilesToRead(env), cwd: NO_GIT_HERE });
@@ -52,7 +52,7 @@ async function detectWithEnvCi(env: Env, log: Pick<Log, 'debug'>): Promise<Other
     // in its properties files, which are read here, with a bound.
     const branch =
       result.service === 'teamcity'
-        ? sourcedBranch(await teamCityBranch(env, log), `${name} (teamcity.build.branch)`)
+        ? sourcedBranch(await teamCityBranch(env, log, { signal }), `${name} (teamcity.build.branch)`)
         : from(result.isPr === true ? result.prBranch : result.branch);
     return {
       name,

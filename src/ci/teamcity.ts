@@ -13,6 +13,8 @@ import type { Env } from './variables.js';
 
 /** More than any build's properties hold; a larger file is not read. */
 export const MAX_PROPERTIES_BYTES = 1024 * 1024;
+/** How long both files may take, as a git call (git.ts): a mount that hangs holds nothing longer. */
+export const READ_TIMEOUT_MS = 5_000;
 
 const BRANCH = 'teamcity.build.branch';
 const CONFIGURATION_FILE = 'teamcity.configuration.properties.file';
@@ -20,26 +22,51 @@ const CONFIGURATION_FILE = 'teamcity.configuration.properties.file';
 /** How the files are opened: node:fs/promises's open, or a test's. */
 export type OpenFile = (path: string, flags: number) => Promise<Pick<FileHandle, 'stat' | 'read' | 'close'>>;
 
-/** The build's branch as TeamCity's properties name it; '' where they name none or cannot be read. */
-export async function teamCityBranch(env: Env, log: Pick<Log, 'debug'>, openFile: OpenFile = open): Promise<string> {
-  const build = await readProperties(env.TEAMCITY_BUILD_PROPERTIES_FILE, log, openFile);
+export interface ReadOptions {
+  /** How the files are opened (a test's). */
+  openFile?: OpenFile;
+  /** The run's deadline: no file is waited on past it. */
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** The build's branch as TeamCity's properties name it; '' where they name none or cannot be read in time. */
+export async function teamCityBranch(env: Env, log: Pick<Log, 'debug'>, options: ReadOptions = {}): Promise<string> {
+  const { openFile = open, signal, timeoutMs = READ_TIMEOUT_MS } = options;
+  const bound = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]);
+  const read = (path: string | undefined) => readProperties(path, log, openFile, bound);
+  const build = await read(env.TEAMCITY_BUILD_PROPERTIES_FILE);
   const branch = build.get(BRANCH);
   if (branch) return branch;
-  return (await readProperties(build.get(CONFIGURATION_FILE), log, openFile)).get(BRANCH) ?? '';
+  return (await read(build.get(CONFIGURATION_FILE))).get(BRANCH) ?? '';
 }
 
 async function readProperties(
   path: string | undefined,
   log: Pick<Log, 'debug'>,
   openFile: OpenFile,
+  bound: AbortSignal,
 ): Promise<Map<string, string>> {
   if (!path) return new Map();
   try {
-    return parseProperties(await readBoundedFile(path, MAX_PROPERTIES_BYTES, openFile));
+    // A read that does not end (a mount that hangs) is left to libuv's thread: nothing waits for it.
+    return parseProperties(await untilAborted(() => readBoundedFile(path, MAX_PROPERTIES_BYTES, openFile), bound));
   } catch (error) {
     log.debug(`TeamCity's properties file ${path} is not read: ${(error as Error).message}.`);
     return new Map();
   }
+}
+
+/** `work()`'s result, or a rejection as soon as `bound` is aborted (not started where it is already). */
+function untilAborted<T>(work: () => Promise<T>, bound: AbortSignal): Promise<T> {
+  if (bound.aborted) return Promise.reject(new Error('no answer before the deadline'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error('no answer before the deadline'));
+    bound.addEventListener('abort', onAbort, { once: true });
+    work()
+      .then(resolve, reject)
+      .finally(() => bound.removeEventListener('abort', onAbort));
+  });
 }
 
 /**

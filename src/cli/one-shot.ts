@@ -20,14 +20,12 @@ export async function oneShot(args: ParsedArgs, env: Record<string, string | und
   }
   const { settings, request } = read;
   const plan = planFor(settings, request);
-  // With --fail-on-error, no key is an error (exit 1), said as one.
-  if (plan.kind === 'nothing' && plan.reason === 'no-key' && settings.failOnError) {
-    log.error(plan.warning);
-    return ExitCodes.notRecorded;
-  }
   const results = keepPrintable(await execute(plan, settings, log));
   const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt: Date.now(), wording: CLI_WORDING });
-  const failed = showReport(report, settings.failOnError, log);
+  // With --fail-on-error, no key is a failure (exit 1), said as one.
+  const noKey = plan.kind === 'nothing' && plan.reason === 'no-key';
+  const shown = noKey ? { ...report, lines: [], failures: [report.lines.map((line) => line.text)] } : report;
+  const failed = showReport(shown, settings.failOnError, log);
   if (args.command !== 'finish') printIds(report, args.json);
   return settings.failOnError && failed ? ExitCodes.notRecorded : ExitCodes.ok;
 }

@@ -3,7 +3,7 @@
 // one at a time and in order, so that the last one sent is the last word. Every failure to record is
 // said (a warning, or an error with --fail-on-error), a bug of ours too; none ever throws.
 import { ConfigError } from '../core/config-error.js';
-import type { DeploymentStatus } from '../core/constants.js';
+import { Settings, type DeploymentStatus } from '../core/constants.js';
 import { PLACEHOLDER_ID } from '../core/dry-run.js';
 import { execute } from '../core/execute.js';
 import { describeFinish, describeStart, type Report } from '../core/outcome.js';
@@ -88,10 +88,13 @@ export function startRecording(
     state = 'settled';
     return { settings: command.settings, start };
   });
-  // A bug of ours past the create's own catch (in planning or in saying how it went): said, and the
-  // start counts as failed, so that the command still runs and the run ends as it should.
+  // A bug of ours past the create's own catch (in planning it, or in saying how it went, after it may
+  // have been recorded): said as create says one, and the start counts as failed, so that the
+  // command still runs and the run ends as it should.
   const created = creating.catch((error: unknown) => {
-    log.error(bugLines('Could not record the deployment: unexpected error', error));
+    const lines = bugLines('unexpected error while recording the start', error);
+    if (args.settings[Settings.FailOnError] === 'true') log.error(lines);
+    else log.warning(lines);
     failedToStart = true;
     state = 'settled';
     return undefined;

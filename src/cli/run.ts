@@ -4,12 +4,13 @@
 // once the create has an answer, and no later than one attempt's timeout after the CLI did; what
 // the create does after that goes on beside it (recorder.ts). A stop signal (SIGINT, SIGTERM, SIGHUP):
 // - before the command starts: it never does, and the CLI stops waiting on the service at once and
-//   exits 128+N (a start already recorded is set FAILED, within INTERRUPTED_WAIT_MS);
+//   ends by that signal (128+N; a start already recorded is set FAILED, within INTERRUPTED_WAIT_MS);
 // - while it runs: it reaches the command once (wrap.ts), and the run is recorded FAILED at once, in
 //   one attempt, so that a CI that kills the job after its grace period leaves nothing STARTED; the
 //   last word is still the command's: if it then exits 0, the deployment is set SUCCEEDED after all;
 // - once the command has ended: no request is tried again, and the CLI waits on the service at most
 //   INTERRUPTED_WAIT_MS more (a CI's grace period is short, and the CLI must end within it).
+// Where the command died of a stop signal, the CLI ends by it too, once all is recorded (index.ts).
 import { setTimeout as delay } from 'node:timers/promises';
 import { Settings, type DeploymentStatus } from '../core/constants.js';
 import type { ParsedArgs } from './args.js';

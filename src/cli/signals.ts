@@ -1,6 +1,6 @@
-// The stop signals `run` catches for its whole length, so that the CLI never dies of one: SIGINT,
-// SIGTERM and SIGHUP, and on Windows SIGBREAK (Ctrl-Break, the second thing GitHub's and Azure's
-// agents send). What each one means for the command and the record is run.ts's to decide.
+// The stop signals `run` catches for its whole length, so that the CLI dies of none before it is done
+// (it may end by one afterwards, index.ts): SIGINT, SIGTERM and SIGHUP, and on Windows SIGBREAK
+// (Ctrl-Break, the second thing GitHub's and Azure's agents send). What each one means for the command and the record is run.ts's to decide.
 
 export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];

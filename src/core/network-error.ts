@@ -47,7 +47,7 @@ export function describeNetworkError(
   if (proxy && proxyStatus?.[1] === '407') {
     // Credentials given and refused, or none given.
     const text = proxy.url.username
-      ? `the proxy ${proxyName(proxy)} refused the credentials in ${proxy.variable} (HTTP 407): check the user name and password there (a \`%\`, \`@\`, \`:\` or \`/\` in them written \`%25\`, \`%40\`, \`%3A\`, \`%2F\`)`
+      ? `the proxy ${proxyName(proxy)} refused the credentials its URL gives (HTTP 407): check the user name and password there (a \`%\`, \`@\`, \`:\` or \`/\` in them written \`%25\`, \`%40\`, \`%3A\`, \`%2F\`)`
       : `the proxy ${proxyName(proxy)} asks for credentials (HTTP 407): put them in ${proxy.variable} as http://user:password@host:port`;
     return { cause: 'proxy-auth', text };
   }

@@ -243,6 +243,36 @@ describe("TeamCity's files: what the debug log says, and what is never left open
     });
   });
 
+  it('a file that never answers (a mount that hangs): given up at its bound, or at the run’s deadline', async () => {
+    const hanging = (() =>
+      Promise.resolve({
+        stat: () => new Promise(() => undefined),
+        read: () => new Promise(() => undefined),
+        close: () => Promise.resolve(),
+      })) as unknown as OpenFile;
+    const env = { TEAMCITY_BUILD_PROPERTIES_FILE: '/mnt/hung/build.properties' };
+    const debug: string[] = [];
+    const log = { debug: (text: unknown) => void debug.push(String(text)) };
+
+    expect(await teamCityBranch(env, log, { openFile: hanging, timeoutMs: 30 })).toBe('');
+    const deadline = new AbortController();
+    const atDeadline = teamCityBranch(env, log, { openFile: hanging, timeoutMs: 60_000, signal: deadline.signal });
+    deadline.abort();
+    expect(await atDeadline).toBe('');
+    expect(debug).toEqual([
+      "TeamCity's properties file /mnt/hung/build.properties is not read: no answer before the deadline.",
+      "TeamCity's properties file /mnt/hung/build.properties is not read: no answer before the deadline.",
+    ]);
+    // A deadline already over: nothing is opened.
+    let opened = 0;
+    const counting = (() => {
+      opened += 1;
+      return new Promise(() => undefined);
+    }) as unknown as OpenFile;
+    expect(await teamCityBranch(env, log, { openFile: counting, signal: AbortSignal.abort() })).toBe('');
+    expect(opened).toBe(0);
+  });
+
   it('no configuration file named: nothing more read, nothing said', async () => {
     const build = join(dir, 'plain.properties');
     writeFileSync(build, 'other=1\n');

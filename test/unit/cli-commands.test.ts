@@ -262,6 +262,9 @@ describe('start, record and finish', () => {
     ];
 
     expect(results.map((result) => result.exitCode)).toEqual([0, 1, 1]);
+    // --json still says, on stdout, that no deployment was recorded.
+    const json = await runCliInProcess(['start', ...FIELDS, '--fail-on-error', '--json'], noKey);
+    expect([json.exitCode, json.stdout]).toEqual([1, '{"deploymentIds":[],"status":""}\n']);
     // Said as what it is for the exit code: a warning, or with --fail-on-error an error.
     expect(results.map((result) => /^report-deployment: (\w+):/.exec(result.stderr)?.[1])).toEqual([
       'warning',

@@ -384,7 +384,7 @@ describe('the command’s ending is recorded, and its exit code kept', () => {
 
     expect(result.code).toBe(4);
     expect(result.lines[0]).toBe(
-      'error: Could not record the deployment: unexpected error (a bug of report-deployment: please report it):',
+      'warning: unexpected error while recording the start (a bug of report-deployment: please report it):',
     );
     expect(result.lines[1]).toMatch(/^\s+Error: boom in plan$/);
     expect(fake.service.requests).toEqual([]);

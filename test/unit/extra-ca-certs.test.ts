@@ -28,6 +28,7 @@ describe('checkExtraCaCerts', () => {
   it.each([
     ['a regular file', pem, true],
     ['a missing file (Node warns, and goes on without it)', join(dir, 'none.pem'), true],
+    ['a path through a file (ENOTDIR)', join(pem, 'x'), true],
     ['unset', '', true],
     ['a FIFO, where no TLS is used', fifo, false],
   ])('takes %s', (_, path, usesTls) => {

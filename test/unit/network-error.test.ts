@@ -91,7 +91,7 @@ describe('describeNetworkError', () => {
     const error = { name: 'RequestAbortedError', message: 'Proxy response (407) !== 200 when HTTP Tunneling' };
     expect(describeNetworkError(error, 't.example.com', withCredentials)).toEqual({
       cause: 'proxy-auth',
-      text: 'the proxy HTTPS_PROXY (http://proxy.example.com:3128) refused the credentials in HTTPS_PROXY (HTTP 407): check the user name and password there (a `%`, `@`, `:` or `/` in them written `%25`, `%40`, `%3A`, `%2F`)',
+      text: 'the proxy HTTPS_PROXY (http://proxy.example.com:3128) refused the credentials its URL gives (HTTP 407): check the user name and password there (a `%`, `@`, `:` or `/` in them written `%25`, `%40`, `%3A`, `%2F`)',
     });
   });
 
