@@ -204,8 +204,9 @@ describe('startWitness with the tree’s witness, for a command outside the grou
       const first = await both();
       process.kill(first.ofTree, 'SIGTERM');
       process.kill(first.inGroup, 'SIGTERM');
-      expect(await witness.reachedOutside('SIGTERM')).toBe('reached');
+      // Both deaths seen (each witness started again), however slow the machine.
       await both(Object.values(first));
+      expect(await witness.reachedOutside('SIGTERM')).toBe('reached');
       now += WITNESS_WINDOW_MS;
       expect(await witness.reachedOutside('SIGTERM')).toBe('reached');
       now += 1;
@@ -233,12 +234,14 @@ describe('startWitness with the tree’s witness, for a command outside the grou
     try {
       const first = await both();
       process.kill(first.inGroup, 'SIGINT');
+      // The death seen (the group's witness started again), however slow the machine.
+      const { inGroup } = await both([first.inGroup]);
       expect(await witness.reachedOutside('SIGINT')).toBe('not-reached');
       // GNU timeout: the CLI, then its group; the group's death is passed on once.
       expect(await witness.reachedOutside('SIGINT')).toBe('passed-on-already');
       // A second Ctrl-C to the group: a second death, passed on.
-      const { inGroup } = await both([first.inGroup]);
       process.kill(inGroup, 'SIGINT');
+      await both([first.inGroup, inGroup]);
       expect(await witness.reachedOutside('SIGINT')).toBe('not-reached');
       expect(await witness.reachedOutside('SIGINT')).toBe('passed-on-already');
       // Another signal's deaths say nothing of this one.
@@ -249,7 +252,8 @@ describe('startWitness with the tree’s witness, for a command outside the grou
   });
 
   it('two asks at once for one death of the group’s witness (the CLI and its group): one is passed on', async () => {
-    const witness = startWitness(CAT, { tree: true, waitMs: 100 });
+    // Both asks wait for the tree's witness, which never dies: the wait is long enough for the group's death.
+    const witness = startWitness(CAT, { tree: true, waitMs: 1000 });
     try {
       const { inGroup } = await both();
       const asked = [witness.reachedOutside('SIGTERM'), witness.reachedOutside('SIGTERM')];
@@ -277,6 +281,7 @@ describe('startWitness with the tree’s witness, for a command outside the grou
     try {
       const first = await current();
       process.kill(first, 'SIGTERM');
+      await current([first]);
       expect(await witness.reachedOutside('SIGTERM')).toBe('not-reached');
       expect(await witness.reachedOutside('SIGTERM')).toBe('passed-on-already');
     } finally {
