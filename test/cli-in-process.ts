@@ -6,6 +6,8 @@ import { readRunnerOutput, type RunnerCommand } from './runner-commands.ts';
 
 export interface InProcessCliResult {
   exitCode: number;
+  /** The stop signal main() would end the process by (a run whose command died of it). */
+  signal: string | undefined;
   stdout: string;
   stderr: string;
   commands: RunnerCommand[];
@@ -28,11 +30,12 @@ export async function runCliInProcess(argv: string[], env: Record<string, string
       stderr += String(chunk);
       return true;
     };
-    // The exit code as main() sets it; the test process goes on.
-    await main('0.0.0-test', argv, env, () => undefined);
+    // The exit code as main() sets it, and the signal it would end by; the test process goes on.
+    let signal: string | undefined;
+    await main('0.0.0-test', argv, env, (_code, by) => void (signal = by));
     const exitCode = typeof process.exitCode === 'number' ? process.exitCode : 0;
     const commands = [...readRunnerOutput(stdout).commands, ...readRunnerOutput(stderr).commands];
-    return { exitCode, stdout, stderr, commands, durationMs: performance.now() - started };
+    return { exitCode, signal, stdout, stderr, commands, durationMs: performance.now() - started };
   } finally {
     out.write = saved.out;
     err.write = saved.err;

@@ -86,6 +86,28 @@ describe('describeNetworkError', () => {
     expect(describeNetworkError(error, 't.example.com', through)).toEqual({ cause, text });
   });
 
+  it.each([
+    [
+      { code: 'ERR_SSL_WRONG_VERSION_NUMBER' },
+      'the TLS handshake with t.example.com failed (ERR_SSL_WRONG_VERSION_NUMBER)',
+    ],
+    [{ code: 'EPROTO' }, 'the TLS handshake with t.example.com failed (EPROTO)'],
+    [
+      { name: 'Error', message: 'CERT_UNTRUSTED' },
+      'the TLS certificate of t.example.com was refused (TLS). If the service uses a private certificate authority, point NODE_EXTRA_CA_CERTS at its certificate',
+    ],
+    [
+      { name: 'HTTPParserError', message: 'Response does not match the HTTP/1.1 protocol' },
+      "the answer of t.example.com is not valid HTTP/1.1 (unreadable): is `base-url` the service's address, with the right scheme (http or https)?",
+    ],
+    [
+      { name: 'HTTPParserError', code: 'HPE_INVALID_HEADER_TOKEN', message: 'Invalid header (x) value' },
+      "the answer of t.example.com is not valid HTTP/1.1 (HPE_INVALID_HEADER_TOKEN): is `base-url` the service's address, with the right scheme (http or https)?",
+    ],
+  ])('%o: %s', (error, text) => {
+    expect(describeNetworkError(error, 't.example.com', undefined).text).toBe(text);
+  });
+
   it('a 407 through a proxy URL that holds credentials: they were refused, not missing', () => {
     const withCredentials = { url: new URL('http://deploy:pw@proxy.example.com:3128'), variable: 'HTTPS_PROXY' };
     const error = { name: 'RequestAbortedError', message: 'Proxy response (407) !== 200 when HTTP Tunneling' };
