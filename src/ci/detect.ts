@@ -121,7 +121,8 @@ function ciAsUser(name: string, hint: string | undefined): Sourced {
 function present(values: CiValues): Values {
   const kept: Values = {};
   for (const [field, value] of Object.entries(values) as [FieldName, Sourced | undefined][]) {
-    if (typeof value?.value === 'string' && value.value !== '') kept[field] = value;
+    // A value of white space alone (GITHUB_ACTOR='\n') is none: the next source stands in.
+    if (typeof value?.value === 'string' && value.value.trim() !== '') kept[field] = value;
   }
   return kept;
 }

@@ -120,7 +120,7 @@ const environments = fc.dictionary(fc.oneof(fc.constantFrom(...NAMES), fc.string
 });
 
 describe('readCiContext with hostile variables', () => {
-  it('never throws; every default is a non-empty string with a source', async () => {
+  it('never throws; every default is a string with more than white space, and a source', async () => {
     await fc.assert(
       fc.asyncProperty(environments, async (env) => {
         const warnings: unknown[] = [];
@@ -131,7 +131,7 @@ describe('readCiContext with hostile variables', () => {
         for (const [field, sourced] of Object.entries(context.defaults.values)) {
           expect(FieldNames).toContain(field);
           expect(typeof sourced.value).toBe('string');
-          expect(sourced.value).not.toBe('');
+          expect(sourced.value.trim()).not.toBe('');
           expect(typeof sourced.source).toBe('string');
           expect(sourced.source).not.toBe('');
           if (!saidUndefined) expect(sourced.value).not.toContain('undefined');
@@ -143,6 +143,16 @@ describe('readCiContext with hostile variables', () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it('a variable of white space alone is none: GITHUB_ACTOR as a line break gives the next source', async () => {
+    const log = { warning: () => {}, debug: () => {} };
+    const context = await readCiContext(
+      { CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_ACTOR: '\n', GITHUB_TRIGGERING_ACTOR: ' \t' },
+      { cwd: dir, log },
+    );
+    expect(context.defaults.values.user?.value.trim()).toBeTruthy();
+    expect(context.defaults.values.user?.source).not.toMatch(/GITHUB_(TRIGGERING_)?ACTOR/);
   });
 
   it('passes a value with control characters, or a long one, on as it is', async () => {
