@@ -99,6 +99,8 @@ async function runCommand(
   });
   let interruptedBy: StopSignal | undefined;
   let ended = false;
+  /** What became of each signal, said once decided (within the witness's wait, witness.ts): waited for before the end. */
+  const said: Promise<void>[] = [];
   const stopAsking = new AbortController();
   const cut = cutter(waitMs);
   stops.onEach((signal) => {
@@ -112,7 +114,7 @@ async function runCommand(
       cut.arm();
       return;
     }
-    void wrapped.relay(signal).then((relay) => log.info(relayLine(signal, relay)));
+    said.push(wrapped.relay(signal).then((relay) => log.info(relayLine(signal, relay))));
     if (interruptedBy) return;
     interruptedBy = signal;
     void recorder.set('FAILED', { oneAttempt: true });
@@ -140,6 +142,8 @@ async function runCommand(
       `Stopped waiting for the service ${waitMs / 1000} s after being told to stop: the deployment may not show how the command ended.`,
     );
   }
+  // A command that died of the signal at once ends the run before the witness has answered: said all the same.
+  await Promise.all(said);
   const notRecorded = recorder.startFailed() || result !== false;
   // --fail-on-error may turn a success into a failure, never a failure into a success.
   return code === 0 && notRecorded && args.settings[Settings.FailOnError] === 'true' ? 1 : code;

@@ -279,6 +279,28 @@ describe('the command’s ending is recorded, and its exit code kept', () => {
     expect(fake.received()).toEqual(['POST /deployment']);
   });
 
+  it('a command that dies at once of the signal: what became of it is still said (the witness answers later)', async () => {
+    const command = counting();
+    const slowWitness: Witness = {
+      alsoReached: () => new Promise((resolve) => setTimeout(() => resolve(true), 200)),
+      reachedOutside: () => Promise.resolve('not-reached'),
+      stop: () => undefined,
+    };
+    const result = await run([...FIELDS, '--', ...command.command], {
+      witness: slowWitness,
+      act: (signal) =>
+        void command.ready().then((pid) => {
+          signal('SIGINT');
+          process.kill(pid, 'SIGKILL');
+        }),
+    });
+
+    expect(result.code).toBe(137);
+    expect(result.lines).toContain(
+      'SIGINT received: the command got it too (sent to the whole process group, or to each process), so it is not passed on again.',
+    );
+  });
+
   it('--deployment-id "": the warning, the command runs, nothing sent', async () => {
     const result = await run(['--deployment-id', '', '--', ...fixtureCommand('exit.cjs', '0')]);
 
