@@ -182,8 +182,32 @@ describe('a stop signal ends every wait on the service', () => {
       expect(result.stderr).not.toContain('bytes: started');
       expect(result.messages).toContain(`warning: ${signal} received before the command started, so it is not run.`);
       expect(result.messages).toContain(
-        'warning: The request recording its start is abandoned: if the service received it, the deployment shows STARTED.',
+        `warning: The request recording its start had no answer 3 s after ${signal}: if the service received it, the deployment shows STARTED.`,
       );
+    },
+  );
+
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s while the create is on its way, the service answering it a moment later: set FAILED, never left STARTED',
+    async (signal) => {
+      let answer: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (answer = resolve));
+      await fake.restart({ gate: (request) => (request.method === 'POST' ? held : undefined) });
+
+      const result = await runCli(['run', ...FIELDS, '--', ...fixtureCommand('bytes.cjs')], {
+        env: { ...env(), DEPLOY_TRACKER_DEBUG: '1' },
+        onSpawn: (child) => {
+          const stderr = child.stderr as NodeJS.ReadableStream;
+          void waitForText(stderr, 'debug: POST ').then(() => child.kill(signal));
+          // The answer comes once the CLI has taken the signal.
+          void waitForText(stderr, 'so it is not run.').then(answer);
+        },
+      });
+
+      expect(result.exitCode).toBe(128 + constants.signals[signal]);
+      expect(result.stderr).not.toContain('bytes: started');
+      expect(statuses()).toEqual([['STARTED', 'FAILED']]);
+      expect(result.messages.some((line) => line.includes('no answer'))).toBe(false);
     },
   );
 
