@@ -337,7 +337,8 @@ function holdsSecret(text, secret) {
     g1: () => (  bugLines),
     hD: () => (  quote),
     ml: () => (  shorten),
-    vj: () => (  TRUNCATED)
+    vj: () => (  TRUNCATED),
+    z3: () => (  isBlank)
   });
   var _constants_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2851);
 
@@ -347,6 +348,10 @@ function shorten(text, max, mark = '…') {
 function quote(value, max = _constants_js__WEBPACK_IMPORTED_MODULE_0__  .xu.quotedValueLength) {
     return `'${shorten(value, max)}'`;
 }
+function isBlank(text) {
+    return BLANK.test(text);
+}
+const BLANK = /^[\p{White_Space}\p{Cc}\p{Default_Ignorable_Code_Point}]*$/u;
 const TRUNCATED = '… (truncated)';
 function capitalize(text) {
     return text.charAt(0).toUpperCase() + text.slice(1);
@@ -1779,7 +1784,9 @@ function field(value, name) {
     return isObject(value) ? value[name] : undefined;
 }
 
+var core_text = __nccwpck_require__(9439);
 ; 
+
 
 
 
@@ -1966,7 +1973,7 @@ function deploymentFacts(payload) {
 }
 function word(value) {
     const said = github_text(value);
-    return said.trim() === '' ? '' : said;
+    return (0,core_text .z3)(said) ? '' : said;
 }
 function payloadVersion(payload) {
     let value = payload;
@@ -1996,7 +2003,7 @@ function deployedRef(ref, sha, githubRef) {
 function deploymentDefaults({ env }, facts) {
     const values = {};
     const set = (name, value, source) => {
-        if (value.trim() !== '')
+        if (!(0,core_text .z3)(value))
             values[name] = sourced(value, source);
     };
     set('commitSha', facts.sha, 'deployment.sha (event)');
@@ -2076,7 +2083,6 @@ class ProblemCollector {
     }
 }
 
-var core_text = __nccwpck_require__(9439);
 ; 
 
 

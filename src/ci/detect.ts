@@ -3,6 +3,7 @@
 // dependency loads for them), any other CI through env-ci, and outside any CI, git and the OS user.
 import type { FieldDefaults, FieldName, Sourced } from '../core/deployment.js';
 import type { Log } from '../core/log.js';
+import { isBlank } from '../core/text.js';
 import { azurePipelines } from './azure-pipelines.js';
 import { bitbucketPipelines } from './bitbucket-pipelines.js';
 import { buildkite } from './buildkite.js';
@@ -65,7 +66,7 @@ export async function readCiContext(
   const ask = async (field: FieldName, question: () => Promise<GitAnswer>): Promise<FromGit> => {
     if (given[field]) return {};
     const { output, refusal } = await question();
-    return { value: output ? { value: output, source: 'git' } : undefined, refusal };
+    return { value: isBlank(output) ? undefined : { value: output, source: 'git' }, refusal };
   };
   const provider = PROVIDERS.find((candidate) => candidate.detect(strings));
   const ci: (OtherCi & Pick<CiProvider, 'userHint'>) | undefined = provider
@@ -108,7 +109,7 @@ export async function readCiContext(
 /** The author of the commit deployed, as git records it, where the CI names no one. */
 async function authorOf(sha: string, git: GitOptions): Promise<Sourced | undefined> {
   const { output } = await commitAuthor(sha, git);
-  return output ? { value: output, source: `git (author of ${sha})` } : undefined;
+  return isBlank(output) ? undefined : { value: output, source: `git (author of ${sha})` };
 }
 
 /** The CI itself, where neither its variables nor git name a user: a deployment is never unrecorded for want of one. */
@@ -121,8 +122,8 @@ function ciAsUser(name: string, hint: string | undefined): Sourced {
 function present(values: CiValues): Values {
   const kept: Values = {};
   for (const [field, value] of Object.entries(values) as [FieldName, Sourced | undefined][]) {
-    // A value of white space alone (GITHUB_ACTOR='\n') is none: the next source stands in.
-    if (typeof value?.value === 'string' && value.value.trim() !== '') kept[field] = value;
+    // A value of white space alone (GITHUB_ACTOR='\n', U+3000) is none: the next source stands in.
+    if (typeof value?.value === 'string' && !isBlank(value.value)) kept[field] = value;
   }
   return kept;
 }
