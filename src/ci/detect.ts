@@ -24,8 +24,8 @@ export interface CiContext {
 }
 
 export interface CiContextOptions {
-  /** Where git runs. */
-  cwd: string;
+  /** Where git runs; undefined where the working directory is gone (deleted): git is not asked. */
+  cwd: string | undefined;
   log: Pick<Log, 'warning' | 'debug'>;
   /**
    * What the flags give for each field ('' or left out: nothing): git is asked only for the others,
@@ -61,11 +61,12 @@ export async function readCiContext(
   options: CiContextOptions,
 ): Promise<CiContext> {
   const strings = onlyStrings(env);
-  const git: GitOptions = { cwd: options.cwd, env: strings, log: options.log, signal: options.signal };
+  const { cwd } = options;
+  const git: GitOptions = { cwd: cwd ?? '', env: strings, log: options.log, signal: options.signal };
   const given = options.given ?? {};
   const ask = async (field: FieldName, question: () => Promise<GitAnswer>): Promise<FromGit> => {
     if (given[field]) return {};
-    const { output, refusal } = await question();
+    const { output, refusal } = cwd === undefined ? { output: '', refusal: CWD_GONE } : await question();
     return { value: isBlank(output) ? undefined : { value: output, source: 'git' }, refusal };
   };
   const provider = PROVIDERS.find((candidate) => candidate.detect(strings));
@@ -101,10 +102,12 @@ export async function readCiContext(
   // Not the git or OS user: in a CI, that is the agent's account, not who deployed.
   if (!values.user && !given.user) {
     const sha = given.commitSha || values.commitSha?.value || '';
-    values.user = (await authorOf(sha, git)) ?? ciAsUser(ci.name, ci.userHint);
+    values.user = (cwd === undefined ? undefined : await authorOf(sha, git)) ?? ciAsUser(ci.name, ci.userHint);
   }
   return { name: ci.name, defaults: { values: present(values), missing: missing({ commitSha, branch }) } };
 }
+
+const CWD_GONE = 'the working directory no longer exists: it was deleted, or moved';
 
 /** The author of the commit deployed, as git records it, where the CI names no one. */
 async function authorOf(sha: string, git: GitOptions): Promise<Sourced | undefined> {
