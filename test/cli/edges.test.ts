@@ -519,3 +519,42 @@ describe('a working directory deleted by an earlier step (issue 27, item 7)', ()
     for (const result of [record, run]) expect(result.stderr).not.toMatch(/bug|uv_cwd/);
   });
 });
+
+describe('NODE_TLS_REJECT_UNAUTHORIZED=0 (issue 27, item 3)', () => {
+  const refusal =
+    "Environment variable NODE_TLS_REJECT_UNAUTHORIZED is '0', which turns off the check of the service's certificate";
+
+  it('refused before any request, where the certificate would not be trusted otherwise: record exits 2, run runs its command unrecorded', async () => {
+    await fake.restart({ tls: tlsFixture('server') });
+    const record = await runCli(['record', ...FIELDS, '--status', 'SUCCEEDED'], {
+      env: env({ NODE_TLS_REJECT_UNAUTHORIZED: '0' }),
+    });
+    const run = await runCli(['run', ...FIELDS, '--', ...fixtureCommand('exit.cjs', '0')], {
+      env: env({ NODE_TLS_REJECT_UNAUTHORIZED: '0' }),
+    });
+
+    expect(record.exitCode).toBe(2);
+    expect(record.stderr).toContain(refusal);
+    expect(record.stderr).toContain('NODE_EXTRA_CA_CERTS');
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toContain(refusal);
+    expect(run.stderr).toContain('Nothing is recorded; the command runs.');
+    expect(fake.service.requests).toEqual([]);
+    // Node's own warning, which names a --trace-warnings the tool does not have, is never reached.
+    for (const result of [record, run]) expect(result.stderr).not.toMatch(/trace-warnings|Warning:/);
+  });
+
+  it('any other value, or a service over plain http, is left alone', async () => {
+    const http = await runCli(['record', ...FIELDS, '--status', 'SUCCEEDED', '--allow-insecure-http'], {
+      env: env({ NODE_TLS_REJECT_UNAUTHORIZED: '0' }),
+    });
+    await fake.restart({ tls: tlsFixture('server') });
+    const checked = await runCli(['record', ...FIELDS, '--status', 'SUCCEEDED'], {
+      env: env({ NODE_TLS_REJECT_UNAUTHORIZED: '1', NODE_EXTRA_CA_CERTS: TEST_CA_PATH }),
+    });
+
+    expect(http.exitCode).toBe(0);
+    expect(checked.exitCode).toBe(0);
+    expect(fake.service.deployments.get('1')?.statuses).toEqual(['SUCCEEDED']);
+  });
+});
