@@ -337,7 +337,8 @@ function holdsSecret(text, secret) {
     g1: () => (  bugLines),
     hD: () => (  quote),
     ml: () => (  shorten),
-    vj: () => (  TRUNCATED)
+    vj: () => (  TRUNCATED),
+    z3: () => (  isBlank)
   });
   var _constants_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2851);
 
@@ -347,6 +348,10 @@ function shorten(text, max, mark = '…') {
 function quote(value, max = _constants_js__WEBPACK_IMPORTED_MODULE_0__  .xu.quotedValueLength) {
     return `'${shorten(value, max)}'`;
 }
+function isBlank(text) {
+    return BLANK.test(text);
+}
+const BLANK = /^[\p{White_Space}\p{Cc}\p{Default_Ignorable_Code_Point}]*$/u;
 const TRUNCATED = '… (truncated)';
 function capitalize(text) {
     return text.charAt(0).toUpperCase() + text.slice(1);
@@ -1779,7 +1784,9 @@ function field(value, name) {
     return isObject(value) ? value[name] : undefined;
 }
 
+var core_text = __nccwpck_require__(9439);
 ; 
+
 
 
 
@@ -1966,7 +1973,7 @@ function deploymentFacts(payload) {
 }
 function word(value) {
     const said = github_text(value);
-    return said.trim() === '' ? '' : said;
+    return (0,core_text .z3)(said) ? '' : said;
 }
 function payloadVersion(payload) {
     let value = payload;
@@ -1996,7 +2003,7 @@ function deployedRef(ref, sha, githubRef) {
 function deploymentDefaults({ env }, facts) {
     const values = {};
     const set = (name, value, source) => {
-        if (value.trim() !== '')
+        if (!(0,core_text .z3)(value))
             values[name] = sourced(value, source);
     };
     set('commitSha', facts.sha, 'deployment.sha (event)');
@@ -2076,7 +2083,6 @@ class ProblemCollector {
     }
 }
 
-var core_text = __nccwpck_require__(9439);
 ; 
 
 
@@ -2624,6 +2630,15 @@ function checkExtraCaCerts(env, usesTls, shown = core_text .hD) {
 
 ; 
 
+const tls_check_VARIABLE = 'NODE_TLS_REJECT_UNAUTHORIZED';
+function checkTlsVerification(env, usesTls) {
+    if (!usesTls || env[tls_check_VARIABLE] !== '0')
+        return;
+    throw new ConfigError(`Environment variable ${tls_check_VARIABLE}`, `is '0', which turns off the check of the service's certificate: the API key would go to whichever server answers. report-deployment does not send it so. Unset the variable for report-deployment (or set it to 1); if the service's certificate comes from a private certificate authority, point NODE_EXTRA_CA_CERTS at that authority's PEM file instead.`);
+}
+
+; 
+
 
 const DEFAULT_PORTS = { 'http:': 80, 'https:': 443 };
 function proxyFor(target, env, shown = core_text .hD) {
@@ -2724,6 +2739,7 @@ function withoutCredentials(text) {
 
 
 
+
 function quoterFor(apiKey) {
     const clean = (0,secret .ZS)(apiKey);
     return (value) => (0,core_text .hD)(clean(value));
@@ -2759,6 +2775,7 @@ function readCommon(source, env, problems, shown) {
     const proxy = baseUrl && problems.read(() => proxyFor(baseUrl, env, shown), undefined);
     const usesTls = baseUrl?.protocol === 'https:' || proxy?.url.protocol === 'https:';
     problems.read(() => checkExtraCaCerts(env, usesTls, shown), undefined);
+    problems.read(() => checkTlsVerification(env, usesTls), undefined);
     const timeoutSeconds = problems.read(() => readNumber(source, constants .wB.TimeoutSeconds, /^\d+(\.\d+)?$/, 0.001, constants .xu.timeoutSeconds, 'a number of seconds above 0 and at most', shown), 0);
     const retries = problems.read(() => readNumber(source, constants .wB.Retries, /^\d+$/, 0, constants .xu.retries, 'a whole number from 0 to', shown), 0);
     const failOnError = problems.read(() => readBoolean(source, constants .wB.FailOnError, shown), false);

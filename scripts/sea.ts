@@ -142,6 +142,9 @@ export function seaMainScript(cliDir: string, version: string): string {
   // Not in strict mode, so that each file keeps its own (as Node's loader runs it): some are sloppy.
   return `// report-deployment as a single executable application: written by scripts/sea.ts around the
 // CLI's bundle. Each file of the bundle by name; a require of its own that finds them, and the builtins.
+// SIGUSR1 (whose inspector --disable-sigusr1 keeps closed) ignored, as the npm launcher does, rather
+// than ending the CLI mid-run.
+process.on('SIGUSR1', () => {});
 const FILES = {
 ${table}
 };
@@ -197,6 +200,9 @@ export function buildSea(options: SeaOptions): void {
         // NODE_OPTIONS is ignored: a CI's (for its build: --require of its own, --max-old-space-size)
         // must not change what this does, nor stop it before it runs a deploy.
         execArgvExtension: 'none',
+        // SIGUSR1 never opens Node's inspector (127.0.0.1:9229, where any local user could read the
+        // key out of the CLI): the handler Node would install for it is never installed.
+        execArgv: ['--disable-sigusr1'],
       }),
     );
     run(node, ['--experimental-sea-config', join(work, 'sea-config.json')], work);

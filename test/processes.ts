@@ -1,7 +1,7 @@
 // Processes as the CLI's signal tests see them, through /proc (Linux): whether one runs, the tree
 // under one, and the count fixture's pid once it is ready.
 import type { ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** A process's state letter (R, S, Z...), or undefined once it is gone. */
 function state(pid: number): string | undefined {
@@ -64,4 +64,28 @@ export function commandReady(child: ChildProcess): Promise<number> {
       if (ready) resolve(Number(ready[1]));
     });
   });
+}
+
+/** The TCP ports `pid` listens on (IPv4 and IPv6): its sockets' inodes found in /proc/net/tcp*. */
+export function listeningPorts(pid: number): number[] {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const socket = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (socket) inodes.add(socket[1] as string);
+    } catch {
+      // Closed meanwhile.
+    }
+  }
+  const ports: number[] = [];
+  for (const table of ['tcp', 'tcp6']) {
+    for (const line of readFileSync(`/proc/${pid}/net/${table}`, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // local_address is HEX_IP:HEX_PORT; st 0A is LISTEN; the inode is the tenth field.
+      if (fields[3] === '0A' && inodes.has(fields[9] as string)) {
+        ports.push(parseInt((fields[1] as string).split(':')[1] as string, 16));
+      }
+    }
+  }
+  return ports;
 }

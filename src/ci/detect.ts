@@ -3,6 +3,7 @@
 // dependency loads for them), any other CI through env-ci, and outside any CI, git and the OS user.
 import type { FieldDefaults, FieldName, Sourced } from '../core/deployment.js';
 import type { Log } from '../core/log.js';
+import { isBlank } from '../core/text.js';
 import { azurePipelines } from './azure-pipelines.js';
 import { bitbucketPipelines } from './bitbucket-pipelines.js';
 import { buildkite } from './buildkite.js';
@@ -23,8 +24,8 @@ export interface CiContext {
 }
 
 export interface CiContextOptions {
-  /** Where git runs. */
-  cwd: string;
+  /** Where git runs; undefined where the working directory is gone (deleted): git is not asked. */
+  cwd: string | undefined;
   log: Pick<Log, 'warning' | 'debug'>;
   /**
    * What the flags give for each field ('' or left out: nothing): git is asked only for the others,
@@ -60,12 +61,13 @@ export async function readCiContext(
   options: CiContextOptions,
 ): Promise<CiContext> {
   const strings = onlyStrings(env);
-  const git: GitOptions = { cwd: options.cwd, env: strings, log: options.log, signal: options.signal };
+  const { cwd } = options;
+  const git: GitOptions = { cwd: cwd ?? '', env: strings, log: options.log, signal: options.signal };
   const given = options.given ?? {};
   const ask = async (field: FieldName, question: () => Promise<GitAnswer>): Promise<FromGit> => {
     if (given[field]) return {};
-    const { output, refusal } = await question();
-    return { value: output ? { value: output, source: 'git' } : undefined, refusal };
+    const { output, refusal } = cwd === undefined ? { output: '', refusal: CWD_GONE } : await question();
+    return { value: isBlank(output) ? undefined : { value: output, source: 'git' }, refusal };
   };
   const provider = PROVIDERS.find((candidate) => candidate.detect(strings));
   const ci: (OtherCi & Pick<CiProvider, 'userHint'>) | undefined = provider
@@ -100,15 +102,17 @@ export async function readCiContext(
   // Not the git or OS user: in a CI, that is the agent's account, not who deployed.
   if (!values.user && !given.user) {
     const sha = given.commitSha || values.commitSha?.value || '';
-    values.user = (await authorOf(sha, git)) ?? ciAsUser(ci.name, ci.userHint);
+    values.user = (cwd === undefined ? undefined : await authorOf(sha, git)) ?? ciAsUser(ci.name, ci.userHint);
   }
   return { name: ci.name, defaults: { values: present(values), missing: missing({ commitSha, branch }) } };
 }
 
+const CWD_GONE = 'the working directory no longer exists: it was deleted, or moved';
+
 /** The author of the commit deployed, as git records it, where the CI names no one. */
 async function authorOf(sha: string, git: GitOptions): Promise<Sourced | undefined> {
   const { output } = await commitAuthor(sha, git);
-  return output ? { value: output, source: `git (author of ${sha})` } : undefined;
+  return isBlank(output) ? undefined : { value: output, source: `git (author of ${sha})` };
 }
 
 /** The CI itself, where neither its variables nor git name a user: a deployment is never unrecorded for want of one. */
@@ -121,8 +125,8 @@ function ciAsUser(name: string, hint: string | undefined): Sourced {
 function present(values: CiValues): Values {
   const kept: Values = {};
   for (const [field, value] of Object.entries(values) as [FieldName, Sourced | undefined][]) {
-    // A value of white space alone (GITHUB_ACTOR='\n') is none: the next source stands in.
-    if (typeof value?.value === 'string' && value.value.trim() !== '') kept[field] = value;
+    // A value of white space alone (GITHUB_ACTOR='\n', U+3000) is none: the next source stands in.
+    if (typeof value?.value === 'string' && !isBlank(value.value)) kept[field] = value;
   }
   return kept;
 }

@@ -11,6 +11,7 @@ import {
   type Sourced,
 } from '../core/deployment.js';
 import { field, isObject } from '../core/json.js';
+import { isBlank } from '../core/text.js';
 import type { ImpliedStatus } from '../core/settings.js';
 
 export interface GitHubContext {
@@ -287,7 +288,7 @@ function deploymentFacts(payload: unknown): DeploymentFacts | undefined {
 /** A string with something in it; '' for a blank one, or for no string. */
 function word(value: unknown): string {
   const said = text(value);
-  return said.trim() === '' ? '' : said;
+  return isBlank(said) ? '' : said;
 }
 
 /** `version` of the deployment's payload, which GitHub passes on as the deployer gave it: an object or a JSON string. */
@@ -327,7 +328,7 @@ function deployedRef(ref: string, sha: string, githubRef: string | undefined): D
 function deploymentDefaults({ env }: GitHubContext, facts: DeploymentFacts): Partial<Record<FieldName, Sourced>> {
   const values: Partial<Record<FieldName, Sourced>> = {};
   const set = (name: FieldName, value: string, source: string) => {
-    if (value.trim() !== '') values[name] = sourced(value, source);
+    if (!isBlank(value)) values[name] = sourced(value, source);
   };
   set('commitSha', facts.sha, 'deployment.sha (event)');
   const ref = deployedRef(facts.ref, facts.sha, env.GITHUB_REF);

@@ -2,6 +2,7 @@
 // ("GitLab CI (CI_COMMIT_SHA)"). A variable that is empty counts as absent: CIs export empty
 // variables for the builds they do not apply to (GitLab's merge request variables on a push).
 import type { FieldName, Sourced } from '../core/deployment.js';
+import { isBlank } from '../core/text.js';
 
 /** The environment as given: strings only (detect.ts keeps nothing else). */
 export type Env = Record<string, string | undefined>;
@@ -38,14 +39,14 @@ export class CiVariables {
     return variable(this.#env, name);
   }
 
-  /** `value` as coming from `names`; undefined for ''. */
+  /** `value` as coming from `names`; undefined for '' or a blank one. */
   sourced(value: string, ...names: string[]): Sourced | undefined {
-    return value ? { value, source: `${this.#ci} (${names.join(', ')})` } : undefined;
+    return !isBlank(value) ? { value, source: `${this.#ci} (${names.join(', ')})` } : undefined;
   }
 
-  /** The first of `names` that holds a value. */
+  /** The first of `names` that holds a value, not a blank one. */
   first(...names: string[]): Sourced | undefined {
-    const name = names.find((candidate) => this.get(candidate));
+    const name = names.find((candidate) => !isBlank(this.get(candidate)));
     return name ? this.sourced(this.get(name), name) : undefined;
   }
 
@@ -54,7 +55,7 @@ export class CiVariables {
    * "GitLab CI pipeline 123, job deploy". undefined where none does.
    */
   describe(parts: readonly (readonly [label: string, name: string])[]): Sourced | undefined {
-    const given = parts.filter(([, name]) => this.get(name));
+    const given = parts.filter(([, name]) => !isBlank(this.get(name)));
     if (given.length === 0) return undefined;
     const text = given.map(([label, name]) => `${label} ${this.get(name)}`).join(', ');
     return this.sourced(`${this.#ci} ${text}`, ...given.map(([, name]) => name));

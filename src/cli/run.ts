@@ -3,8 +3,8 @@
 // refusing is said on stderr, and the command runs and keeps its exit code. The command starts
 // once the create has an answer, and no later than one attempt's timeout after the CLI did; what
 // the create does after that goes on beside it (recorder.ts). A stop signal (SIGINT, SIGTERM, SIGHUP):
-// - before the command starts: it never does, and the CLI stops waiting on the service at once and
-//   ends by that signal (128+N; a start already recorded is set FAILED, within INTERRUPTED_WAIT_MS);
+// - before the command starts: it never does, and the CLI ends by that signal (128+N) within
+//   INTERRUPTED_WAIT_MS: a create on its way is waited for that long, and a start recorded is set FAILED;
 // - while it runs: it reaches the command once (wrap.ts), and the run is recorded FAILED at once, in
 //   one attempt, so that a CI that kills the job after its grace period leaves nothing STARTED; the
 //   last word is still the command's: if it then exits 0, the deployment is set SUCCEEDED after all;
@@ -67,18 +67,25 @@ export async function runWrapped(args: ParsedArgs, env: Env, log: CliLog, option
   }
 }
 
-/** Interrupted before the command started: it never does. */
+/**
+ * Interrupted before the command started: it never does. A create on its way is given the short wait
+ * the CLI allows itself after a signal: its answer taken, the deployment is set FAILED, not left STARTED.
+ */
 async function stopBeforeStart(signal: StopSignal, recorder: Recorder, log: CliLog, waitMs: number): Promise<number> {
   log.warning(`${signal} received before the command started, so it is not run.`);
-  const state = recorder.startState();
-  if (state === 'creating') {
-    // Waiting for its answer could take the whole timeout: the CLI ends now, and the request with it.
-    log.warning(
-      'The request recording its start is abandoned: if the service received it, the deployment shows STARTED.',
-    );
-  } else if (state === 'settled') {
-    // Recorded already (the command was about to start): left STARTED, it would never be finished.
-    await within(waitMs, recorder.set('FAILED', { oneAttempt: true }));
+  const cut = cutter(waitMs);
+  cut.arm();
+  try {
+    if (recorder.startState() === 'creating' && (await Promise.race([recorder.started, cut.reached])) === 'cut') {
+      log.warning(
+        `The request recording its start had no answer ${waitMs / 1000} s after ${signal}: if the service received it, the deployment shows STARTED.`,
+      );
+    } else if (recorder.startState() === 'settled') {
+      // Recorded (the command was about to start, or the create answered in time): never left STARTED.
+      await Promise.race([recorder.set('FAILED', { oneAttempt: true }), cut.reached]);
+    }
+  } finally {
+    cut.disarm();
   }
   return exitCodeOf({ kind: 'signalled', signal });
 }
@@ -190,13 +197,6 @@ function cutter(ms: number) {
       clearTimeout(timer);
     },
   };
-}
-
-/** `work`, given `ms` at most. */
-function within<T>(ms: number, work: Promise<T>): Promise<T | 'cut'> {
-  const cut = cutter(ms);
-  cut.arm();
-  return Promise.race([work, cut.reached]).finally(() => cut.disarm());
 }
 
 /** Whether the CLI runs in a terminal (then, where no witness runs, the terminal is taken to signal the command itself). */

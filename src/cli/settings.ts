@@ -79,11 +79,20 @@ export async function inspectCommand(
     string
   >;
   const ci = createsDeployments(args)
-    ? await readCiContext(env, { cwd: process.cwd(), log, given, signal })
+    ? await readCiContext(env, { cwd: workingDirectory(), log, given, signal })
     : undefined;
   const reading = inspectSettingsAndRequest(cliSettings(flags, env), env, () => {
     if (!ci) throw new Error('readCommand: the CI context was not read');
     return ci.defaults;
   });
   return { ...reading, ci };
+}
+
+/** The working directory; undefined where it is gone (a step before deleted it): what is given still counts. */
+function workingDirectory(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
+  }
 }

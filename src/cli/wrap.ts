@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { closeSync, constants as fs, fstatSync, openSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
+import { checkRunsHere, ExecFormatError } from './exec-format.js';
 import { resolveCommand } from './find-command.js';
 import type { StopSignal } from './signals.js';
 import { leftOurGroup } from './process-group.js';
@@ -127,7 +128,11 @@ function spawnCommand(
   env: Record<string, string | undefined>,
   stdio: StdioOptions,
 ): ChildProcess {
-  if (platform !== 'win32') return spawn(resolveCommand(command, env.PATH ?? DEFAULT_PATH), args, { stdio });
+  if (platform !== 'win32') {
+    const file = resolveCommand(command, env.PATH ?? DEFAULT_PATH);
+    checkRunsHere(file);
+    return spawn(file, args, { stdio });
+  }
   const start = windowsStart(findOnWindows(command, env, isFile), args, env);
   return spawn(start.file, start.args, { stdio, windowsVerbatimArguments: start.verbatim });
 }
@@ -158,6 +163,12 @@ export function commandStdio(platform: NodeJS.Platform, stderr = 2): { stdio: St
 function notStarted(command: string, error: NodeJS.ErrnoException): { exitCode: 126 | 127; reason: string } {
   if (error.code === 'ENOENT') return { exitCode: 127, reason: `'${command}' was not found` };
   if (error instanceof UnsafeForCmd) return { exitCode: 126, reason: `'${command}' was not run: ${error.message}` };
+  if (error instanceof ExecFormatError) {
+    return {
+      exitCode: 126,
+      reason: `'${command}' cannot be executed here: it is a program for another kind of machine or system (Exec format error)`,
+    };
+  }
   const why = error.code === 'EACCES' ? 'permission denied, or not a program' : (error.code ?? error.message);
   return { exitCode: 126, reason: `'${command}' could not be run (${why})` };
 }

@@ -13,6 +13,7 @@ import {
   type ResolvedFields,
 } from './deployment.js';
 import { checkExtraCaCerts } from './extra-ca-certs.js';
+import { checkTlsVerification } from './tls-check.js';
 import { idFromJson, idProblem, textId, type DeploymentId } from './ids.js';
 import { parseJsonLosslessly } from './json.js';
 import { isLoopback, proxyFor, withoutCredentials, type Env, type Proxy } from './proxy.js';
@@ -167,6 +168,7 @@ function readCommon(source: SettingSource, env: Env, problems: ProblemCollector,
   const proxy = baseUrl && problems.read(() => proxyFor(baseUrl, env, shown), undefined);
   const usesTls = baseUrl?.protocol === 'https:' || proxy?.url.protocol === 'https:';
   problems.read(() => checkExtraCaCerts(env, usesTls, shown), undefined);
+  problems.read(() => checkTlsVerification(env, usesTls), undefined);
   const timeoutSeconds = problems.read(
     () =>
       readNumber(

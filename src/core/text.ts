@@ -11,6 +11,17 @@ export function quote(value: string, max: number = Limits.quotedValueLength): st
   return `'${shorten(value, max)}'`;
 }
 
+/**
+ * Whether `text` shows nothing: made only of white space (every Unicode kind: U+00A0, U+2028, U+3000,
+ * ...), control characters, and characters that display as nothing (U+FEFF, U+200B, the Hangul
+ * fillers, bidi marks). A name like that names no one: where a default is blank, the next source stands in.
+ */
+export function isBlank(text: string): boolean {
+  return BLANK.test(text);
+}
+
+const BLANK = /^[\p{White_Space}\p{Cc}\p{Default_Ignorable_Code_Point}]*$/u;
+
 /** For the service's own words: says that they were cut. */
 export const TRUNCATED = '… (truncated)';
 

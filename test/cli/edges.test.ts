@@ -443,3 +443,118 @@ describe('what the CLI says (issue 21)', () => {
     expect(fake.service.requests).toEqual([]);
   });
 });
+
+describe('a commit author of white space alone (issue 27, item 6)', () => {
+  it.each([
+    ['U+00A0', '\u00a0'],
+    ['U+3000 and U+FEFF', '\u3000\ufeff'],
+  ])("author %s under a CI that names no user: recorded, by the CI's name", async (_label, author) => {
+    const { dir, sha } = repository(author);
+    const jenkins = { JENKINS_URL: 'https://ci/', GIT_COMMIT: sha, GIT_BRANCH: 'main', ...gitEnv() };
+    const record = await runCli(['record', '--artifact-id', '42', '--status', 'SUCCEEDED'], {
+      cwd: dir,
+      env: env(jenkins),
+    });
+    const run = await runCli(['run', '--artifact-id', '42', '--', ...fixtureCommand('exit.cjs', '0')], {
+      cwd: dir,
+      env: env(jenkins),
+    });
+
+    expect(record.exitCode).toBe(0);
+    expect(run.exitCode).toBe(0);
+    expect([...fake.service.deployments.values()].map((deployment) => deployment.body.user)).toEqual([
+      'Jenkins',
+      'Jenkins',
+    ]);
+  });
+});
+
+describe('a working directory deleted by an earlier step (issue 27, item 7)', () => {
+  /** The CLI started in a folder that is deleted just before: `cd DIR && rmdir DIR && exec report-deployment ...`. */
+  const inDeletedFolder = (args: string[], extra: Record<string, string> = {}) => {
+    const dir = folder();
+    return runCli(args, { env: env(extra), through: ['sh', '-c', 'cd "$0" && rmdir "$0" && exec "$@"', dir] });
+  };
+  const statuses = () => [...fake.service.deployments.values()].map((deployment) => deployment.statuses);
+
+  it('every field given: run, start and record record as anywhere; context shows them; no bug said', async () => {
+    const run = await inDeletedFolder(['run', ...FIELDS, '--', ...fixtureCommand('exit.cjs', '3')]);
+    const start = await inDeletedFolder(['start', ...FIELDS]);
+    const record = await inDeletedFolder(['record', ...FIELDS, '--status', 'SUCCEEDED']);
+    const context = await inDeletedFolder(['context', ...FIELDS, '--json']);
+
+    expect(run.exitCode).toBe(3);
+    expect(start.exitCode).toBe(0);
+    expect(start.stdout).toBe('2\n');
+    expect(record.exitCode).toBe(0);
+    expect(context.exitCode).toBe(0);
+    expect((JSON.parse(context.stdout) as { commitSha: unknown }).commitSha).toEqual({
+      value: 'c0ffee',
+      source: '--commit-sha',
+    });
+    expect(statuses()).toEqual([['STARTED', 'FAILED'], ['STARTED'], ['SUCCEEDED']]);
+    for (const result of [run, start, record, context]) expect(result.stderr).not.toMatch(/bug|uv_cwd|ENOENT/);
+  });
+
+  it('a field only git could give: a configuration error that names the folder gone, and the flag (run still runs)', async () => {
+    const record = await inDeletedFolder(['record', '--artifact-id', '42', '--user', 'alice', '--status', 'SUCCEEDED']);
+    const run = await inDeletedFolder([
+      'run',
+      '--artifact-id',
+      '42',
+      '--user',
+      'alice',
+      '--',
+      ...fixtureCommand('exit.cjs', '0'),
+    ]);
+    const why =
+      '--commit-sha is not set, and no CI variable or git repository here gives a commit (the working directory no longer exists: it was deleted, or moved). Set `--commit-sha`.';
+
+    expect(record.exitCode).toBe(2);
+    expect(record.stderr).toContain(why);
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toContain(why);
+    expect(run.stderr).toContain('Nothing is recorded; the command runs.');
+    expect(fake.service.requests).toEqual([]);
+    for (const result of [record, run]) expect(result.stderr).not.toMatch(/bug|uv_cwd/);
+  });
+});
+
+describe('NODE_TLS_REJECT_UNAUTHORIZED=0 (issue 27, item 3)', () => {
+  const refusal =
+    "Environment variable NODE_TLS_REJECT_UNAUTHORIZED is '0', which turns off the check of the service's certificate";
+
+  it('refused before any request, where the certificate would not be trusted otherwise: record exits 2, run runs its command unrecorded', async () => {
+    await fake.restart({ tls: tlsFixture('server') });
+    const record = await runCli(['record', ...FIELDS, '--status', 'SUCCEEDED'], {
+      env: env({ NODE_TLS_REJECT_UNAUTHORIZED: '0' }),
+    });
+    const run = await runCli(['run', ...FIELDS, '--', ...fixtureCommand('exit.cjs', '0')], {
+      env: env({ NODE_TLS_REJECT_UNAUTHORIZED: '0' }),
+    });
+
+    expect(record.exitCode).toBe(2);
+    expect(record.stderr).toContain(refusal);
+    expect(record.stderr).toContain('NODE_EXTRA_CA_CERTS');
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toContain(refusal);
+    expect(run.stderr).toContain('Nothing is recorded; the command runs.');
+    expect(fake.service.requests).toEqual([]);
+    // Node's own warning, which names a --trace-warnings the tool does not have, is never reached.
+    for (const result of [record, run]) expect(result.stderr).not.toMatch(/trace-warnings|Warning:/);
+  });
+
+  it('any other value, or a service over plain http, is left alone', async () => {
+    const http = await runCli(['record', ...FIELDS, '--status', 'SUCCEEDED', '--allow-insecure-http'], {
+      env: env({ NODE_TLS_REJECT_UNAUTHORIZED: '0' }),
+    });
+    await fake.restart({ tls: tlsFixture('server') });
+    const checked = await runCli(['record', ...FIELDS, '--status', 'SUCCEEDED'], {
+      env: env({ NODE_TLS_REJECT_UNAUTHORIZED: '1', NODE_EXTRA_CA_CERTS: TEST_CA_PATH }),
+    });
+
+    expect(http.exitCode).toBe(0);
+    expect(checked.exitCode).toBe(0);
+    expect(fake.service.deployments.get('1')?.statuses).toEqual(['SUCCEEDED']);
+  });
+});

@@ -5,7 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFakeService } from '../fixture.ts';
-import { fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, NODES, runCli } from '../run-cli.ts';
+import { commandReady, listeningPorts, witnessed } from '../processes.ts';
+import { fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, NODES, runCli, waitForText } from '../run-cli.ts';
 
 // Packed and installed once, before any test's own time starts.
 beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
@@ -35,6 +36,32 @@ describe('the package', () => {
 
     expect(result.exitCode).toBe(0);
     expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+  });
+
+  // signals.test.ts runs it on Node 24 and the executable; Node 22 has no --disable-sigusr1 before 22.14.
+  it.each([22, 24] as const)('on Node %i, SIGUSR1 opens no debugger and the run goes on', async (node) => {
+    let listening: number[] | undefined;
+    const result = await runCli(['run', ...FIELDS, '--', ...fixtureCommand('count.cjs')], {
+      node,
+      env: { DEPLOY_TRACKER_URL: fake.service.url, DEPLOY_TRACKER_API_KEY: fake.service.apiKey },
+      onSpawn: (child) =>
+        void commandReady(child)
+          .then(async (command) => {
+            await witnessed(child.pid as number);
+            child.kill('SIGUSR1');
+            // A signal the CLI handles after it: by then an inspector would be listening.
+            child.kill('SIGTERM');
+            await waitForText(child.stderr as NodeJS.ReadableStream, 'SIGTERM received:');
+            listening = listeningPorts(child.pid as number);
+            process.kill(command, 'SIGUSR2');
+          })
+          .catch(() => undefined),
+    });
+
+    expect(listening).toEqual([]);
+    expect(result.stderr).not.toMatch(/Debugger|inspector|9229/i);
+    expect(result.exitCode).toBe(0);
+    expect(fake.service.deployments.get('1')?.statuses).toEqual(['STARTED', 'FAILED', 'SUCCEEDED']);
   });
 
   it('on Node 20 says which version it needs, and exits 2 without running anything', async () => {

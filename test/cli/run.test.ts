@@ -48,6 +48,55 @@ describe('the exit code is the command’s', () => {
   });
 });
 
+describe('a program for another machine', () => {
+  it('an ELF executable for another CPU exits 126 with "Exec format error", as shells say (not /bin/sh reading it); recorded FAILED', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'report-deployment-foreign-'));
+    try {
+      const foreign = join(dir, 'deploy-arm');
+      writeFileSync(foreign, elfHeader(process.arch === 'x64' ? 183 : 62), { mode: 0o755 });
+      // A script without `#!` still runs, through /bin/sh, as a shell runs it.
+      const script = join(dir, 'plain-script');
+      writeFileSync(script, 'exit 5\n', { mode: 0o755 });
+
+      const byPath = await runCli(['run', ...FIELDS, '--', foreign, 'eu'], { env: env() });
+      const byName = await runCli(['run', ...FIELDS, '--', 'deploy-arm'], {
+        env: { ...env(), PATH: `${dir}${delimiter}${process.env.PATH ?? ''}` },
+      });
+      const plain = await runCli(['run', ...FIELDS, '--', script], { env: env() });
+
+      expect(byPath.exitCode).toBe(126);
+      expect(byPath.messages).toContain(
+        `error: '${foreign}' cannot be executed here: it is a program for another kind of machine or system (Exec format error).`,
+      );
+      expect(byPath.stderr).not.toMatch(/Syntax error|not found/);
+      expect(byName.exitCode).toBe(126);
+      expect(byName.messages.join('\n')).toContain("'deploy-arm' cannot be executed here");
+      expect(plain.exitCode).toBe(5);
+      expect(statuses()).toEqual([
+        ['STARTED', 'FAILED'],
+        ['STARTED', 'FAILED'],
+        ['STARTED', 'FAILED'],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The 64 bytes of a little-endian 64-bit ELF executable's header for CPU `machine` (183 arm64, 62 x86-64): enough for the kernel to refuse it. */
+function elfHeader(machine: number): Buffer {
+  const header = Buffer.alloc(64);
+  header.write('\x7fELF', 0, 'latin1');
+  header.set([2, 1, 1], 4); // 64-bit, little-endian, ELF version 1
+  header.writeUInt16LE(2, 16); // an executable
+  header.writeUInt16LE(machine, 18);
+  header.writeUInt32LE(1, 20);
+  header.writeBigUInt64LE(0x400000n, 24); // entry point
+  header.writeUInt16LE(64, 52); // header size
+  header.writeUInt16LE(56, 54); // program header entry size
+  return header;
+}
+
 describe('finding the command', () => {
   it('by its bare name on PATH, also where PATH holds an entry too long for libuv (its own search never returns)', async () => {
     const tooLong = `/${'a'.repeat(5000)}`;
@@ -182,8 +231,32 @@ describe('a stop signal ends every wait on the service', () => {
       expect(result.stderr).not.toContain('bytes: started');
       expect(result.messages).toContain(`warning: ${signal} received before the command started, so it is not run.`);
       expect(result.messages).toContain(
-        'warning: The request recording its start is abandoned: if the service received it, the deployment shows STARTED.',
+        `warning: The request recording its start had no answer 3 s after ${signal}: if the service received it, the deployment shows STARTED.`,
       );
+    },
+  );
+
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s while the create is on its way, the service answering it a moment later: set FAILED, never left STARTED',
+    async (signal) => {
+      let answer: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (answer = resolve));
+      await fake.restart({ gate: (request) => (request.method === 'POST' ? held : undefined) });
+
+      const result = await runCli(['run', ...FIELDS, '--', ...fixtureCommand('bytes.cjs')], {
+        env: { ...env(), DEPLOY_TRACKER_DEBUG: '1' },
+        onSpawn: (child) => {
+          const stderr = child.stderr as NodeJS.ReadableStream;
+          void waitForText(stderr, 'debug: POST ').then(() => child.kill(signal));
+          // The answer comes once the CLI has taken the signal.
+          void waitForText(stderr, 'so it is not run.').then(answer);
+        },
+      });
+
+      expect(result.exitCode).toBe(128 + constants.signals[signal]);
+      expect(result.stderr).not.toContain('bytes: started');
+      expect(statuses()).toEqual([['STARTED', 'FAILED']]);
+      expect(result.messages.some((line) => line.includes('no answer'))).toBe(false);
     },
   );
 

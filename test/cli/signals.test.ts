@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFakeService } from '../fixture.ts';
-import { commandReady as countReady, running, tree, until, witnessed } from '../processes.ts';
+import { commandReady as countReady, listeningPorts, running, tree, until, witnessed } from '../processes.ts';
 import { fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, runCli, waitForText, type CliResult } from '../run-cli.ts';
 
 beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
@@ -328,5 +328,27 @@ describe('nohup', () => {
 
     expect(got(result, 'SIGHUP')).toBe(1);
     expect(statuses()).toEqual([['STARTED', 'FAILED', 'SUCCEEDED']]);
+  });
+});
+
+describe('SIGUSR1 never opens a debugger', () => {
+  // Node opens its inspector on 127.0.0.1:9229 on SIGUSR1, where any local user could read the key
+  // out of the CLI; `kill -USR1` is what dd and log rotation use.
+  it('SIGUSR1 to the CLI while its command runs: nothing listens, and the run goes on as before', async () => {
+    let listening: number[] | undefined;
+    const result = await runCounting(async (child) => {
+      const cli = child.pid as number;
+      child.kill('SIGUSR1');
+      // A signal after it, handled by the CLI: the inspector would have been started by then.
+      child.kill('SIGTERM');
+      await decided(child, 'SIGTERM');
+      listening = listeningPorts(cli);
+    });
+
+    expect(listening).toEqual([]);
+    expect(result.stderr).not.toMatch(/Debugger|inspector|9229/i);
+    expect(got(result, 'SIGTERM')).toBe(1);
+    expect(statuses()).toEqual([['STARTED', 'FAILED', 'SUCCEEDED']]);
+    expect(result.exitCode).toBe(0);
   });
 });

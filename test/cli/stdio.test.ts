@@ -123,3 +123,45 @@ describe('a stderr nobody reads (a pipe whose reader is stuck)', () => {
     expect(ended - filled).toBeGreaterThanOrEqual(DRAIN_MS - 100);
   });
 });
+
+// What the command gets where the CLI was started with a descriptor closed, or in a script's
+// background: Node.js reopens a closed 0, 1 or 2 on /dev/null and resets every ignored signal before
+// any of the CLI's code runs, so neither can reach the command (docs/cli.md says so).
+describe('what Node.js decides before the CLI runs (documented, not kept)', () => {
+  it('a closed stdin reaches the command as /dev/null; a closed stdout reaches it open, never closed', async () => {
+    const stdin = await runCli(['run', ...FIELDS, '--', 'readlink', '/proc/self/fd/0'], {
+      env: env(),
+      // The test's pipe kept open on 9, so that writing to it fails no one.
+      through: ['sh', '-c', 'exec "$@" 9<&0 <&-', 'sh'],
+    });
+    const stdout = await runCli(['run', ...FIELDS, '--', 'sh', '-c', 'readlink /proc/$$/fd/1 >&2 && :'], {
+      env: env(),
+      through: ['sh', '-c', 'exec "$@" >&-', 'sh'],
+    });
+
+    expect(stdin.exitCode).toBe(0);
+    expect(stdin.stdout).toBe('/dev/null\n');
+    // readlink of a closed descriptor fails: it is open (Node chose where it leads).
+    expect(stdout.exitCode).toBe(0);
+    expect(stdout.messages.filter((line) => /^(\/|pipe:\[|socket:\[)/.test(line))).toHaveLength(1);
+    expect(statuses()).toEqual([
+      ['STARTED', 'SUCCEEDED'],
+      ['STARTED', 'SUCCEEDED'],
+    ]);
+  });
+
+  it('a command started in the background of a script (`&`: SIGINT ignored, by POSIX) gets SIGINT back', async () => {
+    /** SigIgn of /proc/self/status: the mask of the signals a process ignores (SIGINT is bit 2). */
+    const ignoresSigint = (status: string) =>
+      (BigInt(`0x${/^SigIgn:\s*([0-9a-f]+)$/m.exec(status)?.[1] ?? '0'}`) & 2n) === 2n;
+    const bare = execFileSync('sh', ['-c', 'cat /proc/self/status & wait $!'], { encoding: 'utf8' });
+    const wrapped = await runCli(['run', ...FIELDS, '--', 'cat', '/proc/self/status'], {
+      env: env(),
+      through: ['sh', '-c', '"$@" & wait $!', 'sh'],
+    });
+
+    expect(ignoresSigint(bare)).toBe(true);
+    expect(wrapped.exitCode).toBe(0);
+    expect(ignoresSigint(wrapped.stdout)).toBe(false);
+  });
+});

@@ -39,6 +39,21 @@ describe('https directly', () => {
   });
 });
 
+describe('NODE_TLS_REJECT_UNAUTHORIZED=0, set for the whole job (for another tool)', () => {
+  it('is refused before any request, as the command line refuses it: the key never goes to an unchecked server', async () => {
+    const { main, post } = await runJob({ inputs: fake.inputs(), env: { NODE_TLS_REJECT_UNAUTHORIZED: '0' } });
+
+    expect(fake.service.requests).toEqual([]);
+    // A configuration error, as any bad setting of the action's: the step fails, naming it.
+    expect(main.exitCode).toBe(1);
+    expect(main.errors.join('\n')).toContain(
+      "Environment variable NODE_TLS_REJECT_UNAUTHORIZED is '0', which turns off the check of the service's certificate",
+    );
+    expect(main.stderr).not.toMatch(/trace-warnings/);
+    expect(post.exitCode).toBe(0);
+  });
+});
+
 describe('a certificate problem says "certificate" and what is wrong, and is not retried', () => {
   it.each([
     ['expired', 'has expired (CERT_HAS_EXPIRED)'],

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   commitAuthor,
@@ -227,6 +228,62 @@ describe("a user in every CI: the deployed commit's author, else the CI itself",
     const seen = await contextOf({ ...env, JENKINS_URL: 'https://ci/', GIT_COMMIT: commit, GIT_BRANCH: 'main' }, dir);
     expect(seen.values.user).toBe('Jenkins');
     expect(seen.sources.user).toMatch(/^the CI's name \(neither its variables nor git name a user; Jenkins names/);
+  });
+});
+
+/**
+ * Characters that show nothing, of every Unicode category that has them: space separators (Zs), the
+ * line and paragraph separators (Zl, Zp), controls (Cc, U+0085 too; NUL aside, which no argument can
+ * hold), and format characters and fillers that display as nothing (U+FEFF, U+200B, U+3164...).
+ */
+const BLANKS = [...Array(0x110000).keys()]
+  .filter((code) => code !== 0 && (code < 0xd800 || code > 0xdfff))
+  .map((code) => String.fromCodePoint(code))
+  .filter((char) => /^[\p{Zs}\p{Zl}\p{Zp}\p{Cc}]$/u.test(char))
+  .concat(['\u00ad', '\u180e', '\u200b', '\u200c', '\u200d', '\u200e', '\u202e', '\u2060', '\u2066', '\ufeff'])
+  .concat(['\u115f', '\u1160', '\u3164', '\uffa0', '\u{e0020}', '\ufe0f']);
+/** Those git keeps in a name (it drops ASCII white space and controls at a name's ends, and refuses a name of them alone). */
+const NON_ASCII_BLANKS = BLANKS.filter((char) => (char.codePointAt(0) as number) > 0x7f);
+
+describe('a name of white space alone names no one: the next source stands in', () => {
+  const blankNames = fc
+    .tuple(fc.constantFrom(...NON_ASCII_BLANKS), fc.array(fc.constantFrom(...BLANKS), { maxLength: 6 }))
+    .map(([first, rest]) => [first, ...rest].join(''));
+  const { dir } = repository('blank-author');
+  let commits = 0;
+  /** A commit authored by `name` (and git's user.name set to it too). */
+  const commitBy = (name: string) => {
+    git(dir, 'config', 'user.name', name);
+    git(dir, '-c', 'user.email=b@example.com', 'commit', '-q', '--allow-empty', '-m', `blank ${(commits += 1)}`);
+    return git(dir, 'rev-parse', 'HEAD');
+  };
+
+  it.each([
+    ['U+00A0', '\u00a0'],
+    ['U+2028', '\u2028'],
+    ['U+3000', '\u3000'],
+    ['U+FEFF', '\ufeff'],
+    ['U+3164 and U+200B', '\u3164\u200b'],
+  ])("a commit author of %s: in a CI that names no user, the CI's name", async (_label, name) => {
+    const sha = commitBy(name);
+    const seen = await contextOf({ ...env, JENKINS_URL: 'https://ci/', GIT_COMMIT: sha, GIT_BRANCH: 'main' }, dir);
+    expect(seen.values.user).toBe('Jenkins');
+    expect(seen.sources.user).toMatch(/^the CI's name/);
+  });
+
+  it('any author and user.name of such characters: the CI’s name in a CI, the OS user outside one', async () => {
+    await fc.assert(
+      fc.asyncProperty(blankNames, async (name) => {
+        const sha = commitBy(name);
+        const inCi = await contextOf({ ...env, JENKINS_URL: 'https://ci/', GIT_COMMIT: sha, GIT_BRANCH: 'main' }, dir);
+        const outside = await contextOf({ ...env, USER: 'fallback-user' }, dir);
+
+        expect(inCi.values.user).toBe('Jenkins');
+        expect(outside.values.user).toBe(osUserName || 'fallback-user');
+        expect(outside.sources.user).not.toBe('git (user.name)');
+      }),
+      { numRuns: 40 },
+    );
   });
 });
 

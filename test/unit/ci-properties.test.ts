@@ -6,6 +6,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readCiContext } from '../../src/ci/detect.ts';
 import { FieldNames } from '../../src/core/deployment.ts';
+import { isBlank } from '../../src/core/text.ts';
 import { contextOf, freshDir } from './ci-context.ts';
 
 const dir = freshDir();
@@ -113,6 +114,8 @@ const hostile = fc.oneof(
   ),
   fc.string({ unit: 'binary', minLength: 1001, maxLength: 1100 }),
   fc.stringMatching(/^[0-9a-f]{40}$/),
+  // White space of every kind alone (U+00A0, U+2028, U+3000, U+FEFF...): no value.
+  fc.stringMatching(/^[\p{White_Space}\u200b\u2060\ufeff\u3164]{1,4}$/u),
 );
 
 const environments = fc.dictionary(fc.oneof(fc.constantFrom(...NAMES), fc.string({ maxLength: 12 })), hostile, {
@@ -131,7 +134,7 @@ describe('readCiContext with hostile variables', () => {
         for (const [field, sourced] of Object.entries(context.defaults.values)) {
           expect(FieldNames).toContain(field);
           expect(typeof sourced.value).toBe('string');
-          expect(sourced.value.trim()).not.toBe('');
+          expect(isBlank(sourced.value)).toBe(false);
           expect(typeof sourced.source).toBe('string');
           expect(sourced.source).not.toBe('');
           if (!saidUndefined) expect(sourced.value).not.toContain('undefined');

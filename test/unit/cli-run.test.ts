@@ -4,7 +4,7 @@
 // tests (test/cli/run.test.ts, signals.test.ts) judge the same with real signals.
 import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseCommandLine, type ParsedArgs } from '../../src/cli/args.ts';
@@ -490,24 +490,52 @@ describe('a stop signal before the command starts: it never does, and the CLI ex
     ['SIGINT', 130],
     ['SIGTERM', 143],
     ['SIGHUP', 129],
-  ] as const)('%s while the create is under way: %i, the request abandoned (said)', async (signal, code) => {
-    fake.service.fail('POST', { hang: true });
-    const command = counting();
-    const result = await run([...FIELDS, '--timeout-seconds', '60', '--', ...command.command], {
-      env: env({ DEPLOY_TRACKER_DEBUG: '1' }),
-      onLine: (line, send) => {
-        if (line.startsWith('debug: POST ')) send(signal);
-      },
-    });
+  ] as const)(
+    '%s while a create that never answers is under way: %i after the short wait, said',
+    async (signal, code) => {
+      fake.service.fail('POST', { hang: true });
+      const command = counting();
+      const result = await run([...FIELDS, '--timeout-seconds', '60', '--', ...command.command], {
+        env: env({ DEPLOY_TRACKER_DEBUG: '1' }),
+        onLine: (line, send) => {
+          if (line.startsWith('debug: POST ')) send(signal);
+        },
+      });
 
-    expect(result.code).toBe(code);
-    expect(result.endedBy).toEqual([signal]);
-    expect(command.read()).toBe('');
-    expect(result.lines).toContain(`warning: ${signal} received before the command started, so it is not run.`);
-    expect(result.lines).toContain(
-      'warning: The request recording its start is abandoned: if the service received it, the deployment shows STARTED.',
-    );
-  });
+      expect(result.code).toBe(code);
+      expect(result.endedBy).toEqual([signal]);
+      expect(command.read()).toBe('');
+      expect(result.lines).toContain(`warning: ${signal} received before the command started, so it is not run.`);
+      expect(result.lines).toContain(
+        `warning: The request recording its start had no answer 0.3 s after ${signal}: if the service received it, the deployment shows STARTED.`,
+      );
+    },
+  );
+
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)(
+    '%s while the create is under way, answered within the short wait: set FAILED, never left STARTED',
+    async (signal) => {
+      let answer: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (answer = resolve));
+      await fake.restart({ gate: (request) => (request.method === 'POST' ? held : undefined) });
+      const command = counting();
+      const result = await run([...FIELDS, '--', ...command.command], {
+        env: env({ DEPLOY_TRACKER_DEBUG: '1' }),
+        waitMs: 10_000,
+        onLine: (line, send) => {
+          if (line.startsWith('debug: POST ')) send(signal);
+          // The service answers once the CLI has taken the signal.
+          if (line.endsWith('received before the command started, so it is not run.')) answer();
+        },
+      });
+
+      expect(result.code).toBe(128 + constants.signals[signal]);
+      expect(result.endedBy).toEqual([signal]);
+      expect(command.read()).toBe('');
+      expect(statuses()).toEqual([['STARTED', 'FAILED']]);
+      expect(result.lines.some((line) => line.includes('no answer'))).toBe(false);
+    },
+  );
 
   it('while the settings are read: nothing is sent, ever', async () => {
     const result = await run([...FIELDS, '--', ...fixtureCommand('exit.cjs', '0')], { act: (send) => send('SIGTERM') });
