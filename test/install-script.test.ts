@@ -10,12 +10,13 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -32,7 +33,24 @@ const ASSET = seaName();
 const FAKE_EXECUTABLE = `#!/bin/sh\necho ${VERSION}\n`;
 
 /** The tools install.sh may use, besides the downloader and the checksum tool. */
-const TOOLS = ['uname', 'grep', 'ldd', 'ls', 'awk', 'cut', 'mktemp', 'rm', 'mkdir', 'cp', 'mv', 'chmod', 'cat'];
+const TOOLS = [
+  'uname',
+  'grep',
+  'ldd',
+  'ls',
+  'awk',
+  'cut',
+  'mktemp',
+  'rm',
+  'rmdir',
+  'mkdir',
+  'mv',
+  'chmod',
+  'cat',
+  'head',
+  'wc',
+  'sleep',
+];
 
 let work: string;
 let server: ReleaseServer | undefined;
@@ -49,6 +67,7 @@ function which(name: string): string {
 }
 
 interface Run {
+  /** As a shell gives it: 128 + the signal's number where a signal ended it. */
   exitCode: number | null;
   stdout: string;
   stderr: string;
@@ -65,6 +84,12 @@ interface InstallOptions {
   env?: Record<string, string>;
   /** Another copy of install.sh (default: the repository's). */
   script?: string;
+  /** A command line it runs inside (e.g. unshare, to mount a file system for it). */
+  inside?: string[];
+  /** Called with install.sh's process id before it starts (it is $INSTALL_PID to the tools). */
+  beforeStart?: (pid: number) => void;
+  /** Every tool on PATH counts its calls, and the given one sends install.sh this signal. */
+  signalAt?: { call: number; signal: string };
 }
 
 /** Runs install.sh with `args` under the given shell, PATH holding only the given tools. */
@@ -80,13 +105,34 @@ async function install(args: string[], options: InstallOptions = {}): Promise<Ru
     writeFileSync(join(bin, name), text);
     chmodSync(join(bin, name), 0o755);
   }
+  const calls = join(work, `calls-${readdirSync(work).length}`);
+  if (options.signalAt) {
+    // Each tool, counting its calls in one file: the one at the given count signals install.sh first.
+    const { call, signal } = options.signalAt;
+    const reals = `${bin}-real`;
+    mkdirSync(reals);
+    for (const name of readdirSync(bin)) {
+      // Under its own name: BusyBox's applets are told apart by it.
+      const real = join(reals, name);
+      symlinkSync(realpathSync(join(bin, name)), real);
+      rmSync(join(bin, name));
+      writeFileSync(
+        join(bin, name),
+        `#!/bin/sh\necho >> '${calls}'\n[ "$(${which('wc')} -l < '${calls}')" -ne ${call} ] || kill -s ${signal} "$INSTALL_PID"\nexec '${real}' "$@"\n`,
+        { mode: 0o755 },
+      );
+    }
+  }
   const script = options.script ?? SCRIPT;
-  const [file, argv] =
-    options.shell === 'busybox' ? [which('busybox'), ['sh', script, ...args]] : [which('dash'), [script, ...args]];
+  const shell = options.shell === 'busybox' ? [which('busybox'), 'sh'] : [which('dash')];
+  // Started through a shell that waits for a line on stdin, then becomes install.sh: its pid is known
+  // before it starts.
+  const argv = [...(options.inside ?? []), ...shell, '-c', 'INSTALL_PID=$$; export INSTALL_PID; read -r _; exec "$@"'];
+  argv.push('sh', ...shell, script, ...args);
   return new Promise((resolve) => {
     const child = execFile(
-      file,
-      argv,
+      argv[0] ?? '',
+      argv.slice(1),
       {
         cwd: work,
         env: {
@@ -98,10 +144,14 @@ async function install(args: string[], options: InstallOptions = {}): Promise<Ru
         timeout: 60_000,
         maxBuffer: 1024 * 1024,
       },
-      (error, stdout, stderr) =>
-        resolve({ exitCode: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
+      (error, stdout, stderr) => {
+        const { code, signal } = (error ?? {}) as { code?: number; signal?: NodeJS.Signals };
+        const exitCode = error ? (code ?? (signal ? 128 + constants.signals[signal] : null)) : 0;
+        resolve({ exitCode, stdout, stderr });
+      },
     );
-    child.stdin?.end();
+    if (child.pid) options.beforeStart?.(child.pid);
+    child.stdin?.end('\n');
   });
 }
 
@@ -372,6 +422,8 @@ describe('install.sh installs nothing it could not verify, and says why', () => 
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(`SHA256SUMS lists no ${ASSET}: nothing was installed.`);
     expect(existsSync(join(work, 'bin'))).toBe(false);
+    // Found before the executable is downloaded.
+    expect(downloads()).toEqual(['SHA256SUMS']);
   });
 
   it.each([
@@ -381,7 +433,8 @@ describe('install.sh installs nothing it could not verify, and says why', () => 
     'a missing asset (HTTP 404, with %s under %s): exit 1, names the URL, nothing installed',
     async (downloader, shell) => {
       work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
-      await serve({});
+      // SHA256SUMS lists it; the file is not there.
+      await serve({}, sha256sums({ [ASSET]: FAKE_EXECUTABLE }));
 
       const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], {
         shell,
@@ -460,15 +513,15 @@ describe('install.sh installs nothing it could not verify, and says why', () => 
   });
 
   it.each(['dash', 'busybox'] as const)(
-    'under %s, stopped (SIGTERM) while copying into DIR: no half-written file is left there',
+    'under %s, stopped (SIGTERM) while downloading into DIR: no half-written file is left there',
     async (shell) => {
       work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
       await serve({ [ASSET]: FAKE_EXECUTABLE });
       mkdirSync(join(work, 'bin'));
-      // A copy that has written part of the file when the job is stopped.
-      const cp = '#!/bin/sh\nprintf partial > "$2"\nkill -TERM "$PPID"\nexit 1\n';
+      // A download that has written part of the file when the job is stopped.
+      const curl = '#!/bin/sh\nprintf partial\nkill -TERM "$INSTALL_PID"\nexit 1\n';
 
-      const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], { shell, fakes: { cp } });
+      const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], { shell, fakes: { curl } });
 
       expect(result.exitCode).toBe(143);
       expect(readdirSync(join(work, 'bin'))).toEqual([]);
@@ -481,7 +534,9 @@ describe('install.sh installs nothing it could not verify, and says why', () => 
     const text = readFileSync(SCRIPT, 'utf8');
     // Cut at a line of main() that would, run alone, download and install.
     const cut = join(work, 'cut.sh');
-    writeFileSync(cut, text.slice(0, text.indexOf('download "$url/$asset"')));
+    const at = text.indexOf('fetch "$url/$asset"');
+    expect(at).toBeGreaterThan(0);
+    writeFileSync(cut, text.slice(0, at));
 
     const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], { script: cut });
 
