@@ -181,6 +181,8 @@ EOF
 
 # All of it in one function, called on the last line: a download cut short (curl ... | sh) runs nothing.
 main() {
+  # What cleanup removes or stops: never a value from the environment.
+  work='' stage='' made='' fetching='' watching=''
   version="${REPORT_DEPLOYMENT_VERSION:-$pinned_version}"
   dir="${REPORT_DEPLOYMENT_INSTALL_DIR:-}"
   base="${REPORT_DEPLOYMENT_DOWNLOAD_URL:-$default_base}"
@@ -302,14 +304,16 @@ main() {
   fi
   need_checksum_tool
 
-  work=$(mktemp -d 2> /dev/null || mktemp -d -t report-deployment 2> /dev/null) ||
-    fail "could not make a temporary directory (TMPDIR=${TMPDIR:-unset}): set TMPDIR to one you may write to."
-  # Nothing left behind however this ends: an error, or any signal that would end the shell.
+  # Nothing left behind however this ends: an error, or any signal that would end the shell (set
+  # first: one that comes while mktemp runs is handled once it has made the folder).
   trap cleanup EXIT
   for signal in HUP:1 INT:2 QUIT:3 ABRT:6 PIPE:13 ALRM:14 TERM:15 USR1 USR2; do
     # shellcheck disable=SC2064 # the signal's name and number, now
     trap "on_signal ${signal%:*} $(case "$signal" in *:*) printf '%s' "${signal#*:}" ;; esac)" "${signal%:*}"
   done
+
+  work=$(mktemp -d 2> /dev/null || mktemp -d -t report-deployment 2> /dev/null) ||
+    fail "could not make a temporary directory (TMPDIR=${TMPDIR:-unset}): set TMPDIR to one you may write to."
 
   # Another version than this copy's: its checksum from that release's SHA256SUMS.
   sums_from='this install.sh'
