@@ -886,7 +886,7 @@ describe('a mirror’s credentials (REPORT_DEPLOYMENT_DOWNLOAD_URL=https://user:
       }),
       { numRuns: 15 },
     );
-  });
+  }, 120_000);
 
   it.each(['curl', 'wget'] as const)('with %s, not sent on to the host a redirect names', async (downloader) => {
     work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
@@ -965,9 +965,9 @@ describe('install.sh stopped by any signal, at any point: never half a file, not
           expect({ signal, call, shell, tmp: readdirSync(tmp) }).toEqual({ signal, call, shell, tmp: [] });
         },
       ),
-      { numRuns: 40 },
+      { numRuns: 30 },
     );
-  });
+  }, 180_000);
 });
 
 describe('install.sh’s --version', () => {
@@ -998,5 +998,5 @@ describe('install.sh’s --version', () => {
       }),
       { numRuns: 60 },
     );
-  });
+  }, 120_000);
 });
