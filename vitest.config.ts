@@ -16,6 +16,13 @@ const RUN_ONCE = [
   'test/cli/examples.test.ts',
 ];
 
+/**
+ * install.sh's tests: they run it under dash and BusyBox's sh, lint it with ShellCheck and mount a
+ * noexec file system with unshare, tools a machine with Node and npm alone lacks. `npm run
+ * test:shell` runs them (vitest.shell.config.ts), after `npm test`, where .ci/run installed the tools.
+ */
+export const NEEDS_SHELL_TOOLS = ['test/install-script.test.ts'];
+
 /** Windows' own tests (cmd.exe, PATHEXT) run where Windows is: the CI workflow's Windows job. */
 const WINDOWS_ONLY = process.platform === 'win32' ? [] : ['test/windows/**'];
 
@@ -36,7 +43,12 @@ export default defineConfig({
       // Every test file; the CLI's on the npm package.
       {
         extends: true,
-        test: { name: 'main', include: ['test/**/*.test.ts'], exclude: WINDOWS_ONLY, provide: { cliSubject: 'npm' } },
+        test: {
+          name: 'main',
+          include: ['test/**/*.test.ts'],
+          exclude: [...WINDOWS_ONLY, ...NEEDS_SHELL_TOOLS],
+          provide: { cliSubject: 'npm' },
+        },
       },
       // The CLI's again, on the executable.
       {

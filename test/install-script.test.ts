@@ -10,12 +10,16 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
+  lstatSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import fc from 'fast-check';
 import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -32,7 +36,24 @@ const ASSET = seaName();
 const FAKE_EXECUTABLE = `#!/bin/sh\necho ${VERSION}\n`;
 
 /** The tools install.sh may use, besides the downloader and the checksum tool. */
-const TOOLS = ['uname', 'grep', 'ldd', 'ls', 'awk', 'cut', 'mktemp', 'rm', 'mkdir', 'cp', 'mv', 'chmod', 'cat'];
+const TOOLS = [
+  'uname',
+  'grep',
+  'ldd',
+  'ls',
+  'awk',
+  'cut',
+  'mktemp',
+  'rm',
+  'rmdir',
+  'mkdir',
+  'mv',
+  'chmod',
+  'cat',
+  'head',
+  'wc',
+  'sleep',
+];
 
 let work: string;
 let server: ReleaseServer | undefined;
@@ -49,6 +70,7 @@ function which(name: string): string {
 }
 
 interface Run {
+  /** As a shell gives it: 128 + the signal's number where a signal ended it. */
   exitCode: number | null;
   stdout: string;
   stderr: string;
@@ -65,6 +87,12 @@ interface InstallOptions {
   env?: Record<string, string>;
   /** Another copy of install.sh (default: the repository's). */
   script?: string;
+  /** A command line it runs inside (e.g. unshare, to mount a file system for it). */
+  inside?: string[];
+  /** Called with install.sh's process id before it starts (it is $INSTALL_PID to the tools). */
+  beforeStart?: (pid: number) => void;
+  /** Every tool on PATH counts its calls, and the given one sends install.sh this signal. */
+  signalAt?: { call: number; signal: string };
 }
 
 /** Runs install.sh with `args` under the given shell, PATH holding only the given tools. */
@@ -80,13 +108,34 @@ async function install(args: string[], options: InstallOptions = {}): Promise<Ru
     writeFileSync(join(bin, name), text);
     chmodSync(join(bin, name), 0o755);
   }
+  const calls = join(work, `calls-${readdirSync(work).length}`);
+  if (options.signalAt) {
+    // Each tool, counting its calls in one file: the one at the given count signals install.sh first.
+    const { call, signal } = options.signalAt;
+    const reals = `${bin}-real`;
+    mkdirSync(reals);
+    for (const name of readdirSync(bin)) {
+      // Under its own name: BusyBox's applets are told apart by it.
+      const real = join(reals, name);
+      symlinkSync(realpathSync(join(bin, name)), real);
+      rmSync(join(bin, name));
+      writeFileSync(
+        join(bin, name),
+        `#!/bin/sh\necho >> '${calls}'\n[ "$(${which('wc')} -l < '${calls}')" -ne ${call} ] || kill -s ${signal} "$INSTALL_PID"\nexec '${real}' "$@"\n`,
+        { mode: 0o755 },
+      );
+    }
+  }
   const script = options.script ?? SCRIPT;
-  const [file, argv] =
-    options.shell === 'busybox' ? [which('busybox'), ['sh', script, ...args]] : [which('dash'), [script, ...args]];
+  const shell = options.shell === 'busybox' ? [which('busybox'), 'sh'] : [which('dash')];
+  // Started through a shell that waits for a line on stdin, then becomes install.sh: its pid is known
+  // before it starts.
+  const argv = [...(options.inside ?? []), ...shell, '-c', 'INSTALL_PID=$$; export INSTALL_PID; read -r _; exec "$@"'];
+  argv.push('sh', ...shell, script, ...args);
   return new Promise((resolve) => {
     const child = execFile(
-      file,
-      argv,
+      argv[0] ?? '',
+      argv.slice(1),
       {
         cwd: work,
         env: {
@@ -98,10 +147,14 @@ async function install(args: string[], options: InstallOptions = {}): Promise<Ru
         timeout: 60_000,
         maxBuffer: 1024 * 1024,
       },
-      (error, stdout, stderr) =>
-        resolve({ exitCode: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
+      (error, stdout, stderr) => {
+        const { code, signal } = (error ?? {}) as { code?: number; signal?: NodeJS.Signals };
+        const exitCode = error ? (code ?? (signal ? 128 + constants.signals[signal] : null)) : 0;
+        resolve({ exitCode, stdout, stderr });
+      },
     );
-    child.stdin?.end();
+    if (child.pid) options.beforeStart?.(child.pid);
+    child.stdin?.end('\n');
   });
 }
 
@@ -372,6 +425,8 @@ describe('install.sh installs nothing it could not verify, and says why', () => 
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(`SHA256SUMS lists no ${ASSET}: nothing was installed.`);
     expect(existsSync(join(work, 'bin'))).toBe(false);
+    // Found before the executable is downloaded.
+    expect(downloads()).toEqual(['SHA256SUMS']);
   });
 
   it.each([
@@ -381,7 +436,8 @@ describe('install.sh installs nothing it could not verify, and says why', () => 
     'a missing asset (HTTP 404, with %s under %s): exit 1, names the URL, nothing installed',
     async (downloader, shell) => {
       work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
-      await serve({});
+      // SHA256SUMS lists it; the file is not there.
+      await serve({}, sha256sums({ [ASSET]: FAKE_EXECUTABLE }));
 
       const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], {
         shell,
@@ -460,15 +516,15 @@ describe('install.sh installs nothing it could not verify, and says why', () => 
   });
 
   it.each(['dash', 'busybox'] as const)(
-    'under %s, stopped (SIGTERM) while copying into DIR: no half-written file is left there',
+    'under %s, stopped (SIGTERM) while downloading into DIR: no half-written file is left there',
     async (shell) => {
       work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
       await serve({ [ASSET]: FAKE_EXECUTABLE });
       mkdirSync(join(work, 'bin'));
-      // A copy that has written part of the file when the job is stopped.
-      const cp = '#!/bin/sh\nprintf partial > "$2"\nkill -TERM "$PPID"\nexit 1\n';
+      // A download that has written part of the file when the job is stopped.
+      const curl = '#!/bin/sh\nprintf partial\nkill -TERM "$INSTALL_PID"\nexit 1\n';
 
-      const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], { shell, fakes: { cp } });
+      const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], { shell, fakes: { curl } });
 
       expect(result.exitCode).toBe(143);
       expect(readdirSync(join(work, 'bin'))).toEqual([]);
@@ -481,7 +537,9 @@ describe('install.sh installs nothing it could not verify, and says why', () => 
     const text = readFileSync(SCRIPT, 'utf8');
     // Cut at a line of main() that would, run alone, download and install.
     const cut = join(work, 'cut.sh');
-    writeFileSync(cut, text.slice(0, text.indexOf('download "$url/$asset"')));
+    const at = text.indexOf('fetch "$url/$asset"');
+    expect(at).toBeGreaterThan(0);
+    writeFileSync(cut, text.slice(0, at));
 
     const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], { script: cut });
 
@@ -621,4 +679,324 @@ describe('install.sh’s command line', () => {
 
     expect(result.stdout).toBe('');
   });
+});
+
+/** install.sh as a release writes it (its version, the executables' SHA-256 and sizes), with other bounds. */
+function releasedCopy(
+  files: Record<string, string>,
+  bounds: { stall_seconds?: number; max_seconds?: number; max_bytes?: number } = {},
+): string {
+  const path = join(work, `released-${readdirSync(work).length}.sh`);
+  const pairs = (value: (text: string) => string) =>
+    Object.entries(files)
+      .map(([file, text]) => `${value(text)} ${file}`)
+      .join(' ');
+  let text = readFileSync(SCRIPT, 'utf8')
+    .replace(/^pinned_version=''$/m, `pinned_version='${VERSION}'`)
+    .replace(/^pinned_sums=''$/m, `pinned_sums='${pairs((text) => createHash('sha256').update(text).digest('hex'))}'`)
+    .replace(/^pinned_sizes=''$/m, `pinned_sizes='${pairs((text) => String(Buffer.byteLength(text)))}'`);
+  for (const [name, value] of Object.entries(bounds)) {
+    const line = new RegExp(`^${name}=\\d+$`, 'm');
+    expect(text).toMatch(line);
+    text = text.replace(line, `${name}=${value}`);
+  }
+  writeFileSync(path, text);
+  return path;
+}
+
+/** What DIR holds besides the installed executable: install.sh's own temporary folders, say. */
+const leftovers = (dir: string) =>
+  existsSync(dir) ? readdirSync(dir).filter((name) => name !== 'report-deployment') : [];
+
+/** Downloaders as they are found: curl, GNU wget, BusyBox's wget (with BusyBox's tools and sh). */
+const DOWNLOADERS = {
+  curl: {},
+  wget: { with: ['wget', 'sha256sum'] },
+  'BusyBox wget': { shell: 'busybox', from: 'busybox', with: ['wget', 'sha256sum'] },
+} satisfies Record<string, InstallOptions>;
+
+describe('install.sh in a directory others could write to', () => {
+  it.each(['dash', 'busybox'] as const)(
+    'under %s, links planted at names it could use write nothing through them',
+    async (shell) => {
+      work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+      await serve({ [ASSET]: FAKE_EXECUTABLE });
+      const dir = join(work, 'cache');
+      mkdirSync(dir);
+      const victim = join(work, 'victim');
+      writeFileSync(victim, 'precious\n', { mode: 0o600 });
+      // Its pid is known before it starts: the name a partial file of its own would have.
+      const planted = (pid: number) => [`.report-deployment.partial.${pid}`, `.report-deployment.${pid}`];
+
+      const result = await install(['--version', VERSION, '--dir', dir], {
+        shell,
+        beforeStart: (pid) => planted(pid).forEach((name) => symlinkSync(victim, join(dir, name))),
+      });
+
+      expect(result.exitCode).toBe(0);
+      expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+      expect(statSync(victim).mode & 0o777).toBe(0o600);
+      expect(readFileSync(join(dir, 'report-deployment'), 'utf8')).toBe(FAKE_EXECUTABLE);
+      expect(leftovers(dir).every((name) => lstatSync(join(dir, name)).isSymbolicLink())).toBe(true);
+    },
+  );
+
+  it.each(['dash', 'busybox'] as const)(
+    'under %s, the release’s copy in a cache that kept no file modes: made runnable again, nothing downloaded',
+    async (shell) => {
+      work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+      await serve({ [ASSET]: FAKE_EXECUTABLE });
+      const dir = join(work, 'bin');
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'report-deployment'), FAKE_EXECUTABLE, { mode: 0o644 });
+
+      const result = await install(['--dir', dir], { shell, script: releasedCopy({ [ASSET]: FAKE_EXECUTABLE }) });
+
+      expect(result.exitCode).toBe(0);
+      expect(result.stderr).toContain('report-deployment 1.2.3 is installed already');
+      expect(statSync(join(dir, 'report-deployment')).mode & 0o111).not.toBe(0);
+      expect(downloads()).toEqual([]);
+    },
+  );
+});
+
+describe('install.sh checks the download where it will run', () => {
+  /** install.sh run with `mountpoint` a fresh noexec file system, in a mount namespace of its own. */
+  const noexec = (mountpoint: string) => [
+    which('unshare'),
+    ...(process.getuid?.() === 0 ? ['--mount'] : ['--map-root-user', '--mount']),
+    which('dash'),
+    '-c',
+    `${which('mount')} -t tmpfs -o noexec tmpfs '${mountpoint}' && exec "$@"`,
+    'sh',
+  ];
+
+  it('a TMPDIR that lets no program run (noexec /tmp): installs', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+    const tmp = join(work, 'tmp');
+    mkdirSync(tmp);
+
+    const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], {
+      inside: noexec(tmp),
+      env: { TMPDIR: tmp },
+    });
+
+    expect(result.stderr).toContain(`installed report-deployment ${VERSION}`);
+    expect(result.exitCode).toBe(0);
+    expect(readFileSync(join(work, 'bin', 'report-deployment'), 'utf8')).toBe(FAKE_EXECUTABLE);
+  });
+
+  it('a DIR that lets no program run: exit 1, says so, before downloading the executable', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+    const dir = join(work, 'bin');
+    mkdirSync(dir);
+
+    const result = await install(['--version', VERSION, '--dir', dir], { inside: noexec(dir) });
+
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe(
+      `install.sh: ${dir} does not let programs run (a file system mounted noexec?): give another --dir. Nothing was installed.\n`,
+    );
+    expect(downloads()).toEqual(['SHA256SUMS']);
+  });
+});
+
+describe('install.sh’s downloads are bounded, whichever downloader', () => {
+  it.each(Object.entries(DOWNLOADERS))(
+    'with %s, a body larger than the release’s size: stopped there, exit 1, nothing left',
+    async (_, options) => {
+      work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+      await serve({ [ASSET]: { start: FAKE_EXECUTABLE, then: 'endless' } });
+      const dir = join(work, 'bin');
+
+      const result = await install(['--dir', dir], { ...options, script: releasedCopy({ [ASSET]: FAKE_EXECUTABLE }) });
+
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toContain(
+        `install.sh: the download of ${server?.base}/v${VERSION}/${ASSET} was stopped: it is larger than the ${FAKE_EXECUTABLE.length} bytes the release gives. Nothing was installed.\n`,
+      );
+      // What the sockets' buffers held when it stopped taking bytes, not a disk's worth.
+      expect(server?.sent()).toBeLessThan(64 * 1024 * 1024);
+      expect(existsSync(dir)).toBe(false);
+    },
+  );
+
+  it('an endless SHA256SUMS: stopped at 1 MiB', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE }, { start: '', then: 'endless' } as unknown as string);
+
+    const result = await install(['--version', VERSION, '--dir', join(work, 'bin')]);
+
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('was stopped: it is larger than the 1048576 bytes the release gives.');
+    expect(downloads()).toEqual(['SHA256SUMS']);
+  });
+
+  it.each(Object.entries(DOWNLOADERS))(
+    'with %s, a download that stalls: given up after stall_seconds, not retried, nothing left',
+    async (_, options) => {
+      work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+      await serve({ [ASSET]: { start: '#!/bin/sh\n', then: 'stall' } });
+      const dir = join(work, 'bin');
+      const script = releasedCopy({ [ASSET]: FAKE_EXECUTABLE }, { stall_seconds: 1 });
+
+      const result = await install(['--dir', dir], { ...options, script });
+
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toContain(`/${ASSET} was stopped: no data came for 1 s. Nothing was installed.\n`);
+      expect(downloads()).toEqual([ASSET]);
+      expect(existsSync(dir)).toBe(false);
+    },
+  );
+
+  it.each(Object.entries(DOWNLOADERS))('with %s, a trickle: given up after max_seconds in all', async (_, options) => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: { start: '#!/bin/sh\n', then: 'trickle' } });
+    const dir = join(work, 'bin');
+    const script = releasedCopy({ [ASSET]: FAKE_EXECUTABLE.padEnd(100_000) }, { max_seconds: 2 });
+
+    const result = await install(['--dir', dir], { ...options, script });
+
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(`/${ASSET} was stopped: it took longer than 2 s. Nothing was installed.\n`);
+    expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describe('a mirror’s credentials (REPORT_DEPLOYMENT_DOWNLOAD_URL=https://user:token@...)', () => {
+  const withCredentials = (base: string, user: string, password: string) =>
+    base.replace('http://', `http://${user}:${password}@`);
+
+  it('never in what it prints, whatever they are and wherever it fails', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({}, sha256sums({ [ASSET]: FAKE_EXECUTABLE }));
+    const word = fc.string({ unit: fc.constantFrom(...'abcXYZ0189-._~%'), minLength: 8, maxLength: 16 });
+    await fc.assert(
+      fc.asyncProperty(word, word, fc.constantFrom('1.2.3', '9.9.9'), async (user, password, version) => {
+        const base = withCredentials(server?.base ?? '', user, password);
+        const result = await install(['--version', version, '--dir', join(work, 'bin')], {
+          env: { REPORT_DEPLOYMENT_DOWNLOAD_URL: base },
+        });
+        expect(result.exitCode).toBe(1);
+        expect(result.stderr).toContain('could not download http://***@127.0.0.1:');
+        expect(result.stderr).not.toContain(user);
+        expect(result.stderr).not.toContain(password);
+      }),
+      { numRuns: 15 },
+    );
+  }, 120_000);
+
+  it.each(['curl', 'wget'] as const)('with %s, not sent on to the host a redirect names', async (downloader) => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    const storage = await startReleaseServer(
+      VERSION,
+      { [ASSET]: FAKE_EXECUTABLE, SHA256SUMS: sha256sums({ [ASSET]: FAKE_EXECUTABLE }) },
+      { address: '127.0.0.2' },
+    );
+    try {
+      server = await startReleaseServer(VERSION, {}, { redirectTo: storage.base });
+
+      const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], {
+        with: [downloader, 'sha256sum'],
+        env: { REPORT_DEPLOYMENT_DOWNLOAD_URL: withCredentials(server.base, 'user', 'token-123') },
+      });
+
+      expect(result.exitCode).toBe(0);
+      // curl sends them to the mirror unasked, GNU wget only when asked (a 401): never further.
+      expect(server.requests).toHaveLength(2);
+      expect(storage.requests).toHaveLength(2);
+      expect(storage.requests.map((request) => request.authorization)).toEqual([undefined, undefined]);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('with BusyBox’s wget, which would send them on: refused, before any request', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+
+    const result = await install(['--version', VERSION, '--dir', join(work, 'bin')], {
+      ...DOWNLOADERS['BusyBox wget'],
+      env: { REPORT_DEPLOYMENT_DOWNLOAD_URL: withCredentials(server?.base ?? '', 'user', 'token-123') },
+    });
+
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(
+      "install.sh: BusyBox's wget would send the user and password in REPORT_DEPLOYMENT_DOWNLOAD_URL on to any host a redirect names: nothing was downloaded.\n",
+    );
+    expect(result.stderr).not.toContain('token-123');
+    expect(downloads()).toEqual([]);
+  });
+});
+
+describe('install.sh stopped by any signal, at any point: never half a file, nothing of its own left', () => {
+  // Those that end a shell by default and that another process sends (a CI's cancel, a closed pipe, a
+  // hang-up, a timeout).
+  const SIGNALS = ['HUP', 'INT', 'QUIT', 'ABRT', 'PIPE', 'ALRM', 'TERM', 'USR1', 'USR2'] as const;
+
+  it('every signal at every tool call it makes, under dash and BusyBox', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({ [ASSET]: FAKE_EXECUTABLE });
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...SIGNALS),
+        fc.integer({ min: 1, max: 30 }),
+        fc.constantFrom('dash', 'busybox' as const),
+        async (signal, call, shell) => {
+          const dir = join(work, `dir-${runs}`);
+          const tmp = join(work, `tmp-${runs++}`);
+          mkdirSync(tmp);
+
+          const result = await install(['--version', VERSION, '--dir', dir], {
+            shell,
+            signalAt: { call, signal },
+            env: { TMPDIR: tmp },
+          });
+
+          // Installed whole (the signal came after the rename, or never), or stopped by it.
+          expect([0, 128 + constants.signals[`SIG${signal}`]]).toContain(result.exitCode);
+          if (result.exitCode === 0) expect(readFileSync(join(dir, 'report-deployment'), 'utf8')).toBe(FAKE_EXECUTABLE);
+          if (existsSync(join(dir, 'report-deployment')))
+            expect(readFileSync(join(dir, 'report-deployment'), 'utf8')).toBe(FAKE_EXECUTABLE);
+          expect({ signal, call, shell, dir: leftovers(dir) }).toEqual({ signal, call, shell, dir: [] });
+          expect({ signal, call, shell, tmp: readdirSync(tmp) }).toEqual({ signal, call, shell, tmp: [] });
+        },
+      ),
+      { numRuns: 30 },
+    );
+  }, 180_000);
+});
+
+describe('install.sh’s --version', () => {
+  const VALID = /^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$/;
+
+  it('is taken whole: a line end, or anything after it, is a usage error', async () => {
+    work = mkdtempSync(join(tmpdir(), 'report-deployment-install-'));
+    await serve({});
+    const version = fc
+      .oneof(
+        fc
+          .tuple(
+            fc.constantFrom('1.2.3', 'v1.2.3', '1.2.3-rc.1'),
+            fc.constantFrom('\n', '\r\n', '\n\n', ' ', '\t'),
+            fc.string(),
+          )
+          .map((parts) => parts.join('')),
+        fc.string({ unit: fc.constantFrom(...'0123456789.-v\nabc') }),
+        fc.string({ unit: 'binary' }),
+      )
+      .filter((text) => !text.includes('\0'));
+    await fc.assert(
+      fc.asyncProperty(version, async (text) => {
+        const result = await install(['--version', text, '--dir', join(work, 'bin')]);
+        const bare = text.startsWith('v') ? text.slice(1) : text;
+        // A version it takes goes on to its release's SHA256SUMS: none here.
+        expect(result.exitCode).toBe(VALID.test(bare) ? 1 : 2);
+      }),
+      { numRuns: 60 },
+    );
+  }, 120_000);
 });

@@ -62,6 +62,9 @@ const scripts = (name: string) =>
     .filter((run) => run !== undefined);
 const allScripts = Object.keys(jobs).flatMap(scripts);
 
+/** The only actions a job that can mint an OIDC token may use: GitHub's, pinned, none of ours. */
+const MINTING_ACTIONS = ['actions/download-artifact', 'actions/attest', 'actions/setup-node'];
+
 /** Every job `name` waits for, directly or not. */
 function upstream(name: string): string[] {
   const seen = new Set<string>();
@@ -76,6 +79,18 @@ function upstream(name: string): string[] {
   visit(name);
   return [...seen].sort();
 }
+
+describe('the workflows that run a pull request’s code', () => {
+  it.each(['ci.yml', 'check-dist.yml'])('%s keeps no checkout credentials on disk for it', (file) => {
+    const other = parse(readFileSync(join(ROOT, '.github/workflows', file), 'utf8')) as Workflow & { on: unknown };
+    expect(Object.keys(other.on as object)).toContain('pull_request');
+    const checkouts = Object.values(other.jobs).flatMap((job) =>
+      job.steps.filter((step) => step.uses?.startsWith('actions/checkout@')),
+    );
+    expect(checkouts.length).toBeGreaterThan(0);
+    for (const checkout of checkouts) expect(checkout.with?.['persist-credentials']).toBe(false);
+  });
+});
 
 describe('release.yml', () => {
   it('runs for a version tag, or by hand for a version', () => {
@@ -94,9 +109,10 @@ describe('release.yml', () => {
     expect(Object.fromEntries(Object.entries(jobs).map(([name, job]) => [name, job.permissions]))).toEqual({
       check: { contents: 'read' },
       executables: { contents: 'read' },
-      build: { contents: 'read', 'id-token': 'write', attestations: 'write' },
+      build: { contents: 'read' },
+      attest: { 'id-token': 'write', attestations: 'write' },
       draft: { contents: 'write' },
-      npm: { contents: 'read', 'id-token': 'write' },
+      npm: { contents: 'read', attestations: 'read', 'id-token': 'write' },
       publish: { contents: 'write' },
       'major-tag': { contents: 'write' },
       verify: { contents: 'read', attestations: 'read' },
@@ -108,11 +124,12 @@ describe('release.yml', () => {
       check: [],
       executables: ['check'],
       build: ['check', 'executables'],
-      draft: ['build', 'check', 'executables'],
-      npm: ['build', 'check', 'draft', 'executables'],
-      publish: ['build', 'check', 'draft', 'executables', 'npm'],
-      'major-tag': ['build', 'check', 'draft', 'executables', 'npm', 'publish'],
-      verify: ['build', 'check', 'draft', 'executables', 'npm', 'publish'],
+      attest: ['build', 'check', 'executables'],
+      draft: ['attest', 'build', 'check', 'executables'],
+      npm: ['attest', 'build', 'check', 'draft', 'executables'],
+      publish: ['attest', 'build', 'check', 'draft', 'executables', 'npm'],
+      'major-tag': ['attest', 'build', 'check', 'draft', 'executables', 'npm', 'publish'],
+      verify: ['attest', 'build', 'check', 'draft', 'executables', 'npm', 'publish'],
     });
     const check = scripts('check').join('\n');
     for (const command of ['npm ci', 'npm run lint', 'npm run typecheck', 'npm run build', 'npm test']) {
@@ -123,13 +140,13 @@ describe('release.yml', () => {
     expect(scripts('draft').join('\n')).toContain('gh release upload "$TAG" out/* --clobber');
     expect(scripts('publish').join('\n')).toContain('gh release edit "$TAG" --draft=false');
     // The draft is the only job that creates or changes a release before publish.
-    for (const name of ['check', 'executables', 'build', 'npm', 'major-tag', 'verify']) {
+    for (const name of ['check', 'executables', 'build', 'attest', 'npm', 'major-tag', 'verify']) {
       expect(scripts(name).join('\n'), name).not.toMatch(/gh release (create|upload|edit)/);
     }
   });
 
   it('attests every file the release ships, and npm publishes the attested one', () => {
-    const attest = job('build').steps.find((step) => step.uses?.startsWith('actions/attest@'));
+    const attest = job('attest').steps.find((step) => step.uses?.startsWith('actions/attest@'));
     expect(attest?.with).toEqual({
       'subject-path': [
         'out/report-deployment-action-${{ env.VERSION }}.tar.gz',
@@ -143,14 +160,15 @@ describe('release.yml', () => {
       ].join('\n'),
     });
     expect(scripts('npm').join('\n')).toContain(
-      'npm publish "out/$name-$VERSION.tgz" --access public --provenance --tag "$tag"',
+      'npm publish "$file" --ignore-scripts --access public --provenance --tag "$NPM_TAG"',
     );
+    expect(scripts('npm').join('\n')).toContain('file="out/report-deployment-$VERSION.tgz"');
     // Checked against SHA256SUMS before it is published.
     const publish = scripts('npm').find((script) => script.includes('npm publish')) ?? '';
     expect(publish.indexOf('sha256sum --check --strict SHA256SUMS')).toBeGreaterThan(-1);
     expect(publish.indexOf('sha256sum --check')).toBeLessThan(publish.indexOf('npm publish'));
     expect(job('npm').environment).toBe('npm');
-    expect(scripts('npm')[0]).toBe('node scripts/release.ts at-least "$(npm --version)" 11.5.1');
+    expect(scripts('npm')[0]).toBe('printf \'%s\\n\' 11.5.1 "$(npm --version)" | sort --version-sort --check=quiet');
   });
 
   it('builds each executable on a runner of its own platform, checks it there, and hands it on', () => {
@@ -223,9 +241,9 @@ describe('release.yml', () => {
   it('writes the version and the executables’ SHA-256 into the install.sh it ships, and nothing else', () => {
     const lines = scripts('build').join('\n').split('\n');
     const from = lines.findIndex((line) => line.trim().startsWith('sums=$(cd out'));
-    const to = lines.findIndex((line) => line.trim().startsWith('grep -qx "pinned_sums='));
+    const to = lines.findIndex((line) => line.trim().startsWith('grep -qx "pinned_sizes='));
     const pin = lines.slice(from, to + 1);
-    expect(pin.filter((line) => line.includes('out/install.sh'))).toHaveLength(3);
+    expect(pin.filter((line) => line.includes('out/install.sh'))).toHaveLength(4);
     const work = mkdtempSync(join(tmpdir(), 'report-deployment-release-'));
     try {
       mkdirSync(join(work, 'out'));
@@ -250,9 +268,14 @@ describe('release.yml', () => {
         .flatMap((os) => executables.filter((name) => name.startsWith(`report-deployment-${os}-`)).sort())
         .map((name) => `${createHash('sha256').update(`the ${name}\n`).digest('hex')} ${name}`)
         .join(' ');
+      const sizes = ['linux', 'darwin', 'win']
+        .flatMap((os) => executables.filter((name) => name.startsWith(`report-deployment-${os}-`)).sort())
+        .map((name) => `${Buffer.byteLength(`the ${name}\n`)} ${name}`)
+        .join(' ');
       expect(pinned.filter((line, index) => line !== original[index])).toEqual([
         "pinned_version='1.2.3'",
         `pinned_sums='${sums}'`,
+        `pinned_sizes='${sizes}'`,
       ]);
     } finally {
       rmSync(work, { recursive: true, force: true });
@@ -269,8 +292,46 @@ describe('release.yml', () => {
   it('keeps the token out of every checkout but the one that pushes the major tag', () => {
     for (const [name, job] of Object.entries(jobs)) {
       const checkout = job.steps.find((step) => step.uses?.startsWith('actions/checkout@'));
-      expect(checkout?.with?.['persist-credentials'], name).toBe(name === 'major-tag' ? undefined : false);
+      if (checkout) expect(checkout.with?.['persist-credentials'], name).toBe(name === 'major-tag' ? undefined : false);
     }
+  });
+
+  it('runs no project code and no install script in a job that can mint an OIDC token', () => {
+    const minting = Object.entries(jobs).filter(([, job]) => job.permissions?.['id-token'] === 'write');
+    expect(minting.map(([name]) => name).sort()).toEqual(['attest', 'npm']);
+    for (const [name, job] of minting) {
+      // No checkout: no file of the project's to run; only these actions.
+      const actions = job.steps.flatMap((step) => (step.uses ? [step.uses.split('@')[0]] : []));
+      expect(
+        actions.filter((action) => !MINTING_ACTIONS.includes(action ?? '')),
+        name,
+      ).toEqual([]);
+      for (const script of scripts(name)) {
+        expect(script, name).not.toMatch(
+          /\bnode\b|\bnpx\b|\bnpm (ci|install|i|run|test|exec|pack|rebuild)\b|scripts\//,
+        );
+        for (const publish of script.match(/npm publish[^\n]*/g) ?? []) expect(publish).toContain('--ignore-scripts');
+      }
+    }
+  });
+
+  it('attests in a job of its own, and publishes to npm only once the attestation verifies', () => {
+    expect(job('attest').steps.map((step) => step.uses?.split('@')[0] ?? 'run')).toEqual([
+      'actions/download-artifact',
+      'run',
+      'actions/attest',
+    ]);
+    expect(scripts('attest')).toEqual(['(cd out && sha256sum --check --strict SHA256SUMS)']);
+    expect(scripts('build').join('\n')).not.toContain('attest');
+    expect(upstream('npm')).toContain('attest');
+    const publish = scripts('npm').find((script) => script.includes('npm publish')) ?? '';
+    const verify = publish.indexOf('gh attestation verify "$file" --repo "$GITHUB_REPOSITORY"');
+    expect(verify).toBeGreaterThan(-1);
+    expect(publish).toContain('--signer-workflow "$GITHUB_REPOSITORY/.github/workflows/release.yml"');
+    expect(verify).toBeLessThan(publish.indexOf('npm publish'));
+    // The dist-tag is decided where project code may run, before.
+    expect(job('npm').env?.NPM_TAG).toBe('${{ needs.check.outputs.npm-tag }}');
+    expect(scripts('check').join('\n')).toContain('node scripts/release.ts npm-tag "$VERSION"');
   });
 
   it('puts no expression into a script: values reach them through the environment', () => {

@@ -49,9 +49,10 @@ beforeAll(async () => {
     [seaName()]: executable,
     SHA256SUMS: sha256sums({ 'install.sh': pinned, [seaName()]: executable }),
   });
+  // SHA256SUMS lists the executable (install.sh reads it before downloading), which is not there.
   broken = await startReleaseServer(VERSION, {
     'install.sh': pinned,
-    SHA256SUMS: sha256sums({ 'install.sh': pinned }),
+    SHA256SUMS: sha256sums({ 'install.sh': pinned, [seaName()]: executable }),
   });
   const pack = join(installedCli().dir, '..', 'pack');
   tarball = join(pack, readdirSync(pack).find((name) => name.endsWith('.tgz')) as string);
