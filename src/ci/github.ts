@@ -1,7 +1,6 @@
 // What a GitHub Actions run says of the deployment: default values for its fields, from the
 // GITHUB_* variables and the webhook event. Pure: it reads only what it is given, so every event
 // type, and every broken event, can be tested as a table.
-import type { Naming } from '../core/config-error.js';
 import { Settings } from '../core/constants.js';
 import {
   FieldSettings,
@@ -12,6 +11,7 @@ import {
 } from '../core/deployment.js';
 import { field, isObject } from '../core/json.js';
 import type { ImpliedStatus } from '../core/settings.js';
+import type { Words } from '../core/words.js';
 
 export interface GitHubContext {
   eventName: string;
@@ -224,7 +224,7 @@ export function isDeploymentEvent(eventName: string): boolean {
  */
 export function deploymentEventStatus(
   { eventName, payload }: Pick<GitHubContext, 'eventName' | 'payload'>,
-  naming: Pick<Naming, 'assignment'>,
+  naming: Pick<Words, 'assignment'>,
 ): ImpliedStatus | undefined {
   if (eventName === 'deployment_status') {
     return {

@@ -2,7 +2,8 @@
 // comes from its setting, else from the place the report runs in (the face's defaults), else from a
 // rule of its own (the version is the commit; the environment the service's default).
 import { DefaultEnvironment, DeploymentType, Settings, type DeploymentStatus } from './constants.js';
-import type { Naming, ProblemCollector } from './config-error.js';
+import type { ProblemCollector } from './config-error.js';
+import type { Words } from './words.js';
 
 /** The deployment's descriptive fields, each with the setting that gives it. */
 export const FieldSettings = {
@@ -55,7 +56,7 @@ export type ResolvedFields = Record<RequiredField, Sourced> & Partial<Record<Fie
 export function resolveFields(
   given: Record<FieldName, string>,
   defaults: FieldDefaults,
-  naming: Naming,
+  naming: Pick<Words, 'setting'>,
   problems: ProblemCollector,
 ): ResolvedFields {
   const pick = (field: FieldName): Sourced | undefined => {

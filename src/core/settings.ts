@@ -2,7 +2,7 @@
 // is a ConfigError that names the setting as the face calls it (an input, a flag) and says how to
 // fix it; every bad setting is named at once, the fields' defaults included.
 import { DeploymentType, Limits, Settings, type DeploymentStatus, type SettingName } from './constants.js';
-import { ConfigError, ProblemCollector, type Naming } from './config-error.js';
+import { ConfigError, ProblemCollector } from './config-error.js';
 import {
   FieldNames,
   FieldSettings,
@@ -18,6 +18,7 @@ import { parseJsonLosslessly } from './json.js';
 import { isLoopback, proxyFor, withoutCredentials, type Env, type Proxy } from './proxy.js';
 import { cleaner, holdsSecret } from './secret.js';
 import { quote } from './text.js';
+import type { Words } from './words.js';
 
 /** A value in a configuration error: quoted, shortened, and first cleaned of the key as the log shows it. */
 export type Quote = (value: string) => string;
@@ -32,7 +33,7 @@ export function quoterFor(apiKey: string): Quote {
 }
 
 /** Where settings come from: the action's inputs, the CLI's flags and environment. */
-export interface SettingSource extends Naming {
+export interface SettingSource {
   /** The setting as given; '' when it is not set. */
   get(name: SettingName): string;
   /**
@@ -45,25 +46,9 @@ export interface SettingSource extends Naming {
    * run started by a deployment's change of state); undefined where it does not: start now, finish later.
    */
   impliedStatus?(): ImpliedStatus | undefined;
-  /** How the face speaks of itself in messages; the action's words where it says nothing. */
-  words?: FaceWords;
+  /** The face's words, for every message about these settings and what they lead to. */
+  words: Words;
 }
-
-/** How a face speaks of itself where the core words a message. */
-export interface FaceWords {
-  /** What would finish a deployment: "this action". */
-  tool: string;
-  /** What records a batch of deployments: "step". */
-  unit: string;
-  /** After a refused status word: what to do instead, a sentence. */
-  statusHint: string;
-}
-
-export const ACTION_WORDS: FaceWords = {
-  tool: 'this action',
-  unit: 'step',
-  statusHint: 'Leave it empty to start the deployment here and finish it when the job ends.',
-};
 
 /**
  * A status the place implies: its word and where it comes from ("the event's
@@ -82,10 +67,6 @@ export interface Connection {
   retries: number;
   /** The proxy that carries the requests; undefined for a direct connection. */
   proxy: Proxy | undefined;
-  /** What would finish a deployment, for messages: "this action" where unset. */
-  tool?: string;
-  /** The setting that gives the service's address, for messages: "`base-url`" where unset. */
-  baseUrlName?: string;
 }
 
 /** What every step and command needs: how to reach the service, and how to treat a failure. */
@@ -95,6 +76,8 @@ export interface CommonSettings {
   dryRun: boolean;
   /** The key is empty where it may be withheld: why nothing is recorded (a warning). */
   noKey?: string;
+  /** The words of the face these settings came from, for the messages of the requests they lead to. */
+  words: Words;
 }
 
 /**
@@ -194,13 +177,11 @@ function readCommon(source: SettingSource, env: Env, problems: ProblemCollector,
       timeoutMs: timeoutSeconds * 1000,
       retries,
       proxy,
-      tool: (source.words ?? ACTION_WORDS).tool,
-      // The CLI names where its address came from (DEPLOY_TRACKER_URL, or --base-url); the action, its input.
-      baseUrlName: source.words ? source.setting(Settings.BaseUrl) : '`base-url`',
     },
     failOnError,
     dryRun,
     ...(noKey ? { noKey } : {}),
+    words: source.words,
   };
 }
 
@@ -222,7 +203,7 @@ function readRequest(
     FieldName,
     string
   >;
-  const fields = creates ? resolveFields(given, defaults(), source, problems) : undefined;
+  const fields = creates ? resolveFields(given, defaults(), source.words, problems) : undefined;
   return { status, deploymentIds, artifacts, fields };
 }
 
@@ -231,7 +212,7 @@ const HEADER_SAFE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 function readApiKey(source: SettingSource): { apiKey: string; noKey?: string } {
   const apiKey = source.get(Settings.ApiKey);
-  const subject = source.setting(Settings.ApiKey);
+  const subject = source.words.setting(Settings.ApiKey);
   if (!apiKey) {
     const empty = source.emptyKey();
     if ('problem' in empty) throw new ConfigError(subject, empty.problem);
@@ -250,7 +231,7 @@ function readBaseUrl(source: SettingSource, allowInsecureHttp: boolean, quoted: 
   const raw = source.get(Settings.BaseUrl);
   const shown = quoted(withoutCredentials(raw));
   const example = 'e.g. `https://tracker.example.com/api`';
-  const problem = (text: string) => new ConfigError(source.setting(Settings.BaseUrl), text);
+  const problem = (text: string) => new ConfigError(source.words.setting(Settings.BaseUrl), text);
   if (!raw) throw problem(`is empty. Set it to the service's address, ${example}.`);
   let url: URL;
   try {
@@ -262,11 +243,11 @@ function readBaseUrl(source: SettingSource, allowInsecureHttp: boolean, quoted: 
     throw problem(`must be an http(s) URL, got ${shown}. Use ${example}.`);
   }
   if (url.username || url.password) {
-    throw problem(`must not carry credentials; the key goes in ${source.assignment(Settings.ApiKey)}.`);
+    throw problem(`must not carry credentials; the key goes in ${source.words.assignment(Settings.ApiKey)}.`);
   }
   if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allowInsecureHttp) {
     throw problem(
-      `uses plain http to '${url.hostname}', which would send the API key in clear. Use https, or set ${source.assignment(Settings.AllowInsecureHttp, 'true')} if the network path is trusted.`,
+      `uses plain http to '${url.hostname}', which would send the API key in clear. Use https, or set ${source.words.assignment(Settings.AllowInsecureHttp, 'true')} if the network path is trusted.`,
     );
   }
   url.search = '';
@@ -276,7 +257,7 @@ function readBaseUrl(source: SettingSource, allowInsecureHttp: boolean, quoted: 
 }
 
 export function readBoolean(
-  source: Pick<SettingSource, 'get' | 'setting'>,
+  source: Pick<SettingSource, 'get' | 'words'>,
   name: SettingName,
   shown: Quote = quote,
 ): boolean {
@@ -284,7 +265,7 @@ export function readBoolean(
   const value = raw.toLowerCase();
   if (value === 'true') return true;
   if (value === 'false' || value === '') return false;
-  throw new ConfigError(source.setting(name), `must be \`true\` or \`false\`, got ${shown(raw)}.`);
+  throw new ConfigError(source.words.setting(name), `must be \`true\` or \`false\`, got ${shown(raw)}.`);
 }
 
 function readNumber(
@@ -299,7 +280,7 @@ function readNumber(
   const raw = source.get(name);
   const value = accepts.test(raw) ? Number(raw) : NaN;
   if (!(value >= min && value <= max)) {
-    throw new ConfigError(source.setting(name), `must be ${expected} ${max}, got ${shown(raw)}.`);
+    throw new ConfigError(source.words.setting(name), `must be ${expected} ${max}, got ${shown(raw)}.`);
   }
   return value;
 }
@@ -344,12 +325,12 @@ function readStatus(source: SettingSource, shown: Quote): RequestedStatus | unde
     const implied = source.impliedStatus?.();
     const empty =
       implied === undefined
-        ? ` ${(source.words ?? ACTION_WORDS).statusHint}`
+        ? ` ${source.words.statusHint}`
         : 'word' in implied
           ? ` Leave it empty to take it from ${implied.from}.`
           : '';
     throw new ConfigError(
-      source.setting(Settings.Status),
+      source.words.setting(Settings.Status),
       `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got ${shown(raw)}.${empty}`,
     );
   }
@@ -367,8 +348,8 @@ function readImpliedStatus(source: SettingSource, shown: Quote): RequestedStatus
   const status = statusFromWord(implied.word);
   if (status === 'SUCCEEDED' || status === 'FAILED' || typeof status === 'object') return status;
   throw new ConfigError(
-    source.setting(Settings.Status),
-    `is empty, so the status comes from ${implied.from}: ${shown(implied.word)}, which is neither a finished state nor one that records nothing. Set ${source.assignment(Settings.Status)} to say what to record.`,
+    source.words.setting(Settings.Status),
+    `is empty, so the status comes from ${implied.from}: ${shown(implied.word)}, which is neither a finished state nor one that records nothing. Set ${source.words.assignment(Settings.Status)} to say what to record.`,
   );
 }
 
@@ -376,7 +357,7 @@ function readType(source: SettingSource, shown: Quote): typeof DeploymentType {
   const raw = source.get(Settings.Type);
   if (raw === '' || raw.toUpperCase() === DeploymentType) return DeploymentType;
   throw new ConfigError(
-    source.setting(Settings.Type),
+    source.words.setting(Settings.Type),
     `must be ${DeploymentType} (the only type the service accepts), got ${shown(raw)}.`,
   );
 }
@@ -401,12 +382,12 @@ function readArtifacts(source: SettingSource): ArtifactRef[] {
   const byId = splitList(source.get(Settings.ArtifactId)).map((id) => ({ artifactId: artifactIdValue(id) }));
   const byName = splitList(source.get(Settings.ArtifactName)).map((name) => ({ artifactName: name }));
   const artifacts = [...byId, ...byName];
-  const subject = source.setting(Settings.ArtifactId, Settings.ArtifactName);
-  const { unit } = source.words ?? ACTION_WORDS;
+  const subject = source.words.setting(Settings.ArtifactId, Settings.ArtifactName);
+  const { unit } = source.words;
   if (artifacts.length === 0) {
     throw new ConfigError(
       subject,
-      `must be set: name the deployed artifact by its id or its name in the tracking service (a comma- or newline-separated list for several), or set ${source.assignment(Settings.DeploymentId)} to update an existing deployment.`,
+      `must be set: name the deployed artifact by its id or its name in the tracking service (a comma- or newline-separated list for several), or set ${source.words.assignment(Settings.DeploymentId)} to update an existing deployment.`,
     );
   }
   if (artifacts.length > Limits.idsPerStep) {
@@ -429,8 +410,8 @@ function readDeploymentIds(
   shown: Quote,
 ): DeploymentId[] | undefined {
   if (raw === '') return undefined;
-  const problem = (text: string) => new ConfigError(source.setting(Settings.DeploymentId), text);
-  const { unit } = source.words ?? ACTION_WORDS;
+  const problem = (text: string) => new ConfigError(source.words.setting(Settings.DeploymentId), text);
+  const { unit } = source.words;
   const ids = raw.startsWith('[') ? parseIdArray(raw) : splitList(raw).map(textId);
   if (!ids) throw problem(`looks like a JSON array but is not one: ${shown(raw)}.`);
   if (ids.some((id) => id === undefined)) {
