@@ -2598,6 +2598,34 @@ function nothingReason(status) {
 }
 
 ; 
+
+
+function splitList(raw) {
+    return raw
+        .split(/[\r\n,]/)
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
+}
+function parseIdList(raw) {
+    return raw.startsWith('[') ? parseIdArray(raw) : splitList(raw).map(textId);
+}
+function parseIdArray(raw) {
+    let parsed;
+    try {
+        parsed = parseJsonLosslessly(raw);
+    }
+    catch {
+        return undefined;
+    }
+    if (!Array.isArray(parsed))
+        return undefined;
+    return parsed.map((value) => {
+        const id = idFromJson(value);
+        return id && id.text !== '' ? id : undefined;
+    });
+}
+
+; 
 const external_node_fs_namespaceObject = require("node:fs");
 ; 
 
@@ -2719,9 +2747,6 @@ function withoutCredentials(text) {
 
 
 
-
-
-
 function quoterFor(apiKey) {
     const clean = (0,secret .ZS)(apiKey);
     return (value) => (0,core_text .hD)(clean(value));
@@ -2732,19 +2757,6 @@ function readSettings(source, env) {
     problems.throwIfAny();
     return settings;
 }
-function readSettingsAndRequest(source, env, defaults) {
-    const { settings, request, problem } = inspectSettingsAndRequest(source, env, defaults);
-    if (problem)
-        throw problem;
-    return { settings, request };
-}
-function inspectSettingsAndRequest(source, env, defaults) {
-    const problems = new ProblemCollector();
-    const shown = quoterFor(source.get(constants .wB.ApiKey));
-    const settings = readCommon(source, env, problems, shown);
-    const request = readRequest(source, settings.connection.apiKey, defaults, problems, shown);
-    return { settings, request, problem: problems.error() };
-}
 function readCommon(source, env, problems, shown) {
     const keyOrWarning = problems.read(() => readApiKey(source), { apiKey: '' });
     const allowInsecureHttp = problems.read(() => readBoolean(source, constants .wB.AllowInsecureHttp, shown), false);
@@ -2752,8 +2764,8 @@ function readCommon(source, env, problems, shown) {
     const proxy = baseUrl && problems.read(() => proxyFor(baseUrl, env, shown), undefined);
     const usesTls = baseUrl?.protocol === 'https:' || proxy?.url.protocol === 'https:';
     problems.read(() => checkExtraCaCerts(env, usesTls, shown), undefined);
-    const timeoutSeconds = problems.read(() => readNumber(source, constants .wB.TimeoutSeconds, /^\d+(\.\d+)?$/, 0.001, constants .xu.timeoutSeconds, 'a number of seconds above 0 and at most', shown), 0);
-    const retries = problems.read(() => readNumber(source, constants .wB.Retries, /^\d+$/, 0, constants .xu.retries, 'a whole number from 0 to', shown), 0);
+    const timeoutSeconds = problems.read(() => readNumber(source, constants .wB.TimeoutSeconds, SECONDS, shown), 0);
+    const retries = problems.read(() => readNumber(source, constants .wB.Retries, RETRIES, shown), 0);
     const failOnError = problems.read(() => readBoolean(source, constants .wB.FailOnError, shown), false);
     const dryRun = problems.read(() => readBoolean(source, constants .wB.DryRun, shown), false);
     const { apiKey, noKey } = keyOrWarning;
@@ -2770,17 +2782,6 @@ function readCommon(source, env, problems, shown) {
         ...(noKey ? { noKey } : {}),
         words: source.words,
     };
-}
-function readRequest(source, apiKey, defaults, problems, shown) {
-    const status = problems.read(() => readStatus(source, shown), undefined);
-    const rawDeploymentIds = source.get(constants .wB.DeploymentId);
-    const deploymentIds = problems.read(() => readDeploymentIds(source, rawDeploymentIds, apiKey, shown), undefined);
-    const artifacts = rawDeploymentIds === '' ? problems.read(() => readArtifacts(source), []) : [];
-    const creates = rawDeploymentIds === '' && !(status && typeof status === 'object');
-    problems.read(() => readType(source, shown), constants .C1);
-    const given = Object.fromEntries(FieldNames.map((field) => [field, source.get(FieldSettings[field])]));
-    const fields = creates ? resolveFields(given, defaults(), source.words, problems) : undefined;
-    return { status, deploymentIds, artifacts, fields };
 }
 const HEADER_SAFE = /^[\t\x20-\x7e\x80-\xff]*$/;
 function readApiKey(source) {
@@ -2835,7 +2836,15 @@ function readBoolean(source, name, shown = core_text .hD) {
         return false;
     throw new ConfigError(source.words.setting(name), `must be \`true\` or \`false\`, got ${shown(raw)}.`);
 }
-function readNumber(source, name, accepts, min, max, expected, shown) {
+const SECONDS = {
+    accepts: /^\d+(\.\d+)?$/,
+    min: 0.001,
+    max: constants .xu.timeoutSeconds,
+    expected: 'a number of seconds above 0 and at most',
+};
+const RETRIES = { accepts: /^\d+$/, min: 0, max: constants .xu.retries, expected: 'a whole number from 0 to' };
+function readNumber(source, name, range, shown) {
+    const { accepts, min, max, expected } = range;
     const raw = source.get(name);
     const value = accepts.test(raw) ? Number(raw) : NaN;
     if (!(value >= min && value <= max)) {
@@ -2843,6 +2852,8 @@ function readNumber(source, name, accepts, min, max, expected, shown) {
     }
     return value;
 }
+
+; 
 const NOT_FINAL = ['pending', 'queued', 'in_progress', 'inactive', 'waiting'];
 const STATUS_WORDS = {
     started: 'STARTED',
@@ -2865,6 +2876,40 @@ function statusFromWord(word) {
 function finalStatus(word) {
     const status = statusFromWord(word);
     return status === 'SUCCEEDED' || status === 'FAILED' ? status : undefined;
+}
+
+; 
+
+
+
+
+
+
+
+
+function readSettingsAndRequest(source, env, defaults) {
+    const { settings, request, problem } = inspectSettingsAndRequest(source, env, defaults);
+    if (problem)
+        throw problem;
+    return { settings, request };
+}
+function inspectSettingsAndRequest(source, env, defaults) {
+    const problems = new ProblemCollector();
+    const shown = quoterFor(source.get(constants .wB.ApiKey));
+    const settings = readCommon(source, env, problems, shown);
+    const request = readRequest(source, settings.connection.apiKey, defaults, problems, shown);
+    return { settings, request, problem: problems.error() };
+}
+function readRequest(source, apiKey, defaults, problems, shown) {
+    const status = problems.read(() => readStatus(source, shown), undefined);
+    const rawDeploymentIds = source.get(constants .wB.DeploymentId);
+    const deploymentIds = problems.read(() => readDeploymentIds(source, rawDeploymentIds, apiKey, shown), undefined);
+    const artifacts = rawDeploymentIds === '' ? problems.read(() => readArtifacts(source), []) : [];
+    const creates = rawDeploymentIds === '' && !(status && typeof status === 'object');
+    problems.read(() => readType(source, shown), constants .C1);
+    const given = Object.fromEntries(FieldNames.map((field) => [field, source.get(FieldSettings[field])]));
+    const fields = creates ? resolveFields(given, defaults(), source.words, problems) : undefined;
+    return { status, deploymentIds, artifacts, fields };
 }
 function readStatus(source, shown) {
     const raw = source.get(constants .wB.Status);
@@ -2899,12 +2944,6 @@ function readType(source, shown) {
         return constants .C1;
     throw new ConfigError(source.words.setting(constants .wB.Type), `must be ${constants .C1} (the only type the service accepts), got ${shown(raw)}.`);
 }
-function splitList(raw) {
-    return raw
-        .split(/[\r\n,]/)
-        .map((item) => item.trim())
-        .filter((item) => item !== '');
-}
 function artifactIdValue(raw) {
     return /^(0|[1-9]\d*)$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : raw;
 }
@@ -2927,7 +2966,7 @@ function readDeploymentIds(source, raw, apiKey, shown) {
         return undefined;
     const problem = (text) => new ConfigError(source.words.setting(constants .wB.DeploymentId), text);
     const { unit } = source.words;
-    const ids = raw.startsWith('[') ? parseIdArray(raw) : splitList(raw).map(textId);
+    const ids = parseIdList(raw);
     if (!ids)
         throw problem(`looks like a JSON array but is not one: ${shown(raw)}.`);
     if (ids.some((id) => id === undefined)) {
@@ -2944,21 +2983,6 @@ function readDeploymentIds(source, raw, apiKey, shown) {
             throw problem(`holds an id that ${why}: ${shown(id.text)}.`);
     }
     return ids;
-}
-function parseIdArray(raw) {
-    let parsed;
-    try {
-        parsed = parseJsonLosslessly(raw);
-    }
-    catch {
-        return undefined;
-    }
-    if (!Array.isArray(parsed))
-        return undefined;
-    return parsed.map((value) => {
-        const id = idFromJson(value);
-        return id && id.text !== '' ? id : undefined;
-    });
 }
 
 ; 
@@ -4127,6 +4151,7 @@ async function whileNotCancelled(plan, log, work) {
 }
 
 ; 
+
 
 
 

@@ -8,7 +8,7 @@ import { describeCancel, describeStart } from '../core/outcome.js';
 import { execute } from '../core/execute.js';
 import { plan as planFor, type Plan } from '../core/plan.js';
 import type { Created } from '../core/service.js';
-import { readSettingsAndRequest } from '../core/settings.js';
+import { readSettingsAndRequest } from '../core/request.js';
 import { inputSettings } from './inputs.js';
 import { ACTION_WORDS } from './words.js';
 import type { ActionLog } from './log.js';

@@ -10,7 +10,7 @@ import {
   type Sourced,
 } from '../core/deployment.js';
 import { field, isObject } from '../core/json.js';
-import type { ImpliedStatus } from '../core/settings.js';
+import type { ImpliedStatus } from '../core/status.js';
 import type { Words } from '../core/words.js';
 
 export interface GitHubContext {

@@ -6,7 +6,8 @@ import { ConfigError } from '../core/config-error.js';
 import { Limits, SettingDefaults, Settings, type SettingName } from '../core/constants.js';
 import { FieldNames, FieldSettings, type FieldName } from '../core/deployment.js';
 import type { Log } from '../core/log.js';
-import { inspectSettingsAndRequest, type CommonSettings, type Request } from '../core/settings.js';
+import { inspectSettingsAndRequest, type Request } from '../core/request.js';
+import type { CommonSettings } from '../core/settings.js';
 import { emptyFlag, type ParsedArgs } from './args.js';
 import { cliSettings } from './source.js';
 

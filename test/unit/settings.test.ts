@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { githubDefaults } from '../../src/ci/github.ts';
 import { ConfigError } from '../../src/core/config-error.ts';
-import {
-  artifactIdValue,
-  finalStatus,
-  inspectSettingsAndRequest,
-  readSettingsAndRequest,
-  splitList,
-  statusFromWord,
-  type ImpliedStatus,
-} from '../../src/core/settings.ts';
+import { splitList } from '../../src/core/id-list.ts';
+import { artifactIdValue, inspectSettingsAndRequest, readSettingsAndRequest } from '../../src/core/request.ts';
+import { finalStatus, statusFromWord, type ImpliedStatus } from '../../src/core/status.ts';
 import { sourceOf } from './source.ts';
 import { ACTION_WORDS } from '../../src/action/words.ts';
 
