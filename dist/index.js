@@ -1902,28 +1902,6 @@ function defaultLink({ env, checkRunId }) {
         return sourced(`${run}/job/${checkRunId}`, "the job's page");
     return sourced(`${run}/attempts/${env.GITHUB_RUN_ATTEMPT || '1'}`, "the run attempt's page");
 }
-const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
-const DEPENDABOT_EVENTS = new Set([...PULL_REQUEST_EVENTS, 'push', 'create', 'deployment', 'deployment_status']);
-const DEPENDABOT = 'dependabot[bot]';
-function secretsWithheld({ eventName, payload, env, }) {
-    const pullRequest = field(payload, 'pull_request');
-    if (env.GITHUB_ACTOR === DEPENDABOT) {
-        if (DEPENDABOT_EVENTS.has(eventName)) {
-            return "GitHub gives a workflow run that Dependabot started Dependabot's secrets only";
-        }
-        if (eventName === 'pull_request_target' && github_text(field(field(pullRequest, 'user'), 'login')) === DEPENDABOT) {
-            return 'GitHub gives a pull_request_target run for a pull request that Dependabot opened no secrets';
-        }
-    }
-    if (!PULL_REQUEST_EVENTS.has(eventName))
-        return undefined;
-    const head = field(field(pullRequest, 'head'), 'repo');
-    const base = field(field(pullRequest, 'base'), 'repo');
-    const headName = github_text(field(head, 'full_name'));
-    const baseName = github_text(field(base, 'full_name'));
-    const fromFork = head === null || (headName !== '' && baseName !== '' && headName !== baseName);
-    return fromFork ? 'GitHub gives a workflow run for a pull request from a fork no secrets' : undefined;
-}
 const DEPLOYMENT_EVENTS = new Set(['deployment', 'deployment_status']);
 function isDeploymentEvent(eventName) {
     return DEPLOYMENT_EVENTS.has(eventName);
@@ -3610,6 +3588,34 @@ function getIDToken(aud) {
 
 
 ; 
+
+const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
+const DEPENDABOT_EVENTS = new Set([...PULL_REQUEST_EVENTS, 'push', 'create', 'deployment', 'deployment_status']);
+const DEPENDABOT = 'dependabot[bot]';
+function secretsWithheld({ eventName, payload, env, }) {
+    const pullRequest = field(payload, 'pull_request');
+    if (env.GITHUB_ACTOR === DEPENDABOT) {
+        if (DEPENDABOT_EVENTS.has(eventName)) {
+            return "GitHub gives a workflow run that Dependabot started Dependabot's secrets only";
+        }
+        if (eventName === 'pull_request_target' && github_secrets_text(field(field(pullRequest, 'user'), 'login')) === DEPENDABOT) {
+            return 'GitHub gives a pull_request_target run for a pull request that Dependabot opened no secrets';
+        }
+    }
+    if (!PULL_REQUEST_EVENTS.has(eventName))
+        return undefined;
+    const head = field(field(pullRequest, 'head'), 'repo');
+    const base = field(field(pullRequest, 'base'), 'repo');
+    const headName = github_secrets_text(field(head, 'full_name'));
+    const baseName = github_secrets_text(field(base, 'full_name'));
+    const fromFork = head === null || (headName !== '' && baseName !== '' && headName !== baseName);
+    return fromFork ? 'GitHub gives a workflow run for a pull request from a fork no secrets' : undefined;
+}
+function github_secrets_text(value) {
+    return typeof value === 'string' ? value : '';
+}
+
+; 
 const ACTION_WORDS = {
     setting: (...names) => `Input ${names.map((name) => `'${name}'`).join(' or ')}`,
     assignment: (name, value) => (value === undefined ? `\`${name}\`` : `\`${name}: ${value}\``),
@@ -3625,6 +3631,7 @@ const ACTION_WORDS = {
 };
 
 ; 
+
 
 
 

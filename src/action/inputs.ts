@@ -5,7 +5,8 @@
 import * as core from '@actions/core';
 import type { SettingName } from '../core/constants.js';
 import type { SettingSource } from '../core/settings.js';
-import { deploymentEventStatus, isDeploymentEvent, secretsWithheld, type GitHubContext } from '../ci/github.js';
+import { deploymentEventStatus, isDeploymentEvent, type GitHubContext } from '../ci/github.js';
+import { secretsWithheld } from '../ci/github-secrets.js';
 import type { Internal } from './names.js';
 import { ACTION_WORDS } from './words.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { deploymentEventStatus, githubDefaults, secretsWithheld, type GitHubContext } from '../../src/ci/github.ts';
+import { deploymentEventStatus, githubDefaults, type GitHubContext } from '../../src/ci/github.ts';
+import { secretsWithheld } from '../../src/ci/github-secrets.ts';
 import { ACTION_WORDS } from '../../src/action/words.ts';
 
 const env = {
