@@ -41,7 +41,6 @@ const SettingDefaults = {
     [Settings.AllowInsecureHttp]: 'false',
     [Settings.DryRun]: 'false',
 };
-const DeploymentStatuses = (  null && (['STARTED', 'SUCCEEDED', 'FAILED']));
 const DeploymentType = 'SIMPLE';
 const DefaultEnvironment = 'Production';
 const Limits = {

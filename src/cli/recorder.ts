@@ -19,9 +19,9 @@ import { attemptTimeoutMs, readCommand } from './settings.js';
 import { CLI_WORDS, RUN_WORDS } from './source.js';
 
 /** Where the start stands: its settings being read (or git), its create under way, or done (recorded or not). */
-export type StartState = 'reading' | 'creating' | 'settled';
+type StartState = 'reading' | 'creating' | 'settled';
 
-export interface SetOptions {
+interface SetOptions {
   /** One attempt, no retries: the run was interrupted, and a CI gives little time after that. */
   oneAttempt: boolean;
   /** Aborted when the CLI is told to stop: no request is tried again. */

@@ -27,7 +27,7 @@ export const INTERRUPTED_WAIT_MS = 3_000;
 type Env = Record<string, string | undefined>;
 
 /** What a test may put in place of the process's own: its signals, its terminal, the command's witness, the wait. */
-export interface RunOptions {
+interface RunOptions {
   signals?: SignalSource;
   interactive?: boolean;
   witness?: Witness;

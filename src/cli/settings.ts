@@ -36,7 +36,7 @@ export function attemptTimeoutMs(args: ParsedArgs): number {
   return (valid ? seconds : Number(SettingDefaults[Settings.TimeoutSeconds])) * 1000;
 }
 
-export interface ReadOptions {
+interface ReadOptions {
   /**
    * The deadline of the reading (git above all): once aborted, what is not known yet stays unknown.
    * Default: one attempt's timeout from now, the start deadline of `run`.
@@ -44,7 +44,7 @@ export interface ReadOptions {
   signal?: AbortSignal;
 }
 
-export interface CommandReading {
+interface CommandReading {
   settings: CommonSettings;
   request: Request;
   /** The CI context where it is needed; undefined otherwise. */

@@ -7,7 +7,7 @@ import { SettingDefaults, Settings, type SettingName } from '../core/constants.j
 import type { SettingSource } from '../core/settings.js';
 import type { Words } from '../core/words.js';
 
-export const ENV_URL = 'DEPLOY_TRACKER_URL';
+const ENV_URL = 'DEPLOY_TRACKER_URL';
 export const ENV_KEY = 'DEPLOY_TRACKER_API_KEY';
 
 type Env = Record<string, string | undefined>;

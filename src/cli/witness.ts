@@ -53,7 +53,7 @@ export interface Witness {
   stop(): void;
 }
 
-export interface WitnessOptions {
+interface WitnessOptions {
   waitMs?: number;
   windowMs?: number;
   now?: () => number;

@@ -1,6 +1,6 @@
 // Bad configuration: it stops before any request is sent, and names what to fix.
 
-export interface Problem {
+interface Problem {
   /** What it is about, as a message names it: "Input 'retries'", "--retries", "Environment variable HTTPS_PROXY". */
   subject: string;
   /** What is wrong and how to fix it, after the subject: "is empty. Set it …". One line. */

@@ -24,7 +24,7 @@ export const FieldNames = Object.keys(FieldSettings) as FieldName[];
 type RequiredField = 'version' | 'environment' | 'commitSha' | 'user' | 'branch';
 /** The required fields without a rule of their own (the version is the commit, the environment the service's default). */
 export type NeededField = Exclude<RequiredField, 'version' | 'environment'>;
-export type Fields = Record<RequiredField, string> & Partial<Record<Exclude<FieldName, RequiredField>, string>>;
+type Fields = Record<RequiredField, string> & Partial<Record<Exclude<FieldName, RequiredField>, string>>;
 
 /** How a body names its artifact: by id, or by name. */
 export type ArtifactRef = { artifactId: number | string } | { artifactName: string };

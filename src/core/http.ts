@@ -39,7 +39,7 @@ export interface HttpClient {
   close(): Promise<void>;
 }
 
-export interface HttpClientOptions {
+interface HttpClientOptions {
   timeoutMs: number;
   retries: number;
   proxy: Proxy | undefined;

@@ -8,7 +8,7 @@ export class NetworkError extends Error {
   override name = 'NetworkError';
 }
 
-export interface NetworkFailure {
+interface NetworkFailure {
   cause: NetworkCause;
   /** One line, e.g. "connection refused (tracker.example.com)". */
   text: string;

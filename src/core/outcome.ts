@@ -20,7 +20,7 @@ export type Open =
   /** A dry run: `ids` given to finish, or `count` deployments a real run would have created. */
   | { dryRun: true; ids?: DeploymentId[]; count: number };
 
-export interface Line {
+interface Line {
   text: string;
   warning?: boolean;
 }

@@ -8,7 +8,7 @@ import type { CommonSettings } from './settings.js';
 import type { NothingToRecord } from './status.js';
 
 /** Why nothing is recorded: the status says so, `deployment-id` is an empty list, or the key is withheld. */
-export type NothingReason =
+type NothingReason =
   | { reason: 'skipped' | 'not-final'; word: string }
   | { reason: 'not-yet'; why: string }
   | { reason: 'no-ids' }

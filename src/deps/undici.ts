@@ -24,7 +24,7 @@ Object.assign(Dispatcher.prototype, api);
  * headers, and between two parts of its body. undici's defaults are 10 s and 300 s, and a request's
  * AbortSignal does not cancel a connection being made.
  */
-export interface Timeouts {
+interface Timeouts {
   timeoutMs: number;
 }
 
@@ -69,7 +69,7 @@ function withoutAddressServername(connect: Connector): Connector {
     connect(isIP(options.servername ?? '') ? { ...options, servername: undefined } : options, callback);
 }
 
-export type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> &
+type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> &
   Partial<Pick<Undici.Dispatcher.RequestOptions, 'method'>> & { dispatcher: Undici.Dispatcher };
 
 /** undici's `request(url, options)` (as its index makes it), with the dispatcher always given. */
