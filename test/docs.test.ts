@@ -17,8 +17,8 @@ import {
   REPOSITORY_HOME,
   slug,
   type Link,
-} from './markdown.ts';
-import { ROOT } from './run-action.ts';
+} from './helpers/markdown.ts';
+import { ROOT } from './helpers/run-action.ts';
 
 const actionYml = () => readFileSync(join(ROOT, 'action.yml'), 'utf8');
 

@@ -7,7 +7,7 @@ import { createHttpClient, type HttpClient, type HttpRequest } from '../src/core
 import type { Log } from '../src/core/log.ts';
 import { NetworkError } from '../src/core/network-error.ts';
 import type { Proxy } from '../src/core/proxy.ts';
-import { startFakeService, type FakeService } from './fake-service.ts';
+import { startFakeService, type FakeService } from './helpers/fake-service.ts';
 
 const lines: string[] = [];
 const log: Log = {

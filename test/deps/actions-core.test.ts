@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import * as standIns from '../../src/deps/actions-core.ts';
-import { ROOT } from '../run-action.ts';
+import { ROOT } from '../helpers/run-action.ts';
 import { esmImports, memberUses, parseJs } from './source.ts';
 
 const UPDATE = '@actions/core changed shape: update src/deps/actions-core.ts';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lazyBuiltins } from '../../scripts/lazy-builtins.ts';
-import { ROOT } from '../run-action.ts';
+import { ROOT } from '../helpers/run-action.ts';
 
 const UPDATE = 'update scripts/lazy-builtins.ts';
 const work = mkdtempSync(join(tmpdir(), 'lazy-builtins-'));

@@ -3,8 +3,8 @@
 // dependencies read from them, is pinned by test/deps/.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useFakeService } from '../fixture.ts';
-import { ROOT, runJob, runStep } from '../run-action.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { ROOT, runJob, runStep } from '../helpers/run-action.ts';
 
 const fake = useFakeService();
 const bundled = (files: string[] = []) =>

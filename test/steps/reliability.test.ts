@@ -3,8 +3,8 @@
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startForwardProxy, type ForwardProxy } from '../forward-proxy.ts';
-import { runJobInProcess, runStepInProcess } from '../in-process.ts';
-import { useFakeService } from '../fixture.ts';
+import { runJobInProcess, runStepInProcess } from '../helpers/in-process.ts';
+import { useFakeService } from '../helpers/fixture.ts';
 
 const fake = useFakeService();
 const { inputs } = fake;

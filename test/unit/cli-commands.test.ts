@@ -1,4 +1,4 @@
-// The CLI's commands in-process (main() from src/, test/cli-in-process.ts), against the fake
+// The CLI's commands in-process (main() from src/, test/helpers/cli-in-process.ts), against the fake
 // service: what `context`, `start`, `record` and `finish` print and send, their exit codes, the
 // settings as each command reads them, and every command's --help. The packed CLI is judged by
 // test/cli/; these reach the mutants of src/cli/ (vitest.stryker.config.ts).
@@ -14,8 +14,8 @@ import { CLI_WORDS, cliSettings, RUN_WORDS } from '../../src/cli/source.ts';
 import { ConfigError } from '../../src/core/config-error.ts';
 import { describeStart } from '../../src/core/outcome.ts';
 import type { Plan } from '../../src/core/plan.ts';
-import { runCliInProcess } from '../cli-in-process.ts';
-import { startFakeService, type FakeService } from '../fake-service.ts';
+import { runCliInProcess } from '../helpers/cli-in-process.ts';
+import { startFakeService, type FakeService } from '../helpers/fake-service.ts';
 
 const FIELDS = ['--artifact-id', '42', '--commit-sha', 'c0ffee', '--user', 'alice', '--branch', 'main'];
 /** No git repository for git to find, and no configuration of this machine's. */

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ACTION_WORDS } from '../../src/action/words.ts';
 import { CLI_WORDS, cliWords, RUN_WORDS } from '../../src/cli/source.ts';
 import type { Words } from '../../src/core/words.ts';
-import { ROOT } from '../run-action.ts';
+import { ROOT } from '../helpers/run-action.ts';
 
 const CORE = join(ROOT, 'src', 'core');
 
