@@ -1,5 +1,5 @@
 // What a deployment record is: its fields, declared once, and the body that creates one. Each field
-// comes from its setting, else from the place the report runs in (the face's defaults), else from a
+// comes from its setting, else from the CI or run the report runs in (the face's defaults), else from a
 // rule of its own (the version is the commit; the environment the service's default).
 import { DefaultEnvironment, DeploymentType, Settings, type DeploymentStatus } from './constants.js';
 import type { ProblemCollector } from './config-error.js';
@@ -38,7 +38,7 @@ export interface Sourced {
   source: string;
 }
 
-/** What the place a report runs in says of the fields nobody set. */
+/** What the CI or run a report runs in says of the fields nobody set. */
 export interface FieldDefaults {
   /** Each field's default where there is one; `version` only where it is not the commit (a tag build). */
   values: Partial<Record<FieldName, Sourced>>;

@@ -188,7 +188,7 @@ function describeNothing(plan: Extract<Plan, { kind: 'nothing' }>, words: Words)
         `the deployment was '${plan.word}', so nothing was recorded.`,
       );
     case 'not-yet':
-      // The place's own words: it implied the status, and is likely not where the deployment ends.
+      // The face's own line: the run's event gave no status yet, and this is likely not where the deployment ends.
       return said(
         plan.why,
         true,

@@ -33,7 +33,7 @@ export interface SettingSource {
    */
   emptyKey(): { problem: string } | { warning: string };
   /**
-   * What an empty `status` stands for here, where the place itself says how the deployment ended (a
+   * What an empty `status` stands for here, where the run's own event says how the deployment ended (a
    * run started by a deployment's change of state); undefined where it does not: start now, finish later.
    */
   impliedStatus?(): ImpliedStatus | undefined;

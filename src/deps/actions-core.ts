@@ -5,9 +5,8 @@
 // node_modules too) maps them to this file, which has none, so they stay out, and each function here
 // loads the real package on first use.
 // Nothing in src/ imports this file by name: the bundler does, for @actions/core. Keep it free of
-// top-level side effects, or the bundler keeps it. Pinned by test/deps/actions-core.test.ts; each
-// one's gain is measured by `npm run bench -- --reaches` (docs/performance.md) and listed in
-// CONTRIBUTING.md (Dependency reaches).
+// top-level side effects, or the bundler keeps it. Pinned by test/deps/actions-core.test.ts; its
+// gain is measured by `npm run bench -- --reaches` (docs/performance.md).
 import type * as RealExec from '../../node_modules/@actions/exec/lib/exec.js';
 import type * as Real from '../../node_modules/@actions/http-client/lib/index.js';
 
