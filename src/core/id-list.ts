@@ -28,7 +28,7 @@ function parseIdArray(raw: string): (DeploymentId | undefined)[] | undefined {
     return undefined;
   }
   if (!Array.isArray(parsed)) return undefined;
-  // Each id as it is: one with white space at its ends is refused below, never trimmed.
+  // Each id as it is: one with white space at its ends is refused (request.ts), never trimmed.
   return parsed.map((value: unknown) => {
     const id = idFromJson(value);
     return id && id.text !== '' ? id : undefined;
