@@ -9,7 +9,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', 'test/*.cjs', 'src/cli/*.cjs'] },
+        projectService: { allowDefaultProject: ['*.js', 'test/helpers/*.cjs', 'src/cli/*.cjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

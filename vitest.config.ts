@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The CLI's end-to-end files that hold for every way the CLI is shipped: run once on the npm package
- * and once on the single executable (test/run-cli.ts). Not these: the npm package's own launcher and
+ * and once on the single executable (test/helpers/run-cli.ts). Not these: the npm package's own launcher and
  * tarball (package.test.ts), the executable's own (executable.test.ts), the CLI run in-process
  * (properties.test.ts), and the examples, which install the tool as each example says
  * (examples.test.ts).

@@ -162,7 +162,7 @@ async function createHttpClient(options) {
                 last = () => response;
             }
             catch (error) {
-                const failure = (0,network_error .g)(error, req.url.host, proxy, options.baseUrlName);
+                const failure = (0,network_error .g)(error, req.url.host, proxy, options.serviceAddress);
                 outcome = { kind: 'network', cause: failure.cause };
                 log.debug(`${label} -> ${failure.cause}: ${String(error)}`);
                 if (final() || !isRetryable(req.method, outcome)) {

@@ -41,7 +41,6 @@ const SettingDefaults = {
     [Settings.AllowInsecureHttp]: 'false',
     [Settings.DryRun]: 'false',
 };
-const DeploymentStatuses = (  null && (['STARTED', 'SUCCEEDED', 'FAILED']));
 const DeploymentType = 'SIMPLE';
 const DefaultEnvironment = 'Production';
 const Limits = {
@@ -115,7 +114,7 @@ const CERTIFICATE_PROBLEMS = [
     [/ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH/, 'is for another host name'],
     [/CERT_/, 'was refused'],
 ];
-function describeNetworkError(error, host, proxy, baseUrlName = '`base-url`') {
+function describeNetworkError(error, host, proxy, serviceAddress) {
     const chain = errorChain(error);
     const has = (pattern) => chain.some((link) => pattern.test(`${link.code} ${link.name} ${link.message}`));
     const code = chain.map((link) => link.code).find((c) => c !== '') ?? '';
@@ -148,7 +147,7 @@ function describeNetworkError(error, host, proxy, baseUrlName = '`base-url`') {
         const why = /\((.+)\)$/.exec(parser.message)?.[1] ?? (parser.code || 'unreadable');
         return {
             cause: 'malformed',
-            text: `the answer of ${host}${through} is not valid HTTP/1.1 (${why}): is ${baseUrlName} the service's address, with the right scheme (http or https)?`,
+            text: `the answer of ${host}${through} is not valid HTTP/1.1 (${why}): is ${serviceAddress} the service's address, with the right scheme (http or https)?`,
         };
     }
     if (chain.some((link) => link.code === 'UND_ERR_SOCKET' && link.message === 'bad response')) {
@@ -1909,28 +1908,6 @@ function defaultLink({ env, checkRunId }) {
         return sourced(`${run}/job/${checkRunId}`, "the job's page");
     return sourced(`${run}/attempts/${env.GITHUB_RUN_ATTEMPT || '1'}`, "the run attempt's page");
 }
-const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
-const DEPENDABOT_EVENTS = new Set([...PULL_REQUEST_EVENTS, 'push', 'create', 'deployment', 'deployment_status']);
-const DEPENDABOT = 'dependabot[bot]';
-function secretsWithheld({ eventName, payload, env, }) {
-    const pullRequest = field(payload, 'pull_request');
-    if (env.GITHUB_ACTOR === DEPENDABOT) {
-        if (DEPENDABOT_EVENTS.has(eventName)) {
-            return "GitHub gives a workflow run that Dependabot started Dependabot's secrets only";
-        }
-        if (eventName === 'pull_request_target' && github_text(field(field(pullRequest, 'user'), 'login')) === DEPENDABOT) {
-            return 'GitHub gives a pull_request_target run for a pull request that Dependabot opened no secrets';
-        }
-    }
-    if (!PULL_REQUEST_EVENTS.has(eventName))
-        return undefined;
-    const head = field(field(pullRequest, 'head'), 'repo');
-    const base = field(field(pullRequest, 'base'), 'repo');
-    const headName = github_text(field(head, 'full_name'));
-    const baseName = github_text(field(base, 'full_name'));
-    const fromFork = head === null || (headName !== '' && baseName !== '' && headName !== baseName);
-    return fromFork ? 'GitHub gives a workflow run for a pull request from a fork no secrets' : undefined;
-}
 const DEPLOYMENT_EVENTS = new Set(['deployment', 'deployment_status']);
 function isDeploymentEvent(eventName) {
     return DEPLOYMENT_EVENTS.has(eventName);
@@ -2088,38 +2065,36 @@ class ProblemCollector {
 
 
 const NOTHING_SENT = 'Dry run: nothing was sent.';
-function nothingSent(wording) {
-    return wording.dryRunGoesOn ? `Dry run: nothing was sent; ${wording.dryRunGoesOn}.` : NOTHING_SENT;
+function nothingSent(words) {
+    return words.dryRunGoesOn ? `Dry run: nothing was sent; ${words.dryRunGoesOn}.` : NOTHING_SENT;
 }
 const NOT_SENT = 'not sent: the run was cancelled before its turn';
-function describeCancel(plan, wording) {
+function describeCancel(plan, words) {
     const head = 'The run is being cancelled:';
     switch (plan.kind) {
         case 'create': {
-            const later = plan.finishLater
-                ? `, and ${wording.finisher} sets each one created from ${wording.finishFrom}`
-                : '';
+            const later = plan.finishLater ? `, and ${words.finisher} sets each one created from ${words.finishFrom}` : '';
             return `${head} no further deployment is created; those already sent are waited for${later}.`;
         }
         case 'update':
             return `${head} every deployment is still set to ${plan.status}, so that none is left unfinished.`;
         default:
-            return `${head} ${wording.starter} sends nothing, and ends as it would.`;
+            return `${head} ${words.starter} sends nothing, and ends as it would.`;
     }
 }
 function describeStart(plan, results, options) {
-    const { dryRun, startedAt, wording } = options;
+    const { dryRun, startedAt, words } = options;
     const note = (text) => ({ note: `Nothing to finish: ${text}` });
     switch (plan.kind) {
         case 'nothing':
-            return describeNothing(plan, wording);
+            return describeNothing(plan, words);
         case 'finish-later': {
             const { ids } = plan;
             if (dryRun) {
-                const line = `Dry run: ${wording.finisher} would set ${deploymentsText(ids)} from ${wording.finishFrom}.`;
-                return report({ lines: info(line, nothingSent(wording)), open: { dryRun, ids, count: ids.length } });
+                const line = `Dry run: ${words.finisher} would set ${deploymentsText(ids)} from ${words.finishFrom}.`;
+                return report({ lines: info(line, nothingSent(words)), open: { dryRun, ids, count: ids.length } });
             }
-            const line = `${(0,core_text .ZH)(deploymentsText(ids))} will be set from ${wording.finishFrom} ${wording.finishWhen}.`;
+            const line = `${(0,core_text .ZH)(deploymentsText(ids))} will be set from ${words.finishFrom} ${words.finishWhen}.`;
             return report({ lines: info(line), ids, open: { dryRun, ids, startedAt } });
         }
         case 'update': {
@@ -2127,9 +2102,9 @@ function describeStart(plan, results, options) {
             const { done, failures } = splitUpdates(results.updated ?? [], status);
             if (dryRun) {
                 return report({
-                    lines: info(nothingSent(wording)),
+                    lines: info(nothingSent(words)),
                     status,
-                    open: note(`${wording.starter} already set the deployment status to ${status}.`),
+                    open: note(`${words.starter} already set the deployment status to ${status}.`),
                 });
             }
             const line = done.length ? `${(0,core_text .ZH)(deploymentsText(done))} set to ${status}.` : '';
@@ -2140,21 +2115,21 @@ function describeStart(plan, results, options) {
                 ids: done,
                 status: done.length ? status : '',
                 open: note(done.length
-                    ? `${wording.starter} already set the deployment status to ${status}.`
-                    : `${wording.starter} could not update the deployment.`),
+                    ? `${words.starter} already set the deployment status to ${status}.`
+                    : `${words.starter} could not update the deployment.`),
             });
         }
         case 'create':
             return describeCreated(plan, results.created ?? [], options);
     }
 }
-function describeCreated(plan, results, { dryRun, startedAt, wording }) {
+function describeCreated(plan, results, { dryRun, startedAt, words }) {
     const { status, finishLater } = plan;
-    const given = `${wording.starter} was given status ${status}, so ${wording.finishFrom} is not reported.`;
+    const given = `${words.starter} was given status ${status}, so ${words.finishFrom} is not reported.`;
     if (dryRun) {
-        const later = `Dry run: ${wording.finisher} would set these deployments from ${wording.finishFrom}.`;
+        const later = `Dry run: ${words.finisher} would set these deployments from ${words.finishFrom}.`;
         return report({
-            lines: info(finishLater ? later : '', nothingSent(wording)),
+            lines: info(finishLater ? later : '', nothingSent(words)),
             status,
             open: finishLater ? { dryRun, count: plan.bodies.length } : { note: `Nothing to finish: ${given}` },
         });
@@ -2174,7 +2149,7 @@ function describeCreated(plan, results, { dryRun, startedAt, wording }) {
     }
     const ids = recorded.map((row) => row.id);
     const open = ids.length === 0
-        ? { note: `Nothing to finish: ${wording.starter} could not record a deployment.` }
+        ? { note: `Nothing to finish: ${words.starter} could not record a deployment.` }
         : finishLater
             ? { dryRun, ids, startedAt }
             : { note: `Nothing to finish: ${given}` };
@@ -2188,7 +2163,7 @@ function describeCreated(plan, results, { dryRun, startedAt, wording }) {
         open,
     });
 }
-function describeNothing(plan, wording) {
+function describeNothing(plan, words) {
     const said = (text, warning, heading, note) => report({
         lines: [{ text, warning }],
         summary: { heading, lines: [text] },
@@ -2198,11 +2173,11 @@ function describeNothing(plan, wording) {
         case 'skipped':
             return said(`Nothing recorded: status is '${plan.word}', so nothing was deployed.`, false, 'Deployment not recorded: skipped', `status was '${plan.word}', so nothing was recorded.`);
         case 'not-final':
-            return said(`Nothing recorded: the deployment is '${plan.word}', not a final state. ${wording.notFinalYet}`, false, 'Deployment not recorded: not finished yet', `the deployment was '${plan.word}', so nothing was recorded.`);
+            return said(`Nothing recorded: the deployment is '${plan.word}', not a final state. ${words.notFinalYet}`, false, 'Deployment not recorded: not finished yet', `the deployment was '${plan.word}', so nothing was recorded.`);
         case 'not-yet':
             return said(plan.why, true, 'Deployment not recorded: no state yet', 'the deployment had no state yet, so nothing was recorded.');
         case 'no-ids': {
-            const subject = wording.setting(constants .wB.DeploymentId);
+            const subject = words.setting(constants .wB.DeploymentId);
             return said(`${subject} is an empty list: the job that started the deployment recorded none (see its log), so there is nothing to update.`, true, 'No deployment to update', `${subject} was an empty list.`);
         }
         case 'no-key':
@@ -2213,7 +2188,7 @@ function describeFinish(status, results, options) {
     const { dryRun, startedAt, placeholders } = options;
     if (dryRun) {
         const each = placeholders === 1 ? 'the deployment' : `each of the ${placeholders} deployments`;
-        const stands = `({id} stands for the id of ${each} ${options.wording.starter} would have created.)`;
+        const stands = `({id} stands for the id of ${each} ${options.words.starter} would have created.)`;
         return report({ lines: info(placeholders ? stands : '', NOTHING_SENT) });
     }
     const { done, failures } = splitUpdates(results, status);
@@ -2370,13 +2345,13 @@ function failureLines(error) {
         return [error.message];
     return (0,core_text .g1)('unexpected error', error);
 }
-function createTracker(http, connection) {
-    const { baseUrl, apiKey, tool = 'this action' } = connection;
+function createTracker(http, connection, { tool, serviceAddress }) {
+    const { baseUrl, apiKey } = connection;
     const cut = (0,secret .sO)(apiKey);
     return {
         async create(body, signal) {
             const response = await http.send(createRequest(baseUrl, apiKey, body), signal);
-            const answer = successAnswer(response, cut, connection.baseUrlName);
+            const answer = successAnswer(response, cut, serviceAddress);
             const head = `HTTP ${response.status}, but`;
             const id = answerId(response.text, answer.id, head, tool);
             if (!id || id.text === '')
@@ -2390,7 +2365,7 @@ function createTracker(http, connection) {
             return id;
         },
         async update(id, status, signal) {
-            successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status), signal), cut, connection.baseUrlName);
+            successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status), signal), cut, serviceAddress);
         },
     };
 }
@@ -2420,7 +2395,7 @@ function jsonRequest(method, url, apiKey, body) {
         body: JSON.stringify(body),
     };
 }
-function successAnswer(response, cut, baseUrlName = '`base-url`') {
+function successAnswer(response, cut, serviceAddress) {
     const { status } = response;
     const body = parseAnswer(response.text);
     if (status >= 300 && status < 400) {
@@ -2428,7 +2403,7 @@ function successAnswer(response, cut, baseUrlName = '`base-url`') {
             ? `it points to '${cut(response.location, constants .xu.detailEntryLength, core_text .vj)}'`
             : 'it names no address';
         throw new ServiceError([
-            `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set ${baseUrlName} to the service's own address.`,
+            `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set ${serviceAddress} to the service's own address.`,
         ]);
     }
     if (status < 200 || status >= 300)
@@ -2545,13 +2520,13 @@ function requestLines(request, url = request.url.href) {
 ; 
 
 
-async function withTracker(connection, log, dryRun, use) {
+async function withTracker({ connection, words }, log, dryRun, use) {
     if (dryRun)
         return use(dryRunTracker(connection, log));
     const { createHttpClient } = await Promise.all( [__nccwpck_require__.e(371), __nccwpck_require__.e(82)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7082));
-    const http = await createHttpClient({ ...connection, log });
+    const http = await createHttpClient({ ...connection, log, serviceAddress: words.serviceAddress });
     try {
-        return await use(createTracker(http, connection));
+        return await use(createTracker(http, connection, words));
     }
     finally {
         await http.close();
@@ -2561,15 +2536,15 @@ async function withTracker(connection, log, dryRun, use) {
 ; 
 
 
-async function execute(plan, { connection, dryRun }, log, options = {}) {
+async function execute(plan, settings, log, options = {}) {
     switch (plan.kind) {
         case 'create':
             return {
-                created: await withTracker(connection, log, dryRun, (tracker) => createAll(tracker, plan.bodies, options)),
+                created: await withTracker(settings, log, settings.dryRun, (tracker) => createAll(tracker, plan.bodies, options)),
             };
         case 'update':
             return {
-                updated: await withTracker(connection, log, dryRun, (tracker) => setStatusAll(tracker, plan.ids, plan.status)),
+                updated: await withTracker(settings, log, settings.dryRun, (tracker) => setStatusAll(tracker, plan.ids, plan.status)),
             };
         default:
             return {};
@@ -2603,6 +2578,34 @@ function nothingReason(status) {
     return status.nothing === 'not-yet'
         ? { reason: 'not-yet', why: status.why }
         : { reason: status.nothing, word: status.word };
+}
+
+; 
+
+
+function splitList(raw) {
+    return raw
+        .split(/[\r\n,]/)
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
+}
+function parseIdList(raw) {
+    return raw.startsWith('[') ? parseIdArray(raw) : splitList(raw).map(textId);
+}
+function parseIdArray(raw) {
+    let parsed;
+    try {
+        parsed = parseJsonLosslessly(raw);
+    }
+    catch {
+        return undefined;
+    }
+    if (!Array.isArray(parsed))
+        return undefined;
+    return parsed.map((value) => {
+        const id = idFromJson(value);
+        return id && id.text !== '' ? id : undefined;
+    });
 }
 
 ; 
@@ -2737,36 +2740,15 @@ function withoutCredentials(text) {
 
 
 
-
-
-
 function quoterFor(apiKey) {
     const clean = (0,secret .ZS)(apiKey);
     return (value) => (0,core_text .hD)(clean(value));
 }
-const ACTION_WORDS = {
-    tool: 'this action',
-    unit: 'step',
-    statusHint: 'Leave it empty to start the deployment here and finish it when the job ends.',
-};
 function readSettings(source, env) {
     const problems = new ProblemCollector();
     const settings = readCommon(source, env, problems, quoterFor(source.get(constants .wB.ApiKey)));
     problems.throwIfAny();
     return settings;
-}
-function readSettingsAndRequest(source, env, defaults) {
-    const { settings, request, problem } = inspectSettingsAndRequest(source, env, defaults);
-    if (problem)
-        throw problem;
-    return { settings, request };
-}
-function inspectSettingsAndRequest(source, env, defaults) {
-    const problems = new ProblemCollector();
-    const shown = quoterFor(source.get(constants .wB.ApiKey));
-    const settings = readCommon(source, env, problems, shown);
-    const request = readRequest(source, settings.connection.apiKey, defaults, problems, shown);
-    return { settings, request, problem: problems.error() };
 }
 function readCommon(source, env, problems, shown) {
     const keyOrWarning = problems.read(() => readApiKey(source), { apiKey: '' });
@@ -2776,8 +2758,8 @@ function readCommon(source, env, problems, shown) {
     const usesTls = baseUrl?.protocol === 'https:' || proxy?.url.protocol === 'https:';
     problems.read(() => checkExtraCaCerts(env, usesTls, shown), undefined);
     problems.read(() => checkTlsVerification(env, usesTls), undefined);
-    const timeoutSeconds = problems.read(() => readNumber(source, constants .wB.TimeoutSeconds, /^\d+(\.\d+)?$/, 0.001, constants .xu.timeoutSeconds, 'a number of seconds above 0 and at most', shown), 0);
-    const retries = problems.read(() => readNumber(source, constants .wB.Retries, /^\d+$/, 0, constants .xu.retries, 'a whole number from 0 to', shown), 0);
+    const timeoutSeconds = problems.read(() => readNumber(source, constants .wB.TimeoutSeconds, SECONDS, shown), 0);
+    const retries = problems.read(() => readNumber(source, constants .wB.Retries, RETRIES, shown), 0);
     const failOnError = problems.read(() => readBoolean(source, constants .wB.FailOnError, shown), false);
     const dryRun = problems.read(() => readBoolean(source, constants .wB.DryRun, shown), false);
     const { apiKey, noKey } = keyOrWarning;
@@ -2788,29 +2770,17 @@ function readCommon(source, env, problems, shown) {
             timeoutMs: timeoutSeconds * 1000,
             retries,
             proxy,
-            tool: (source.words ?? ACTION_WORDS).tool,
-            baseUrlName: source.words ? source.setting(constants .wB.BaseUrl) : '`base-url`',
         },
         failOnError,
         dryRun,
         ...(noKey ? { noKey } : {}),
+        words: source.words,
     };
-}
-function readRequest(source, apiKey, defaults, problems, shown) {
-    const status = problems.read(() => readStatus(source, shown), undefined);
-    const rawDeploymentIds = source.get(constants .wB.DeploymentId);
-    const deploymentIds = problems.read(() => readDeploymentIds(source, rawDeploymentIds, apiKey, shown), undefined);
-    const artifacts = rawDeploymentIds === '' ? problems.read(() => readArtifacts(source), []) : [];
-    const creates = rawDeploymentIds === '' && !(status && typeof status === 'object');
-    problems.read(() => readType(source, shown), constants .C1);
-    const given = Object.fromEntries(FieldNames.map((field) => [field, source.get(FieldSettings[field])]));
-    const fields = creates ? resolveFields(given, defaults(), source, problems) : undefined;
-    return { status, deploymentIds, artifacts, fields };
 }
 const HEADER_SAFE = /^[\t\x20-\x7e\x80-\xff]*$/;
 function readApiKey(source) {
     const apiKey = source.get(constants .wB.ApiKey);
-    const subject = source.setting(constants .wB.ApiKey);
+    const subject = source.words.setting(constants .wB.ApiKey);
     if (!apiKey) {
         const empty = source.emptyKey();
         if ('problem' in empty)
@@ -2826,7 +2796,7 @@ function readBaseUrl(source, allowInsecureHttp, quoted) {
     const raw = source.get(constants .wB.BaseUrl);
     const shown = quoted(withoutCredentials(raw));
     const example = 'e.g. `https://tracker.example.com/api`';
-    const problem = (text) => new ConfigError(source.setting(constants .wB.BaseUrl), text);
+    const problem = (text) => new ConfigError(source.words.setting(constants .wB.BaseUrl), text);
     if (!raw)
         throw problem(`is empty. Set it to the service's address, ${example}.`);
     let url;
@@ -2840,10 +2810,10 @@ function readBaseUrl(source, allowInsecureHttp, quoted) {
         throw problem(`must be an http(s) URL, got ${shown}. Use ${example}.`);
     }
     if (url.username || url.password) {
-        throw problem(`must not carry credentials; the key goes in ${source.assignment(constants .wB.ApiKey)}.`);
+        throw problem(`must not carry credentials; the key goes in ${source.words.assignment(constants .wB.ApiKey)}.`);
     }
     if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allowInsecureHttp) {
-        throw problem(`uses plain http to '${url.hostname}', which would send the API key in clear. Use https, or set ${source.assignment(constants .wB.AllowInsecureHttp, 'true')} if the network path is trusted.`);
+        throw problem(`uses plain http to '${url.hostname}', which would send the API key in clear. Use https, or set ${source.words.assignment(constants .wB.AllowInsecureHttp, 'true')} if the network path is trusted.`);
     }
     url.search = '';
     url.hash = '';
@@ -2858,16 +2828,26 @@ function readBoolean(source, name, shown = core_text .hD) {
         return true;
     if (value === 'false' || value === '')
         return false;
-    throw new ConfigError(source.setting(name), `must be \`true\` or \`false\`, got ${shown(raw)}.`);
+    throw new ConfigError(source.words.setting(name), `must be \`true\` or \`false\`, got ${shown(raw)}.`);
 }
-function readNumber(source, name, accepts, min, max, expected, shown) {
+const SECONDS = {
+    accepts: /^\d+(\.\d+)?$/,
+    min: 0.001,
+    max: constants .xu.timeoutSeconds,
+    expected: 'a number of seconds above 0 and at most',
+};
+const RETRIES = { accepts: /^\d+$/, min: 0, max: constants .xu.retries, expected: 'a whole number from 0 to' };
+function readNumber(source, name, range, shown) {
+    const { accepts, min, max, expected } = range;
     const raw = source.get(name);
     const value = accepts.test(raw) ? Number(raw) : NaN;
     if (!(value >= min && value <= max)) {
-        throw new ConfigError(source.setting(name), `must be ${expected} ${max}, got ${shown(raw)}.`);
+        throw new ConfigError(source.words.setting(name), `must be ${expected} ${max}, got ${shown(raw)}.`);
     }
     return value;
 }
+
+; 
 const NOT_FINAL = ['pending', 'queued', 'in_progress', 'inactive', 'waiting'];
 const STATUS_WORDS = {
     started: 'STARTED',
@@ -2891,6 +2871,40 @@ function finalStatus(word) {
     const status = statusFromWord(word);
     return status === 'SUCCEEDED' || status === 'FAILED' ? status : undefined;
 }
+
+; 
+
+
+
+
+
+
+
+
+function readSettingsAndRequest(source, env, defaults) {
+    const { settings, request, problem } = inspectSettingsAndRequest(source, env, defaults);
+    if (problem)
+        throw problem;
+    return { settings, request };
+}
+function inspectSettingsAndRequest(source, env, defaults) {
+    const problems = new ProblemCollector();
+    const shown = quoterFor(source.get(constants .wB.ApiKey));
+    const settings = readCommon(source, env, problems, shown);
+    const request = readRequest(source, settings.connection.apiKey, defaults, problems, shown);
+    return { settings, request, problem: problems.error() };
+}
+function readRequest(source, apiKey, defaults, problems, shown) {
+    const status = problems.read(() => readStatus(source, shown), undefined);
+    const rawDeploymentIds = source.get(constants .wB.DeploymentId);
+    const deploymentIds = problems.read(() => readDeploymentIds(source, rawDeploymentIds, apiKey, shown), undefined);
+    const artifacts = rawDeploymentIds === '' ? problems.read(() => readArtifacts(source), []) : [];
+    const creates = rawDeploymentIds === '' && !(status && typeof status === 'object');
+    problems.read(() => readType(source, shown), constants .C1);
+    const given = Object.fromEntries(FieldNames.map((field) => [field, source.get(FieldSettings[field])]));
+    const fields = creates ? resolveFields(given, defaults(), source.words, problems) : undefined;
+    return { status, deploymentIds, artifacts, fields };
+}
 function readStatus(source, shown) {
     const raw = source.get(constants .wB.Status);
     if (raw === '')
@@ -2899,11 +2913,11 @@ function readStatus(source, shown) {
     if (!status) {
         const implied = source.impliedStatus?.();
         const empty = implied === undefined
-            ? ` ${(source.words ?? ACTION_WORDS).statusHint}`
+            ? ` ${source.words.statusHint}`
             : 'word' in implied
                 ? ` Leave it empty to take it from ${implied.from}.`
                 : '';
-        throw new ConfigError(source.setting(constants .wB.Status), `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got ${shown(raw)}.${empty}`);
+        throw new ConfigError(source.words.setting(constants .wB.Status), `must be one of STARTED, SUCCEEDED, FAILED (or success, failure, cancelled, skipped, or a GitHub deployment's state), got ${shown(raw)}.${empty}`);
     }
     return status;
 }
@@ -2916,19 +2930,13 @@ function readImpliedStatus(source, shown) {
     const status = statusFromWord(implied.word);
     if (status === 'SUCCEEDED' || status === 'FAILED' || typeof status === 'object')
         return status;
-    throw new ConfigError(source.setting(constants .wB.Status), `is empty, so the status comes from ${implied.from}: ${shown(implied.word)}, which is neither a finished state nor one that records nothing. Set ${source.assignment(constants .wB.Status)} to say what to record.`);
+    throw new ConfigError(source.words.setting(constants .wB.Status), `is empty, so the status comes from ${implied.from}: ${shown(implied.word)}, which is neither a finished state nor one that records nothing. Set ${source.words.assignment(constants .wB.Status)} to say what to record.`);
 }
 function readType(source, shown) {
     const raw = source.get(constants .wB.Type);
     if (raw === '' || raw.toUpperCase() === constants .C1)
         return constants .C1;
-    throw new ConfigError(source.setting(constants .wB.Type), `must be ${constants .C1} (the only type the service accepts), got ${shown(raw)}.`);
-}
-function splitList(raw) {
-    return raw
-        .split(/[\r\n,]/)
-        .map((item) => item.trim())
-        .filter((item) => item !== '');
+    throw new ConfigError(source.words.setting(constants .wB.Type), `must be ${constants .C1} (the only type the service accepts), got ${shown(raw)}.`);
 }
 function artifactIdValue(raw) {
     return /^(0|[1-9]\d*)$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : raw;
@@ -2937,10 +2945,10 @@ function readArtifacts(source) {
     const byId = splitList(source.get(constants .wB.ArtifactId)).map((id) => ({ artifactId: artifactIdValue(id) }));
     const byName = splitList(source.get(constants .wB.ArtifactName)).map((name) => ({ artifactName: name }));
     const artifacts = [...byId, ...byName];
-    const subject = source.setting(constants .wB.ArtifactId, constants .wB.ArtifactName);
-    const { unit } = source.words ?? ACTION_WORDS;
+    const subject = source.words.setting(constants .wB.ArtifactId, constants .wB.ArtifactName);
+    const { unit } = source.words;
     if (artifacts.length === 0) {
-        throw new ConfigError(subject, `must be set: name the deployed artifact by its id or its name in the tracking service (a comma- or newline-separated list for several), or set ${source.assignment(constants .wB.DeploymentId)} to update an existing deployment.`);
+        throw new ConfigError(subject, `must be set: name the deployed artifact by its id or its name in the tracking service (a comma- or newline-separated list for several), or set ${source.words.assignment(constants .wB.DeploymentId)} to update an existing deployment.`);
     }
     if (artifacts.length > constants .xu.idsPerStep) {
         throw new ConfigError(subject, `name ${artifacts.length} artifacts; one ${unit} records at most ${constants .xu.idsPerStep}. Split them over several ${unit}s.`);
@@ -2950,9 +2958,9 @@ function readArtifacts(source) {
 function readDeploymentIds(source, raw, apiKey, shown) {
     if (raw === '')
         return undefined;
-    const problem = (text) => new ConfigError(source.setting(constants .wB.DeploymentId), text);
-    const { unit } = source.words ?? ACTION_WORDS;
-    const ids = raw.startsWith('[') ? parseIdArray(raw) : splitList(raw).map(textId);
+    const problem = (text) => new ConfigError(source.words.setting(constants .wB.DeploymentId), text);
+    const { unit } = source.words;
+    const ids = parseIdList(raw);
     if (!ids)
         throw problem(`looks like a JSON array but is not one: ${shown(raw)}.`);
     if (ids.some((id) => id === undefined)) {
@@ -2969,21 +2977,6 @@ function readDeploymentIds(source, raw, apiKey, shown) {
             throw problem(`holds an id that ${why}: ${shown(id.text)}.`);
     }
     return ids;
-}
-function parseIdArray(raw) {
-    let parsed;
-    try {
-        parsed = parseJsonLosslessly(raw);
-    }
-    catch {
-        return undefined;
-    }
-    if (!Array.isArray(parsed))
-        return undefined;
-    return parsed.map((value) => {
-        const id = idFromJson(value);
-        return id && id.text !== '' ? id : undefined;
-    });
 }
 
 ; 
@@ -3070,7 +3063,7 @@ function escapeProperty(s) {
         .replace(/,/g, '%2C');
 }
 ; 
-const external_node_crypto_js_namespaceObject = require("./node-crypto.js");
+const external_crypto_namespaceObject = require("crypto");
 ; 
 const external_fs_namespaceObject = require("fs");
 ; 
@@ -3091,7 +3084,7 @@ function file_command_issueFileCommand(command, message) {
     });
 }
 function file_command_prepareKeyValueMessage(key, value) {
-    const delimiter = `ghadelimiter_${external_node_crypto_js_namespaceObject.randomUUID()}`;
+    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
     const convertedValue = utils_toCommandValue(value);
     if (key.includes(delimiter)) {
         throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
@@ -3612,16 +3605,57 @@ function getIDToken(aud) {
 
 ; 
 
+const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
+const DEPENDABOT_EVENTS = new Set([...PULL_REQUEST_EVENTS, 'push', 'create', 'deployment', 'deployment_status']);
+const DEPENDABOT = 'dependabot[bot]';
+function secretsWithheld({ eventName, payload, env, }) {
+    const pullRequest = field(payload, 'pull_request');
+    if (env.GITHUB_ACTOR === DEPENDABOT) {
+        if (DEPENDABOT_EVENTS.has(eventName)) {
+            return "GitHub gives a workflow run that Dependabot started Dependabot's secrets only";
+        }
+        if (eventName === 'pull_request_target' && github_secrets_text(field(field(pullRequest, 'user'), 'login')) === DEPENDABOT) {
+            return 'GitHub gives a pull_request_target run for a pull request that Dependabot opened no secrets';
+        }
+    }
+    if (!PULL_REQUEST_EVENTS.has(eventName))
+        return undefined;
+    const head = field(field(pullRequest, 'head'), 'repo');
+    const base = field(field(pullRequest, 'base'), 'repo');
+    const headName = github_secrets_text(field(head, 'full_name'));
+    const baseName = github_secrets_text(field(base, 'full_name'));
+    const fromFork = head === null || (headName !== '' && baseName !== '' && headName !== baseName);
+    return fromFork ? 'GitHub gives a workflow run for a pull request from a fork no secrets' : undefined;
+}
+function github_secrets_text(value) {
+    return typeof value === 'string' ? value : '';
+}
 
-const readInput = (name) => getInput(name);
-const inputNaming = {
+; 
+const ACTION_WORDS = {
     setting: (...names) => `Input ${names.map((name) => `'${name}'`).join(' or ')}`,
     assignment: (name, value) => (value === undefined ? `\`${name}\`` : `\`${name}: ${value}\``),
+    serviceAddress: '`base-url`',
+    tool: 'this action',
+    unit: 'step',
+    statusHint: 'Leave it empty to start the deployment here and finish it when the job ends.',
+    starter: 'the main step',
+    finisher: 'the post step',
+    finishFrom: 'the job status',
+    finishWhen: 'when the job ends',
+    notFinalYet: 'A workflow on `deployment_status` records it once its state is success, failure or error (a STARTED record now would stay unfinished beside that one).',
 };
+
+; 
+
+
+
+
+const readInput = (name) => getInput(name);
 function inputSettings(run) {
     return {
         get: readInput,
-        ...inputNaming,
+        words: ACTION_WORDS,
         emptyKey() {
             const why = secretsWithheld(run());
             if (why)
@@ -3633,18 +3667,10 @@ function inputSettings(run) {
         impliedStatus() {
             if (!isDeploymentEvent(process.env.GITHUB_EVENT_NAME ?? ''))
                 return undefined;
-            return deploymentEventStatus(run(), inputNaming);
+            return deploymentEventStatus(run(), ACTION_WORDS);
         },
     };
 }
-const ACTION_WORDING = {
-    ...inputNaming,
-    starter: 'the main step',
-    finisher: 'the post step',
-    finishFrom: 'the job status',
-    finishWhen: 'when the job ends',
-    notFinalYet: 'A workflow on `deployment_status` records it once its state is success, failure or error (a STARTED record now would stay unfinished beside that one).',
-};
 
 ; 
 const Internal = {
@@ -4101,6 +4127,7 @@ function readGitHubContext(log) {
 
 
 
+
 async function run(log) {
     const startedAt = Date.now();
     let context;
@@ -4124,7 +4151,7 @@ async function run(log) {
     };
     const handsOn = plan.kind === 'create' && plan.finishLater && !settings.dryRun;
     const results = await whileNotCancelled(plan, log, (signal) => execute(plan, settings, log, handsOn ? { signal, onCreated } : { signal }));
-    const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt, wording: ACTION_WORDING });
+    const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt, words: ACTION_WORDS });
     reportStart(report, settings.failOnError, log);
 }
 async function whileNotCancelled(plan, log, work) {
@@ -4132,7 +4159,7 @@ async function whileNotCancelled(plan, log, work) {
     const cancel = () => {
         if (controller.signal.aborted)
             return;
-        log.info(describeCancel(plan, ACTION_WORDING));
+        log.info(describeCancel(plan, ACTION_WORDS));
         controller.abort();
     };
     process.on('SIGINT', cancel);
@@ -4147,6 +4174,8 @@ async function whileNotCancelled(plan, log, work) {
 }
 
 ; 
+
+
 
 
 
@@ -4177,12 +4206,12 @@ async function post_run(log) {
         return reportUnknownJobStatus(jobStatus, open, log);
     const dryRun = settings.dryRun || open.dryRun;
     const ids = open.ids ?? [PLACEHOLDER_ID];
-    const results = await withTracker(settings.connection, log, dryRun, (tracker) => setStatusAll(tracker, ids, status));
+    const results = await withTracker(settings, log, dryRun, (tracker) => setStatusAll(tracker, ids, status));
     const report = describeFinish(status, results, {
         dryRun,
         startedAt: open.dryRun ? 0 : open.startedAt,
         placeholders: open.dryRun && !open.ids ? open.count : undefined,
-        wording: ACTION_WORDING,
+        words: ACTION_WORDS,
     });
     reportFinish(report, settings.failOnError, log);
 }
@@ -4217,6 +4246,7 @@ function openLog(apiKey) {
 
 
 
+
 async function runStep(step) {
     const log = openLog(readInput(constants .wB.ApiKey));
     try {
@@ -4228,7 +4258,7 @@ async function runStep(step) {
 }
 function failOnError() {
     try {
-        return readBoolean({ get: readInput, ...inputNaming }, constants .wB.FailOnError);
+        return readBoolean({ get: readInput, words: ACTION_WORDS }, constants .wB.FailOnError);
     }
     catch {
         return false;

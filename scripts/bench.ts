@@ -14,7 +14,7 @@
 //    the runner or a shell does, against the fake service on loopback. Each round runs every pair,
 //    subject and floor one right after the other, in alternating order, so that the machine's noise
 //    hits both alike; medians of the rounds, and the median of each round's own ratio (what the
-//    budgets read). Then the same pairs again with test/step-probe.cjs preloaded into both, for
+//    budgets read). Then the same pairs again with test/helpers/step-probe.cjs preloaded into both, for
 //    their CPU time, which other processes on a shared machine stretch far less than wall time (not
 //    the executable's: it takes no preload).
 // 4. With --reaches: each dependency reach (scripts/bench-reaches.ts) taken out in turn, built apart,
@@ -41,8 +41,8 @@ import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { buildWithout, REACHES, type Build, type Reach, type Step } from './bench-reaches.ts';
 import { projectNode, SEA_DIR, seaName } from './sea.ts';
-import { startFakeService } from '../test/fake-service.ts';
-import { PROBE_PRELOAD, ROOT, runStep, type StepProbe } from '../test/run-action.ts';
+import { startFakeService } from '../test/helpers/fake-service.ts';
+import { PROBE_PRELOAD, ROOT, runStep, type StepProbe } from '../test/helpers/run-action.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 31);
 const WARMUP = 2;
@@ -328,7 +328,7 @@ for (let round = 0; round < WARMUP + RUNS; round++) {
   }
 }
 
-// 4. The reaches: both builds run with the probe preloaded (test/step-probe.cjs), for their CPU time.
+// 4. The reaches: both builds run with the probe preloaded (test/helpers/step-probe.cjs), for their CPU time.
 interface ReachResult {
   reach: Reach;
   bytes: { shipped: number; without: number };
@@ -456,7 +456,7 @@ function writeReport(): void {
     'in the same round): the figure each budget is judged on, beside it. The medians of the times',
     'alone (the wall time columns) may give another quotient, since noise does not hit every round',
     'alike. CPU times come from separate runs of the same pairs with a probe preloaded into both',
-    '(test/step-probe.cjs); other processes on the machine stretch wall times much more than CPU',
+    '(test/helpers/step-probe.cjs); other processes on the machine stretch wall times much more than CPU',
     'times. The executable takes no preload (it ignores NODE_OPTIONS too): its CPU time is not measured.',
     '',
     '## Sizes and times',

@@ -1,6 +1,6 @@
 // `npm start`: both faces in one command, against an embedded fake of the service. First the action:
 // its main step, then its post step, run the way the runner runs them (dist/), in a made-up GitHub
-// run (test/run-action.ts's). Then the CLI as the npm package ships it, wrapping a command
+// run (test/helpers/run-action.ts's). Then the CLI as the npm package ships it, wrapping a command
 // (`report-deployment run -- ...`). Before each, it prints the command line it runs; then what that
 // printed, stdout and stderr in the order they came; at the end what the service received and where
 // each deployment ended.
@@ -8,10 +8,10 @@
 // With DEPLOY_TRACKER_URL and DEPLOY_TRACKER_API_KEY set, it talks to that service instead, and
 // records two made-up deployments there (artifact DEMO_ARTIFACT_ID, default 42): so it asks for
 // `npm start -- --real` first.
-import { startFakeService, type FakeService } from '../test/fake-service.ts';
+import { startFakeService, type FakeService } from '../test/helpers/fake-service.ts';
 import type { ChildProcess } from 'node:child_process';
-import { ACTION, DEFAULT_ENV, runStep, type JobOptions, type StepResult } from '../test/run-action.ts';
-import { runCli } from '../test/run-cli.ts';
+import { ACTION, DEFAULT_ENV, runStep, type JobOptions, type StepResult } from '../test/helpers/run-action.ts';
+import { runCli } from '../test/helpers/run-cli.ts';
 
 const realUrl = process.env.DEPLOY_TRACKER_URL;
 const realKey = process.env.DEPLOY_TRACKER_API_KEY;
@@ -40,7 +40,7 @@ try {
   console.log('\n# The GitHub Action');
   const github = DEFAULT_ENV;
   console.log(
-    `The GitHub context is made up (test/run-action.ts): a push to ${github.GITHUB_REF_NAME} of ${github.GITHUB_REPOSITORY} ` +
+    `The GitHub context is made up (test/helpers/run-action.ts): a push to ${github.GITHUB_REF_NAME} of ${github.GITHUB_REPOSITORY} ` +
       `by ${github.GITHUB_ACTOR}, commit ${github.GITHUB_SHA?.slice(0, 7)}, run ${github.GITHUB_RUN_NUMBER} of workflow ` +
       `${github.GITHUB_WORKFLOW}: GITHUB_* variables and an event file as a runner gives them, the inputs as INPUT_*.`,
   );

@@ -4,7 +4,7 @@
 // deployment's statuses to FILE. Stops on SIGTERM/SIGINT, or by itself after --max-seconds.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { startFakeService, type FakeService } from '../test/fake-service.ts';
+import { startFakeService, type FakeService } from '../test/helpers/fake-service.ts';
 
 const { values } = parseArgs({
   options: {

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { startFakeService } from '../test/fake-service.ts';
+import { startFakeService } from '../test/helpers/fake-service.ts';
 
 const root = join(import.meta.dirname, '..');
 const envFile = existsSync(join(root, '.env')) ? '.env' : '.env.example';

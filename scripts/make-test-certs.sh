@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes the TLS fixtures of the tests into test/fixtures/tls/ (test/tls-fixtures.ts reads them).
+# Writes the TLS fixtures of the tests into test/fixtures/tls/ (test/helpers/tls-fixtures.ts reads them).
 # Test-only keys: nothing outside the tests trusts this CA. Run it again to renew them all; the
 # tests need openssl only for this, not to run.
 #

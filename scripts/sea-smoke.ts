@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { startFakeService } from '../test/fake-service.ts';
+import { startFakeService } from '../test/helpers/fake-service.ts';
 import { pathWithoutNode } from './sea.ts';
 
 const [executable, version] = process.argv.slice(2);

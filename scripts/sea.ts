@@ -1,7 +1,7 @@
 // The CLI as one executable: a Node single executable application (SEA) of the project's own Node 24
 // with the CLI's bundle (cli/, as `npm pack` ships it) inside, for a machine with no Node. Made by
 // `npm run build -- sea` for the machine it runs on, named as the release names it:
-// build/report-deployment-<os>-<arch> (.exe on Windows). test/run-cli.ts builds one from the packed
+// build/report-deployment-<os>-<arch> (.exe on Windows). test/helpers/run-cli.ts builds one from the packed
 // package for the end-to-end tests; the release builds one on each platform's own runner.
 //
 // In a SEA, `require` loads only builtins and nothing may be read from beside the executable, so the

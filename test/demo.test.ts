@@ -3,8 +3,8 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { INSTALL_TIMEOUT_MS, installedCli } from './run-cli.ts';
-import { ROOT } from './run-action.ts';
+import { INSTALL_TIMEOUT_MS, installedCli } from './helpers/run-cli.ts';
+import { ROOT } from './helpers/run-action.ts';
 
 beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
 
@@ -19,7 +19,7 @@ it('npm start shows each command line, then its output, in the order things happ
     timeout: 60_000,
   });
   const order = [
-    'The GitHub context is made up (test/run-action.ts): a push to main of acme/shop by alice',
+    'The GitHub context is made up (test/helpers/run-action.ts): a push to main of acme/shop by alice',
     '$ node dist/main/index.js',
     'Recorded deployment 1:',
     '$ node dist/post/index.js',

@@ -1,7 +1,7 @@
 // The fake's own contract: what it answers to requests the action should never send, so that a fake
 // grown too lenient (and tests passing against it that the service would fail) is noticed.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeService, validateCreate, validateUpdate, type FakeService } from './fake-service.ts';
+import { startFakeService, validateCreate, validateUpdate, type FakeService } from './helpers/fake-service.ts';
 
 const KEY = 'contract-key';
 const VALID = {

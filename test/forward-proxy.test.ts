@@ -1,8 +1,8 @@
 // The forward proxy of the proxy tests: what it records, and host names only it resolves.
 import { request } from 'node:http';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { startFakeService, type FakeService } from './fake-service.ts';
-import { startForwardProxy, type ForwardProxy } from './forward-proxy.ts';
+import { startFakeService, type FakeService } from './helpers/fake-service.ts';
+import { startForwardProxy, type ForwardProxy } from './helpers/forward-proxy.ts';
 
 let service: FakeService;
 let proxy: ForwardProxy;

@@ -7,7 +7,7 @@ import { createHttpClient, type HttpClient, type HttpRequest } from '../src/core
 import type { Log } from '../src/core/log.ts';
 import { NetworkError } from '../src/core/network-error.ts';
 import type { Proxy } from '../src/core/proxy.ts';
-import { startFakeService, type FakeService } from './fake-service.ts';
+import { startFakeService, type FakeService } from './helpers/fake-service.ts';
 
 const lines: string[] = [];
 const log: Log = {
@@ -34,6 +34,7 @@ afterEach(async () => {
 async function clientFor(options: { retries?: number; timeoutMs?: number; proxy?: Proxy } = {}) {
   const waits: number[] = [];
   client = await createHttpClient({
+    serviceAddress: '`base-url`',
     timeoutMs: options.timeoutMs ?? 5000,
     retries: options.retries ?? 3,
     proxy: options.proxy,
@@ -158,6 +159,7 @@ describe('a cancelled run tries nothing again', () => {
     const cancelled = new AbortController();
     const waits: number[] = [];
     client = await createHttpClient({
+      serviceAddress: '`base-url`',
       timeoutMs: 5000,
       retries: 3,
       proxy: undefined,
@@ -185,6 +187,7 @@ describe('a cancelled run tries nothing again', () => {
     const cancelled = new AbortController();
     const debug: string[] = [];
     client = await createHttpClient({
+      serviceAddress: '`base-url`',
       timeoutMs: 5000,
       retries: 3,
       proxy: undefined,
@@ -236,7 +239,13 @@ describe('the default wait before a retry (no sleep injected)', () => {
     // Scheduled as the client logs its retry, just before it starts its 1 s wait: a timer of 100 ms
     // fires before that wait is over, so before the second request, however slow the machine is.
     const retrying = logCalling(() => setTimeout(() => events.push('100 ms after the retry was announced'), 100));
-    client = await createHttpClient({ timeoutMs: 5000, retries: 1, proxy: undefined, log: retrying });
+    client = await createHttpClient({
+      serviceAddress: '`base-url`',
+      timeoutMs: 5000,
+      retries: 1,
+      proxy: undefined,
+      log: retrying,
+    });
 
     const response = await client.send(post(url, 'k'));
 
@@ -262,7 +271,13 @@ describe('the default wait before a retry (no sleep injected)', () => {
         setTimeout(() => events.push('a timer set at the cancel'), 1000);
       }),
     );
-    client = await createHttpClient({ timeoutMs: 5000, retries: 3, proxy: undefined, log: retrying });
+    client = await createHttpClient({
+      serviceAddress: '`base-url`',
+      timeoutMs: 5000,
+      retries: 3,
+      proxy: undefined,
+      log: retrying,
+    });
 
     const response = await client.send(post(url, 'k'), cancelled.signal).finally(() => events.push('answer'));
 

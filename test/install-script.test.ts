@@ -24,10 +24,10 @@ import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SEA_LICENSES, seaName } from '../scripts/sea.ts';
-import { startForwardProxy } from './forward-proxy.ts';
-import { sha256sums, startReleaseServer, type ReleaseFile, type ReleaseServer } from './release-server.ts';
-import { INSTALL_TIMEOUT_MS, installedSea } from './run-cli.ts';
-import { ROOT } from './run-action.ts';
+import { startForwardProxy } from './helpers/forward-proxy.ts';
+import { sha256sums, startReleaseServer, type ReleaseFile, type ReleaseServer } from './helpers/release-server.ts';
+import { INSTALL_TIMEOUT_MS, installedSea } from './helpers/run-cli.ts';
+import { ROOT } from './helpers/run-action.ts';
 
 const SCRIPT = join(ROOT, 'install.sh');
 const VERSION = '1.2.3';

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from './run-action.ts';
+import { ROOT } from './helpers/run-action.ts';
 
 const SRC = join(ROOT, 'src');
 

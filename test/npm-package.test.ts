@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_DIR, publishedManifest } from '../scripts/npm-package.ts';
-import { INSTALL_TIMEOUT_MS, installedCli } from './run-cli.ts';
-import { ROOT } from './run-action.ts';
+import { INSTALL_TIMEOUT_MS, installedCli } from './helpers/run-cli.ts';
+import { ROOT } from './helpers/run-action.ts';
 
 // Packed and installed once (run-cli.ts), which writes npm/package/ as the release does; written
 // again where an install from an earlier run was reused and the folder has gone since.

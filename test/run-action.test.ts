@@ -10,7 +10,7 @@ import {
   readActionManifest,
   readStepWith,
   STEP_WITH_CONTEXT,
-} from './github-templates.ts';
+} from './helpers/github-templates.ts';
 import {
   ACTION,
   DEFAULT_CHECK_RUN_ID,
@@ -19,7 +19,7 @@ import {
   ROOT,
   stepInputs,
   type JobOptions,
-} from './run-action.ts';
+} from './helpers/run-action.ts';
 
 const ACTION_YML = readFileSync(join(ROOT, 'action.yml'), 'utf8');
 const BASE = { 'api-key': 'k', 'base-url': 'http://127.0.0.1:1/api', 'artifact-id': '42' };

@@ -1,6 +1,6 @@
 // The oracle's own table: what the runner runs, checked against the runner's parsing rules.
 import { describe, expect, it } from 'vitest';
-import { runnerCommands } from './runner-commands.ts';
+import { runnerCommands } from './helpers/runner-commands.ts';
 
 describe('runnerCommands', () => {
   it('reads ::command:: lines after leading white space, in any case, with properties', () => {

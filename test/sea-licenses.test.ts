@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { nodeDistribution, projectNode, SEA_LICENSES, seaLicenses } from '../scripts/sea.ts';
-import { INSTALL_TIMEOUT_MS, installedCli } from './run-cli.ts';
-import { ROOT } from './run-action.ts';
+import { INSTALL_TIMEOUT_MS, installedCli } from './helpers/run-cli.ts';
+import { ROOT } from './helpers/run-action.ts';
 
 const NODE_HEADING = 'Node.js is licensed for use as follows:';
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');

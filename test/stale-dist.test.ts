@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BUILD_INPUTS, SOURCE_HASH_FILE, sourceHash } from '../scripts/source-hash.ts';
-import { assertDistBuiltFrom, assertFreshDist, STALE_DIST_MESSAGE } from './stale-dist.ts';
+import { assertDistBuiltFrom, assertFreshDist, STALE_DIST_MESSAGE } from './helpers/stale-dist.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const HASH = 'e4e36c5a0b5a5be0cd56b6296ad207a974a1db00da4844c8a9e59ebdca23d83b';

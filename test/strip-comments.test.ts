@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { parse, type Comment } from 'acorn';
 import { describe, expect, it } from 'vitest';
 import { stripComments } from '../scripts/strip-comments.ts';
-import { ROOT } from './run-action.ts';
+import { ROOT } from './helpers/run-action.ts';
 
 describe('stripComments', () => {
   it('takes a comment alone on its line with its line, and leaves a space for one between tokens', () => {

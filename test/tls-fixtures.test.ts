@@ -4,8 +4,8 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:tls';
 import { describe, expect, it } from 'vitest';
-import { startFakeService } from './fake-service.ts';
-import { TEST_CA_PATH, TLS_HOSTS, tlsFixture, type TlsFixtureName } from './tls-fixtures.ts';
+import { startFakeService } from './helpers/fake-service.ts';
+import { TEST_CA_PATH, TLS_HOSTS, tlsFixture, type TlsFixtureName } from './helpers/tls-fixtures.ts';
 
 const ca = new X509Certificate(readFileSync(TEST_CA_PATH));
 const certificate = (name: TlsFixtureName) => new X509Certificate(tlsFixture(name).cert);

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { codeBlocks, markdownFiles } from './markdown.ts';
+import { codeBlocks, markdownFiles } from './helpers/markdown.ts';
 import {
   convertWorkflowTemplate,
   isMapping,
@@ -21,7 +21,7 @@ import {
   parseWorkflow,
   readActionManifest,
   type TemplateToken,
-} from './github-templates.ts';
+} from './helpers/github-templates.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');

@@ -5,17 +5,13 @@
 import * as core from '@actions/core';
 import type { SettingName } from '../core/constants.js';
 import type { SettingSource } from '../core/settings.js';
-import type { Wording } from '../core/outcome.js';
-import { deploymentEventStatus, isDeploymentEvent, secretsWithheld, type GitHubContext } from '../ci/github.js';
+import { deploymentEventStatus, isDeploymentEvent, type GitHubContext } from '../ci/github.js';
+import { secretsWithheld } from '../ci/github-secrets.js';
 import type { Internal } from './names.js';
+import { ACTION_WORDS } from './words.js';
 
 /** One input as the runner passed it (its ends trimmed, as @actions/core reads them); '' when not set. */
 export const readInput = (name: SettingName | (typeof Internal)[keyof typeof Internal]): string => core.getInput(name);
-
-export const inputNaming: Pick<SettingSource, 'setting' | 'assignment'> = {
-  setting: (...names) => `Input ${names.map((name) => `'${name}'`).join(' or ')}`,
-  assignment: (name, value) => (value === undefined ? `\`${name}\`` : `\`${name}: ${value}\``),
-};
 
 /**
  * The inputs as settings; `run` gives the workflow run, read only where an empty key needs it, or an
@@ -24,7 +20,7 @@ export const inputNaming: Pick<SettingSource, 'setting' | 'assignment'> = {
 export function inputSettings(run: () => GitHubContext): SettingSource {
   return {
     get: readInput,
-    ...inputNaming,
+    words: ACTION_WORDS,
     emptyKey() {
       const why = secretsWithheld(run());
       if (why) return { warning: `Input 'api-key' is empty: ${why}, so nothing is recorded and the job goes on.` };
@@ -36,18 +32,7 @@ export function inputSettings(run: () => GitHubContext): SettingSource {
     impliedStatus() {
       // Known from GITHUB_EVENT_NAME alone: any other run reads no event file for it.
       if (!isDeploymentEvent(process.env.GITHUB_EVENT_NAME ?? '')) return undefined;
-      return deploymentEventStatus(run(), inputNaming);
+      return deploymentEventStatus(run(), ACTION_WORDS);
     },
   };
 }
-
-/** How the action words what its post step does. */
-export const ACTION_WORDING: Wording = {
-  ...inputNaming,
-  starter: 'the main step',
-  finisher: 'the post step',
-  finishFrom: 'the job status',
-  finishWhen: 'when the job ends',
-  notFinalYet:
-    'A workflow on `deployment_status` records it once its state is success, failure or error (a STARTED record now would stay unfinished beside that one).',
-};

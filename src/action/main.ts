@@ -8,8 +8,9 @@ import { describeCancel, describeStart } from '../core/outcome.js';
 import { execute } from '../core/execute.js';
 import { plan as planFor, type Plan } from '../core/plan.js';
 import type { Created } from '../core/service.js';
-import { readSettingsAndRequest } from '../core/settings.js';
-import { ACTION_WORDING, inputSettings } from './inputs.js';
+import { readSettingsAndRequest } from '../core/request.js';
+import { inputSettings } from './inputs.js';
+import { ACTION_WORDS } from './words.js';
 import type { ActionLog } from './log.js';
 import { handOnCreated, presetOutputs, reportConfigError, reportStart } from './report.js';
 import { readGitHubContext } from './run-context.js';
@@ -39,7 +40,7 @@ export async function run(log: ActionLog): Promise<void> {
   const results = await whileNotCancelled(plan, log, (signal) =>
     execute(plan, settings, log, handsOn ? { signal, onCreated } : { signal }),
   );
-  const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt, wording: ACTION_WORDING });
+  const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt, words: ACTION_WORDS });
   reportStart(report, settings.failOnError, log);
 }
 
@@ -52,7 +53,7 @@ async function whileNotCancelled<T>(plan: Plan, log: Log, work: (signal: AbortSi
   const controller = new AbortController();
   const cancel = () => {
     if (controller.signal.aborted) return;
-    log.info(describeCancel(plan, ACTION_WORDING));
+    log.info(describeCancel(plan, ACTION_WORDS));
     controller.abort();
   };
   process.on('SIGINT', cancel);

@@ -4,10 +4,12 @@ import { PLACEHOLDER_ID } from '../core/dry-run.js';
 import { ConfigError } from '../core/config-error.js';
 import { describeFinish } from '../core/outcome.js';
 import { setStatusAll } from '../core/service.js';
-import { finalStatus, readSettings, type CommonSettings } from '../core/settings.js';
+import { readSettings, type CommonSettings } from '../core/settings.js';
+import { finalStatus } from '../core/status.js';
 import { withTracker } from '../core/tracker.js';
 import { readHandoff } from './handoff.js';
-import { ACTION_WORDING, inputSettings, readInput } from './inputs.js';
+import { inputSettings, readInput } from './inputs.js';
+import { ACTION_WORDS } from './words.js';
 import type { ActionLog } from './log.js';
 import { Internal } from './names.js';
 import { reportConfigError, reportFinish, reportNothingOpen, reportUnknownJobStatus } from './report.js';
@@ -32,12 +34,12 @@ export async function run(log: ActionLog): Promise<void> {
   const dryRun = settings.dryRun || open.dryRun;
   // A dry-run main step created none: one update shows what each of them would get.
   const ids = open.ids ?? [PLACEHOLDER_ID];
-  const results = await withTracker(settings.connection, log, dryRun, (tracker) => setStatusAll(tracker, ids, status));
+  const results = await withTracker(settings, log, dryRun, (tracker) => setStatusAll(tracker, ids, status));
   const report = describeFinish(status, results, {
     dryRun,
     startedAt: open.dryRun ? 0 : open.startedAt,
     placeholders: open.dryRun && !open.ids ? open.count : undefined,
-    wording: ACTION_WORDING,
+    words: ACTION_WORDS,
   });
   reportFinish(report, settings.failOnError, log);
 }

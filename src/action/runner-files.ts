@@ -6,7 +6,7 @@
 import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
 import { EOL } from 'node:os';
 
-export type RunnerFile = 'GITHUB_OUTPUT' | 'GITHUB_STATE' | 'GITHUB_STEP_SUMMARY';
+type RunnerFile = 'GITHUB_OUTPUT' | 'GITHUB_STATE' | 'GITHUB_STEP_SUMMARY';
 
 /** Appends `text` to the file `variable` names, in one write; throws an Error naming the file if it cannot. */
 export function appendToRunnerFile(variable: RunnerFile, text: string): void {

@@ -3,7 +3,8 @@
 import { Settings } from '../core/constants.js';
 import { readBoolean } from '../core/settings.js';
 import { bugLines } from '../core/text.js';
-import { inputNaming, readInput } from './inputs.js';
+import { readInput } from './inputs.js';
+import { ACTION_WORDS } from './words.js';
 import { openLog, type ActionLog } from './log.js';
 import { applyFailurePolicy } from './report.js';
 
@@ -22,7 +23,7 @@ export async function runStep(step: (log: ActionLog) => Promise<void>): Promise<
 
 function failOnError(): boolean {
   try {
-    return readBoolean({ get: readInput, ...inputNaming }, Settings.FailOnError);
+    return readBoolean({ get: readInput, words: ACTION_WORDS }, Settings.FailOnError);
   } catch {
     return false;
   }

@@ -22,7 +22,7 @@ export interface RecordedRow {
   link: string;
 }
 
-export interface SummaryContent {
+interface SummaryContent {
   heading: string;
   /** Sentences, one paragraph each. */
   lines?: readonly string[];

@@ -1,7 +1,6 @@
 // What a GitHub Actions run says of the deployment: default values for its fields, from the
 // GITHUB_* variables and the webhook event. Pure: it reads only what it is given, so every event
 // type, and every broken event, can be tested as a table.
-import type { Naming } from '../core/config-error.js';
 import { Settings } from '../core/constants.js';
 import {
   FieldSettings,
@@ -11,8 +10,9 @@ import {
   type Sourced,
 } from '../core/deployment.js';
 import { field, isObject } from '../core/json.js';
+import type { ImpliedStatus } from '../core/status.js';
 import { isBlank } from '../core/text.js';
-import type { ImpliedStatus } from '../core/settings.js';
+import type { Words } from '../core/words.js';
 
 export interface GitHubContext {
   eventName: string;
@@ -168,49 +168,6 @@ function defaultLink({ env, checkRunId }: GitHubContext): Sourced | undefined {
   return sourced(`${run}/attempts/${env.GITHUB_RUN_ATTEMPT || '1'}`, "the run attempt's page");
 }
 
-const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
-
-/** The events whose runs Dependabot starts get Dependabot's secrets only, not the repository's. */
-const DEPENDABOT_EVENTS = new Set([...PULL_REQUEST_EVENTS, 'push', 'create', 'deployment', 'deployment_status']);
-
-const DEPENDABOT = 'dependabot[bot]';
-
-/**
- * Why GitHub gives this run none of the repository's secrets, where it does not (GitHub's docs:
- * "Using secrets in GitHub Actions", "Troubleshooting Dependabot on GitHub Actions"); undefined
- * where the secrets are given.
- * - A pull request from a fork (pull_request and its review events): its head repository is
- *   another than its base, or was deleted (`head.repo` null). A fork's own pull requests, between
- *   two of its branches, run in the fork with its secrets: `fork` alone says nothing.
- *   `pull_request_target` runs in the base repository, with its secrets.
- * - A run Dependabot started (github.actor, also when someone else re-runs it) on a pull request,
- *   review, push, create or deployment event: Dependabot's secrets only; on pull_request_target,
- *   none for a pull request Dependabot opened.
- */
-export function secretsWithheld({
-  eventName,
-  payload,
-  env,
-}: Pick<GitHubContext, 'eventName' | 'payload' | 'env'>): string | undefined {
-  const pullRequest = field(payload, 'pull_request');
-  if (env.GITHUB_ACTOR === DEPENDABOT) {
-    if (DEPENDABOT_EVENTS.has(eventName)) {
-      return "GitHub gives a workflow run that Dependabot started Dependabot's secrets only";
-    }
-    if (eventName === 'pull_request_target' && text(field(field(pullRequest, 'user'), 'login')) === DEPENDABOT) {
-      return 'GitHub gives a pull_request_target run for a pull request that Dependabot opened no secrets';
-    }
-  }
-  if (!PULL_REQUEST_EVENTS.has(eventName)) return undefined;
-  const head = field(field(pullRequest, 'head'), 'repo');
-  const base = field(field(pullRequest, 'base'), 'repo');
-  const headName = text(field(head, 'full_name'));
-  const baseName = text(field(base, 'full_name'));
-  // head.repo is null only in a pull request whose head repository was deleted.
-  const fromFork = head === null || (headName !== '' && baseName !== '' && headName !== baseName);
-  return fromFork ? 'GitHub gives a workflow run for a pull request from a fork no secrets' : undefined;
-}
-
 /** The events that carry a GitHub deployment: its creation, and each change of its state. */
 const DEPLOYMENT_EVENTS = new Set(['deployment', 'deployment_status']);
 
@@ -225,7 +182,7 @@ export function isDeploymentEvent(eventName: string): boolean {
  */
 export function deploymentEventStatus(
   { eventName, payload }: Pick<GitHubContext, 'eventName' | 'payload'>,
-  naming: Pick<Naming, 'assignment'>,
+  naming: Pick<Words, 'assignment'>,
 ): ImpliedStatus | undefined {
   if (eventName === 'deployment_status') {
     return {

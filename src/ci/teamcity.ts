@@ -14,7 +14,7 @@ import type { Env } from './variables.js';
 /** More than any build's properties hold; a larger file is not read. */
 export const MAX_PROPERTIES_BYTES = 1024 * 1024;
 /** How long both files may take, as a git call (git.ts): a mount that hangs holds nothing longer. */
-export const READ_TIMEOUT_MS = 5_000;
+const READ_TIMEOUT_MS = 5_000;
 
 const BRANCH = 'teamcity.build.branch';
 const CONFIGURATION_FILE = 'teamcity.configuration.properties.file';
@@ -22,7 +22,7 @@ const CONFIGURATION_FILE = 'teamcity.configuration.properties.file';
 /** How the files are opened: node:fs/promises's open, or a test's. */
 export type OpenFile = (path: string, flags: number) => Promise<Pick<FileHandle, 'stat' | 'read' | 'close'>>;
 
-export interface ReadOptions {
+interface ReadOptions {
   /** How the files are opened (a test's). */
   openFile?: OpenFile;
   /** The run's deadline: no file is waited on past it. */

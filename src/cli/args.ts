@@ -6,7 +6,7 @@
 import { Settings, type SettingName } from '../core/constants.js';
 import { quote, shorten } from '../core/text.js';
 
-export const Commands = ['run', 'start', 'finish', 'record', 'context'] as const;
+const Commands = ['run', 'start', 'finish', 'record', 'context'] as const;
 export type CommandName = (typeof Commands)[number];
 
 /** A malformed command line: exit 2, nothing sent, nothing run. */

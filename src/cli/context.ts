@@ -29,7 +29,7 @@ export async function showContext(
   const fields = request.fields;
   const head: Row[] = [
     // As start's messages show it: credentials in the URL are no more for a log than the key is.
-    ['service', url ? { value: withoutCredentials(url), source: source.setting(Settings.BaseUrl) } : undefined],
+    ['service', url ? { value: withoutCredentials(url), source: source.words.setting(Settings.BaseUrl) } : undefined],
     ['key', env[ENV_KEY] ? { value: '(set, not shown)', source: ENV_KEY } : undefined],
     ['ci', { value: ci?.name ?? '(none)', source: ci?.name ? 'its variables' : 'no CI variables found' }],
   ];

@@ -7,7 +7,7 @@ import type { ParsedArgs } from './args.js';
 import { holdsForeignCommand, type CliLog } from './log.js';
 import { ExitCodes, printIds, showReport } from './report.js';
 import { readCommand } from './settings.js';
-import { CLI_WORDING } from './source.js';
+import { CLI_WORDS } from './source.js';
 
 export async function oneShot(args: ParsedArgs, env: Record<string, string | undefined>, log: CliLog): Promise<number> {
   let read;
@@ -21,7 +21,7 @@ export async function oneShot(args: ParsedArgs, env: Record<string, string | und
   const { settings, request } = read;
   const plan = planFor(settings, request);
   const results = keepPrintable(await execute(plan, settings, log));
-  const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt: Date.now(), wording: CLI_WORDING });
+  const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt: Date.now(), words: CLI_WORDS });
   // With --fail-on-error, no key is a failure (exit 1), said as one.
   const noKey = plan.kind === 'nothing' && plan.reason === 'no-key';
   const shown = noKey ? { ...report, lines: [], failures: [report.lines.map((line) => line.text)] } : report;

@@ -16,12 +16,12 @@ import type { ParsedArgs } from './args.js';
 import type { CliLog } from './log.js';
 import { showReport } from './report.js';
 import { attemptTimeoutMs, readCommand } from './settings.js';
-import { CLI_WORDING, RUN_WORDING } from './source.js';
+import { CLI_WORDS, RUN_WORDS } from './source.js';
 
 /** Where the start stands: its settings being read (or git), its create under way, or done (recorded or not). */
-export type StartState = 'reading' | 'creating' | 'settled';
+type StartState = 'reading' | 'creating' | 'settled';
 
-export interface SetOptions {
+interface SetOptions {
   /** One attempt, no retries: the run was interrupted, and a CI gives little time after that. */
   oneAttempt: boolean;
   /** Aborted when the CLI is told to stop: no request is tried again. */
@@ -115,14 +115,14 @@ export function startRecording(
         if (options.unlessRecorded && last === status) return false;
         const ids = open.ids ?? [PLACEHOLDER_ID];
         const connection = options.oneAttempt ? { ...settings.connection, retries: 0 } : settings.connection;
-        const results = await withTracker(connection, log, open.dryRun, (tracker) =>
+        const results = await withTracker({ connection, words: settings.words }, log, open.dryRun, (tracker) =>
           steps.setStatusAll(tracker, ids, status, options.abort),
         );
         const report = describeFinish(status, results, {
           dryRun: open.dryRun,
           startedAt: open.dryRun ? 0 : startedAt,
           placeholders: open.dryRun && !open.ids ? open.count : undefined,
-          wording: CLI_WORDING,
+          words: CLI_WORDS,
         });
         const failed = showReport(report, settings.failOnError, log);
         if (!failed) last = status;
@@ -162,7 +162,7 @@ async function create(
     else log.warning(failure);
     return undefined;
   }
-  const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt, wording: RUN_WORDING });
+  const report = describeStart(plan, results, { dryRun: settings.dryRun, startedAt, words: RUN_WORDS });
   showReport(report, settings.failOnError, log);
   return report;
 }

@@ -1,16 +1,12 @@
 // `run -- <command>`: records STARTED, runs the command, records how it ended. Reporting never
-// decides the command's fate: a bad setting, a missing key or a service that is down, slow or
-// refusing is said on stderr, and the command runs and keeps its exit code. The command starts
-// once the create has an answer, and no later than one attempt's timeout after the CLI did; what
-// the create does after that goes on beside it (recorder.ts). A stop signal (SIGINT, SIGTERM, SIGHUP):
-// - before the command starts: it never does, and the CLI ends by that signal (128+N) within
-//   INTERRUPTED_WAIT_MS: a create on its way is waited for that long, and a start recorded is set FAILED;
-// - while it runs: it reaches the command once (wrap.ts), and the run is recorded FAILED at once, in
-//   one attempt, so that a CI that kills the job after its grace period leaves nothing STARTED; the
-//   last word is still the command's: if it then exits 0, the deployment is set SUCCEEDED after all;
-// - once the command has ended: no request is tried again, and the CLI waits on the service at most
-//   INTERRUPTED_WAIT_MS more (a CI's grace period is short, and the CLI must end within it).
-// Where the command died of a stop signal, the CLI ends by it too, once all is recorded (index.ts).
+// decides the command's fate: any problem with the settings or the service is said on stderr, and
+// the command runs and keeps its exit code. It starts once the create has an answer, or one
+// attempt's timeout after the CLI did, whichever comes first. A stop signal before the command
+// starts: it never does, a create on its way is waited for (INTERRUPTED_WAIT_MS) and set FAILED, and
+// the CLI ends by that signal. While it runs: the signal is passed on once where it did not reach the
+// command already (wrap.ts), and the run is set FAILED at once, so that a CI that kills the job
+// leaves nothing STARTED; the command's own exit still has the last word. Once told to stop, the
+// CLI waits on the service at most INTERRUPTED_WAIT_MS more.
 import { setTimeout as delay } from 'node:timers/promises';
 import { Settings, type DeploymentStatus } from '../core/constants.js';
 import type { ParsedArgs } from './args.js';
@@ -27,7 +23,7 @@ export const INTERRUPTED_WAIT_MS = 3_000;
 type Env = Record<string, string | undefined>;
 
 /** What a test may put in place of the process's own: its signals, its terminal, the command's witness, the wait. */
-export interface RunOptions {
+interface RunOptions {
   signals?: SignalSource;
   interactive?: boolean;
   witness?: Witness;

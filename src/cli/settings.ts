@@ -6,7 +6,8 @@ import { ConfigError } from '../core/config-error.js';
 import { Limits, SettingDefaults, Settings, type SettingName } from '../core/constants.js';
 import { FieldNames, FieldSettings, type FieldName } from '../core/deployment.js';
 import type { Log } from '../core/log.js';
-import { inspectSettingsAndRequest, type CommonSettings, type Request } from '../core/settings.js';
+import { inspectSettingsAndRequest, type Request } from '../core/request.js';
+import type { CommonSettings } from '../core/settings.js';
 import { emptyFlag, type ParsedArgs } from './args.js';
 import { cliSettings } from './source.js';
 
@@ -35,7 +36,7 @@ export function attemptTimeoutMs(args: ParsedArgs): number {
   return (valid ? seconds : Number(SettingDefaults[Settings.TimeoutSeconds])) * 1000;
 }
 
-export interface ReadOptions {
+interface ReadOptions {
   /**
    * The deadline of the reading (git above all): once aborted, what is not known yet stays unknown.
    * Default: one attempt's timeout from now, the start deadline of `run`.
@@ -43,7 +44,7 @@ export interface ReadOptions {
   signal?: AbortSignal;
 }
 
-export interface CommandReading {
+interface CommandReading {
   settings: CommonSettings;
   request: Request;
   /** The CI context where it is needed; undefined otherwise. */

@@ -14,7 +14,7 @@
 //   reading only: in the batch file's `%*`, an argument holding `"` then `&` runs a second command.
 
 /** How to start the command: a program and its arguments, the latter as a command line of their own when `verbatim`. */
-export interface WindowsStart {
+interface WindowsStart {
   file: string;
   args: string[];
   /** The arguments are already a command line (cmd.exe's): Node must not quote them again. */

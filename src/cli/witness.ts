@@ -1,18 +1,11 @@
-// Whether a stop signal the CLI received reached the command too. The command runs in the CLI's
-// process group and tree, so that whatever a CI does to the job (SIGKILL to the group or to each
-// process) reaches it. Then a signal sent to the CLI alone (`kill PID`, a container's stop) must be
-// passed on, and one sent to the whole group (a terminal's Ctrl-C, GNU timeout, `kill -- -PGID`,
-// GitLab's and Buildkite's agents) or to each process of the tree (Jenkins) must not: the command
-// has it already, and a second SIGINT or SIGTERM makes many tools (Terraform among them) stop at once.
-// Node cannot tell the two apart, so a witness does: a child of the CLI beside the command, in the
-// same group and tree, holding every default disposition (libuv resets them in a child): `cat` reading
-// a pipe only the CLI writes, which also ends it when the CLI ends, however it ends. A signal the
-// witness died of reached the command too. It is started again after each death (a second Ctrl-C).
-// A command can leave the group (`setsid ./deploy.sh`, a tool that calls setsid or setpgid itself):
-// then a signal sent to the group never reaches it, and one the group's witness died of is passed on,
-// once. Only one sent to each process of the tree reached it, which a second witness tells: a `cat`
-// in a process group of its own, still the CLI's child, that only such a signal kills.
-
+// Whether a stop signal the CLI received reached the command too: if it did not (`kill PID`, a
+// container's stop), the CLI passes it on; if it did (Ctrl-C, GNU timeout, a CI agent that signals
+// the whole process group, Jenkins signalling each process), a second one would make many tools
+// (Terraform among them) stop at once. Node cannot tell the two apart, so a "witness" does: a `cat`
+// the CLI starts beside the command, in the same process group, with every signal at its default,
+// reading a pipe only the CLI writes (so it ends with the CLI). If the witness died of the signal,
+// the signal reached the command's group too. A second witness, in a group of its own, tells a
+// signal sent to each process of the tree, for a command that left the group (`setsid`).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { delimiter } from 'node:path';
 import { resolveCommand } from './find-command.js';
@@ -53,7 +46,7 @@ export interface Witness {
   stop(): void;
 }
 
-export interface WitnessOptions {
+interface WitnessOptions {
   waitMs?: number;
   windowMs?: number;
   now?: () => number;

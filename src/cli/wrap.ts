@@ -16,7 +16,7 @@ import { findOnWindows, UnsafeForCmd, windowsStart } from './windows.js';
 import { startWitness, witnessProgram, type Witness } from './witness.js';
 
 /** How the command ended. */
-export type Ending =
+type Ending =
   | { kind: 'exited'; code: number }
   | { kind: 'signalled'; signal: NodeJS.Signals }
   /** It could not be started: not found (127), or found but not executable (126). */
@@ -43,14 +43,14 @@ export function exitCodeOf(ending: Ending): number {
  */
 export type Relay = 'passed-on' | 'own-group' | 'reached' | 'passed-on-already' | 'terminal' | 'console' | 'ended';
 
-export interface Wrapped {
+interface Wrapped {
   /** Settles once the command has ended, however. */
   ended: Promise<Ending>;
   /** Gives the command a stop signal the CLI received, unless it has it already. */
   relay(signal: StopSignal): Promise<Relay>;
 }
 
-export interface StartOptions {
+interface StartOptions {
   /** The CLI runs in a terminal: where no witness can run, its Ctrl-C and hang-up are taken to reach the command. */
   interactive: boolean;
   platform?: NodeJS.Platform;

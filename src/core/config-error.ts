@@ -1,15 +1,6 @@
 // Bad configuration: it stops before any request is sent, and names what to fix.
-import type { SettingName } from './constants.js';
 
-/** How a face names its settings in messages: the action its inputs, the CLI its flags. */
-export interface Naming {
-  /** "Input 'retries'" or "--retries"; several names: one of them is meant ("Input 'a' or 'b'"). */
-  setting(...names: SettingName[]): string;
-  /** How to give a setting a value, for a hint: "`allow-insecure-http: true`" or "`--allow-insecure-http`". */
-  assignment(name: SettingName, value?: string): string;
-}
-
-export interface Problem {
+interface Problem {
   /** What it is about, as a message names it: "Input 'retries'", "--retries", "Environment variable HTTPS_PROXY". */
   subject: string;
   /** What is wrong and how to fix it, after the subject: "is empty. Set it …". One line. */

@@ -36,8 +36,7 @@ export const SettingDefaults: Partial<Record<SettingName, string>> = {
   [Settings.DryRun]: 'false',
 };
 
-export const DeploymentStatuses = ['STARTED', 'SUCCEEDED', 'FAILED'] as const;
-export type DeploymentStatus = (typeof DeploymentStatuses)[number];
+export type DeploymentStatus = 'STARTED' | 'SUCCEEDED' | 'FAILED';
 
 /** The only deployment type the service accepts. */
 export const DeploymentType = 'SIMPLE';

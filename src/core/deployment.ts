@@ -1,8 +1,9 @@
 // What a deployment record is: its fields, declared once, and the body that creates one. Each field
-// comes from its setting, else from the place the report runs in (the face's defaults), else from a
+// comes from its setting, else from the CI or run the report runs in (the face's defaults), else from a
 // rule of its own (the version is the commit; the environment the service's default).
 import { DefaultEnvironment, DeploymentType, Settings, type DeploymentStatus } from './constants.js';
-import type { Naming, ProblemCollector } from './config-error.js';
+import type { ProblemCollector } from './config-error.js';
+import type { Words } from './words.js';
 
 /** The deployment's descriptive fields, each with the setting that gives it. */
 export const FieldSettings = {
@@ -23,7 +24,7 @@ export const FieldNames = Object.keys(FieldSettings) as FieldName[];
 type RequiredField = 'version' | 'environment' | 'commitSha' | 'user' | 'branch';
 /** The required fields without a rule of their own (the version is the commit, the environment the service's default). */
 export type NeededField = Exclude<RequiredField, 'version' | 'environment'>;
-export type Fields = Record<RequiredField, string> & Partial<Record<Exclude<FieldName, RequiredField>, string>>;
+type Fields = Record<RequiredField, string> & Partial<Record<Exclude<FieldName, RequiredField>, string>>;
 
 /** How a body names its artifact: by id, or by name. */
 export type ArtifactRef = { artifactId: number | string } | { artifactName: string };
@@ -37,7 +38,7 @@ export interface Sourced {
   source: string;
 }
 
-/** What the place a report runs in says of the fields nobody set. */
+/** What the CI or run a report runs in says of the fields nobody set. */
 export interface FieldDefaults {
   /** Each field's default where there is one; `version` only where it is not the commit (a tag build). */
   values: Partial<Record<FieldName, Sourced>>;
@@ -55,7 +56,7 @@ export type ResolvedFields = Record<RequiredField, Sourced> & Partial<Record<Fie
 export function resolveFields(
   given: Record<FieldName, string>,
   defaults: FieldDefaults,
-  naming: Naming,
+  naming: Pick<Words, 'setting'>,
   problems: ProblemCollector,
 ): ResolvedFields {
   const pick = (field: FieldName): Sourced | undefined => {

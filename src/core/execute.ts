@@ -17,18 +17,22 @@ export interface PlanResults {
  */
 export async function execute(
   plan: Plan,
-  { connection, dryRun }: CommonSettings,
+  settings: CommonSettings,
   log: Log,
   options: CreateAllOptions = {},
 ): Promise<PlanResults> {
   switch (plan.kind) {
     case 'create':
       return {
-        created: await withTracker(connection, log, dryRun, (tracker) => createAll(tracker, plan.bodies, options)),
+        created: await withTracker(settings, log, settings.dryRun, (tracker) =>
+          createAll(tracker, plan.bodies, options),
+        ),
       };
     case 'update':
       return {
-        updated: await withTracker(connection, log, dryRun, (tracker) => setStatusAll(tracker, plan.ids, plan.status)),
+        updated: await withTracker(settings, log, settings.dryRun, (tracker) =>
+          setStatusAll(tracker, plan.ids, plan.status),
+        ),
       };
     default:
       return {};

@@ -39,15 +39,15 @@ export interface HttpClient {
   close(): Promise<void>;
 }
 
-export interface HttpClientOptions {
+interface HttpClientOptions {
   timeoutMs: number;
   retries: number;
   proxy: Proxy | undefined;
   log: Log;
   /** The key, which the debug line of an answer is cleaned of before it is cut. */
   apiKey?: string;
-  /** The setting that gives the service's address, for messages ("`base-url`" where unset). */
-  baseUrlName?: string;
+  /** The setting that gives the service's address, for messages: the face's Words.serviceAddress. */
+  serviceAddress: string;
   /** The wait before a retry, over early when `signal` is aborted; tests pass one that does not really wait. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** The backoff's jitter, from 0 to 1. */
@@ -106,7 +106,7 @@ export async function createHttpClient(options: HttpClientOptions): Promise<Http
         waitMs = retryAfterMs(response.retryAfter);
         last = () => response;
       } catch (error) {
-        const failure = describeNetworkError(error, req.url.host, proxy, options.baseUrlName);
+        const failure = describeNetworkError(error, req.url.host, proxy, options.serviceAddress);
         outcome = { kind: 'network', cause: failure.cause };
         log.debug(`${label} -> ${failure.cause}: ${String(error)}`);
         if (final() || !isRetryable(req.method, outcome)) {

@@ -8,7 +8,7 @@ export class NetworkError extends Error {
   override name = 'NetworkError';
 }
 
-export interface NetworkFailure {
+interface NetworkFailure {
   cause: NetworkCause;
   /** One line, e.g. "connection refused (tracker.example.com)". */
   text: string;
@@ -34,7 +34,7 @@ export function describeNetworkError(
   error: unknown,
   host: string,
   proxy: Proxy | undefined,
-  baseUrlName = '`base-url`',
+  serviceAddress: string,
 ): NetworkFailure {
   const chain = errorChain(error);
   const has = (pattern: RegExp) => chain.some((link) => pattern.test(`${link.code} ${link.name} ${link.message}`));
@@ -76,7 +76,7 @@ export function describeNetworkError(
     const why = /\((.+)\)$/.exec(parser.message)?.[1] ?? (parser.code || 'unreadable');
     return {
       cause: 'malformed',
-      text: `the answer of ${host}${through} is not valid HTTP/1.1 (${why}): is ${baseUrlName} the service's address, with the right scheme (http or https)?`,
+      text: `the answer of ${host}${through} is not valid HTTP/1.1 (${why}): is ${serviceAddress} the service's address, with the right scheme (http or https)?`,
     };
   }
   if (chain.some((link) => link.code === 'UND_ERR_SOCKET' && link.message === 'bad response')) {

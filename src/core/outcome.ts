@@ -4,7 +4,6 @@
 // is worded here, once; the faces only show it.
 import type { DeploymentStatus } from './constants.js';
 import { Settings } from './constants.js';
-import type { Naming } from './config-error.js';
 import { artifactLabel, type CreateBody } from './deployment.js';
 import type { DeploymentId } from './ids.js';
 import type { Plan } from './plan.js';
@@ -12,22 +11,7 @@ import type { PlanResults } from './execute.js';
 import type { UpdateResult } from './service.js';
 import type { CreateResult } from './service.js';
 import { capitalize } from './text.js';
-
-/** How a face words what it does later, and what it calls its settings. */
-export interface Wording extends Naming {
-  /** The step or command that started the deployment: "the main step". */
-  starter: string;
-  /** The one that finishes what is left open: "the post step". */
-  finisher: string;
-  /** What it finishes them from: "the job status". */
-  finishFrom: string;
-  /** When: "when the job ends". */
-  finishWhen: string;
-  /** Who records a deployment given a state that is not final, once it has one, and why not now. */
-  notFinalYet: string;
-  /** What goes on after a dry run's start all the same, where something does: "the command runs all the same". */
-  dryRunGoesOn?: string;
-}
+import type { Words } from './words.js';
 
 /** Deployments left open, to be set from how the job or command ends. */
 export type Open =
@@ -36,7 +20,7 @@ export type Open =
   /** A dry run: `ids` given to finish, or `count` deployments a real run would have created. */
   | { dryRun: true; ids?: DeploymentId[]; count: number };
 
-export interface Line {
+interface Line {
   text: string;
   warning?: boolean;
 }
@@ -60,8 +44,8 @@ export interface Report {
 const NOTHING_SENT = 'Dry run: nothing was sent.';
 
 /** A dry run's last line at the start, and what goes on all the same. */
-function nothingSent(wording: Wording): string {
-  return wording.dryRunGoesOn ? `Dry run: nothing was sent; ${wording.dryRunGoesOn}.` : NOTHING_SENT;
+function nothingSent(words: Words): string {
+  return words.dryRunGoesOn ? `Dry run: nothing was sent; ${words.dryRunGoesOn}.` : NOTHING_SENT;
 }
 
 /** A deployment never asked for: the run was cancelled before its turn. */
@@ -71,20 +55,18 @@ const NOT_SENT = 'not sent: the run was cancelled before its turn';
  * What starting says the moment the run is cancelled (the runner's SIGINT; a command's Ctrl-C):
  * what it does with the deployments sent and those not yet.
  */
-export function describeCancel(plan: Plan, wording: Wording): string {
+export function describeCancel(plan: Plan, words: Words): string {
   const head = 'The run is being cancelled:';
   switch (plan.kind) {
     case 'create': {
-      const later = plan.finishLater
-        ? `, and ${wording.finisher} sets each one created from ${wording.finishFrom}`
-        : '';
+      const later = plan.finishLater ? `, and ${words.finisher} sets each one created from ${words.finishFrom}` : '';
       return `${head} no further deployment is created; those already sent are waited for${later}.`;
     }
     case 'update':
       // An update creates nothing, and one not sent would leave a deployment unfinished.
       return `${head} every deployment is still set to ${plan.status}, so that none is left unfinished.`;
     default:
-      return `${head} ${wording.starter} sends nothing, and ends as it would.`;
+      return `${head} ${words.starter} sends nothing, and ends as it would.`;
   }
 }
 
@@ -92,20 +74,20 @@ export function describeCancel(plan: Plan, wording: Wording): string {
 export function describeStart(
   plan: Plan,
   results: PlanResults,
-  options: { dryRun: boolean; startedAt: number; wording: Wording },
+  options: { dryRun: boolean; startedAt: number; words: Words },
 ): Report {
-  const { dryRun, startedAt, wording } = options;
+  const { dryRun, startedAt, words } = options;
   const note = (text: string) => ({ note: `Nothing to finish: ${text}` });
   switch (plan.kind) {
     case 'nothing':
-      return describeNothing(plan, wording);
+      return describeNothing(plan, words);
     case 'finish-later': {
       const { ids } = plan;
       if (dryRun) {
-        const line = `Dry run: ${wording.finisher} would set ${deploymentsText(ids)} from ${wording.finishFrom}.`;
-        return report({ lines: info(line, nothingSent(wording)), open: { dryRun, ids, count: ids.length } });
+        const line = `Dry run: ${words.finisher} would set ${deploymentsText(ids)} from ${words.finishFrom}.`;
+        return report({ lines: info(line, nothingSent(words)), open: { dryRun, ids, count: ids.length } });
       }
-      const line = `${capitalize(deploymentsText(ids))} will be set from ${wording.finishFrom} ${wording.finishWhen}.`;
+      const line = `${capitalize(deploymentsText(ids))} will be set from ${words.finishFrom} ${words.finishWhen}.`;
       return report({ lines: info(line), ids, open: { dryRun, ids, startedAt } });
     }
     case 'update': {
@@ -113,9 +95,9 @@ export function describeStart(
       const { done, failures } = splitUpdates(results.updated ?? [], status);
       if (dryRun) {
         return report({
-          lines: info(nothingSent(wording)),
+          lines: info(nothingSent(words)),
           status,
-          open: note(`${wording.starter} already set the deployment status to ${status}.`),
+          open: note(`${words.starter} already set the deployment status to ${status}.`),
         });
       }
       const line = done.length ? `${capitalize(deploymentsText(done))} set to ${status}.` : '';
@@ -127,8 +109,8 @@ export function describeStart(
         status: done.length ? status : '',
         open: note(
           done.length
-            ? `${wording.starter} already set the deployment status to ${status}.`
-            : `${wording.starter} could not update the deployment.`,
+            ? `${words.starter} already set the deployment status to ${status}.`
+            : `${words.starter} could not update the deployment.`,
         ),
       });
     }
@@ -140,14 +122,14 @@ export function describeStart(
 function describeCreated(
   plan: Extract<Plan, { kind: 'create' }>,
   results: CreateResult[],
-  { dryRun, startedAt, wording }: { dryRun: boolean; startedAt: number; wording: Wording },
+  { dryRun, startedAt, words }: { dryRun: boolean; startedAt: number; words: Words },
 ): Report {
   const { status, finishLater } = plan;
-  const given = `${wording.starter} was given status ${status}, so ${wording.finishFrom} is not reported.`;
+  const given = `${words.starter} was given status ${status}, so ${words.finishFrom} is not reported.`;
   if (dryRun) {
-    const later = `Dry run: ${wording.finisher} would set these deployments from ${wording.finishFrom}.`;
+    const later = `Dry run: ${words.finisher} would set these deployments from ${words.finishFrom}.`;
     return report({
-      lines: info(finishLater ? later : '', nothingSent(wording)),
+      lines: info(finishLater ? later : '', nothingSent(words)),
       status,
       open: finishLater ? { dryRun, count: plan.bodies.length } : { note: `Nothing to finish: ${given}` },
     });
@@ -167,7 +149,7 @@ function describeCreated(
   const ids = recorded.map((row) => row.id);
   const open: Report['open'] =
     ids.length === 0
-      ? { note: `Nothing to finish: ${wording.starter} could not record a deployment.` }
+      ? { note: `Nothing to finish: ${words.starter} could not record a deployment.` }
       : finishLater
         ? { dryRun, ids, startedAt }
         : { note: `Nothing to finish: ${given}` };
@@ -183,7 +165,7 @@ function describeCreated(
 }
 
 /** Nothing to record, and why: the log line (a warning where something may be amiss), the summary, the note. */
-function describeNothing(plan: Extract<Plan, { kind: 'nothing' }>, wording: Wording): Report {
+function describeNothing(plan: Extract<Plan, { kind: 'nothing' }>, words: Words): Report {
   const said = (text: string, warning: boolean, heading: string, note: string): Report =>
     report({
       lines: [{ text, warning }],
@@ -200,13 +182,13 @@ function describeNothing(plan: Extract<Plan, { kind: 'nothing' }>, wording: Word
       );
     case 'not-final':
       return said(
-        `Nothing recorded: the deployment is '${plan.word}', not a final state. ${wording.notFinalYet}`,
+        `Nothing recorded: the deployment is '${plan.word}', not a final state. ${words.notFinalYet}`,
         false,
         'Deployment not recorded: not finished yet',
         `the deployment was '${plan.word}', so nothing was recorded.`,
       );
     case 'not-yet':
-      // The place's own words: it implied the status, and is likely not where the deployment ends.
+      // The face's own line: the run's event gave no status yet, and this is likely not where the deployment ends.
       return said(
         plan.why,
         true,
@@ -214,7 +196,7 @@ function describeNothing(plan: Extract<Plan, { kind: 'nothing' }>, wording: Word
         'the deployment had no state yet, so nothing was recorded.',
       );
     case 'no-ids': {
-      const subject = wording.setting(Settings.DeploymentId);
+      const subject = words.setting(Settings.DeploymentId);
       return said(
         `${subject} is an empty list: the job that started the deployment recorded none (see its log), so there is nothing to update.`,
         true,
@@ -236,12 +218,12 @@ function describeNothing(plan: Extract<Plan, { kind: 'nothing' }>, wording: Word
 export function describeFinish(
   status: DeploymentStatus,
   results: UpdateResult[],
-  options: { dryRun: boolean; startedAt: number; placeholders?: number; wording: Wording },
+  options: { dryRun: boolean; startedAt: number; placeholders?: number; words: Words },
 ): Report {
   const { dryRun, startedAt, placeholders } = options;
   if (dryRun) {
     const each = placeholders === 1 ? 'the deployment' : `each of the ${placeholders} deployments`;
-    const stands = `({id} stands for the id of ${each} ${options.wording.starter} would have created.)`;
+    const stands = `({id} stands for the id of ${each} ${options.words.starter} would have created.)`;
     return report({ lines: info(placeholders ? stands : '', NOTHING_SENT) });
   }
   const { done, failures } = splitUpdates(results, status);

@@ -3,10 +3,12 @@
 import type { DeploymentStatus } from './constants.js';
 import { createBody, type CreateBody } from './deployment.js';
 import type { DeploymentId } from './ids.js';
-import type { CommonSettings, NothingToRecord, Request } from './settings.js';
+import type { Request } from './request.js';
+import type { CommonSettings } from './settings.js';
+import type { NothingToRecord } from './status.js';
 
 /** Why nothing is recorded: the status says so, `deployment-id` is an empty list, or the key is withheld. */
-export type NothingReason =
+type NothingReason =
   | { reason: 'skipped' | 'not-final'; word: string }
   | { reason: 'not-yet'; why: string }
   | { reason: 'no-ids' }

@@ -1,7 +1,7 @@
 // A bounded fan-out: many requests, a few in flight, and none started once it is called off.
 
 /** What became of an item: as Promise.allSettled says, or never started (the fan-out was called off first). */
-export type Settled<R> = PromiseSettledResult<R> | { status: 'not-started' };
+type Settled<R> = PromiseSettledResult<R> | { status: 'not-started' };
 
 /**
  * `task` for every item, at most `limit` at once; the results in the items' order. Once `signal` is

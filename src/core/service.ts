@@ -10,6 +10,7 @@ import { settleAll } from './pool.js';
 import { cutter, holdsSecret, type Cut } from './secret.js';
 import type { Connection } from './settings.js';
 import { bugLines, shorten, TRUNCATED } from './text.js';
+import type { Words } from './words.js';
 
 /** The service answered, but not with success; or its answer breaks the protocol. */
 export class ServiceError extends Error {
@@ -92,15 +93,20 @@ function failureLines(error: unknown): readonly string[] {
   return bugLines('unexpected error', error);
 }
 
-export function createTracker(http: HttpClient, connection: Connection): Tracker {
-  const { baseUrl, apiKey, tool = 'this action' } = connection;
+/** `words`: the face's, for what its messages name (the tool, the setting of the service's address). */
+export function createTracker(
+  http: HttpClient,
+  connection: Connection,
+  { tool, serviceAddress }: Pick<Words, 'tool' | 'serviceAddress'>,
+): Tracker {
+  const { baseUrl, apiKey } = connection;
   // What the service says is cleaned as the log shows it (the key scrubbed, control characters
   // escaped) before it is cut short, or a cut could show part of the key.
   const cut = cutter(apiKey);
   return {
     async create(body, signal) {
       const response = await http.send(createRequest(baseUrl, apiKey, body), signal);
-      const answer = successAnswer(response, cut, connection.baseUrlName);
+      const answer = successAnswer(response, cut, serviceAddress);
       const head = `HTTP ${response.status}, but`;
       const id = answerId(response.text, answer.id, head, tool);
       if (!id || id.text === '') throw new ServiceError([`${head} the answer has no deployment \`id\``]);
@@ -113,7 +119,7 @@ export function createTracker(http: HttpClient, connection: Connection): Tracker
       return id;
     },
     async update(id, status, signal) {
-      successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status), signal), cut, connection.baseUrlName);
+      successAnswer(await http.send(updateRequest(baseUrl, apiKey, id, status), signal), cut, serviceAddress);
     },
   };
 }
@@ -151,7 +157,7 @@ function jsonRequest(method: HttpRequest['method'], url: URL, apiKey: string, bo
 }
 
 /** The JSON answer of a successful write, or a ServiceError that says what went wrong. */
-function successAnswer(response: HttpResponse, cut: Cut, baseUrlName = '`base-url`'): Record<string, unknown> {
+function successAnswer(response: HttpResponse, cut: Cut, serviceAddress: string): Record<string, unknown> {
   const { status } = response;
   const body = parseAnswer(response.text);
   if (status >= 300 && status < 400) {
@@ -159,7 +165,7 @@ function successAnswer(response: HttpResponse, cut: Cut, baseUrlName = '`base-ur
       ? `it points to '${cut(response.location, Limits.detailEntryLength, TRUNCATED)}'`
       : 'it names no address';
     throw new ServiceError([
-      `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set ${baseUrlName} to the service's own address.`,
+      `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set ${serviceAddress} to the service's own address.`,
     ]);
   }
   if (status < 200 || status >= 300) throw new ServiceError(describeFailure(response, body, cut));

@@ -3,10 +3,10 @@
 import { dryRunTracker } from './dry-run.js';
 import type { Log } from './log.js';
 import { createTracker, type Tracker } from './service.js';
-import type { Connection } from './settings.js';
+import type { CommonSettings } from './settings.js';
 
 export async function withTracker<T>(
-  connection: Connection,
+  { connection, words }: Pick<CommonSettings, 'connection' | 'words'>,
   log: Log,
   dryRun: boolean,
   use: (tracker: Tracker) => Promise<T>,
@@ -14,9 +14,9 @@ export async function withTracker<T>(
   if (dryRun) return use(dryRunTracker(connection, log));
   // Loaded only when a request is sent: the HTTP client is most of a start-up.
   const { createHttpClient } = await import('./http.js');
-  const http = await createHttpClient({ ...connection, log });
+  const http = await createHttpClient({ ...connection, log, serviceAddress: words.serviceAddress });
   try {
-    return await use(createTracker(http, connection));
+    return await use(createTracker(http, connection, words));
   } finally {
     await http.close();
   }

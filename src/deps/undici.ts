@@ -1,12 +1,12 @@
-// The reaches into undici, and the only module that loads it. Why, in a line each:
+// The only module that loads undici, and its two shortcuts past undici's public entry (what
+// `npm run bench -- --reaches` measures). Why each pays:
 // - by path: undici's index also builds fetch, WebSocket, the caches, the mocks and every other
 //   dispatcher, where a report sends one request through an Agent; this loads only what the index
 //   would use for that (undici has no `exports` map: its files load by path), and the proxy agent
 //   only for a request that goes through a proxy.
 // - node:http2 (undiciLazyBuiltins below): undici's client requires it at load only to read fixed
 //   constants, and a report never speaks HTTP/2; a stand-in answers those constants.
-// Pinned by test/deps/undici.test.ts; each one's gain is measured by `npm run bench -- --reaches`
-// (docs/performance.md) and listed in CONTRIBUTING.md (Dependency reaches).
+// Pinned by test/deps/undici.test.ts; each one's gain is in docs/performance.md.
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import api from 'undici/lib/api/index.js';
 import Agent from 'undici/lib/dispatcher/agent.js';
@@ -24,7 +24,7 @@ Object.assign(Dispatcher.prototype, api);
  * headers, and between two parts of its body. undici's defaults are 10 s and 300 s, and a request's
  * AbortSignal does not cancel a connection being made.
  */
-export interface Timeouts {
+interface Timeouts {
   timeoutMs: number;
 }
 
@@ -69,7 +69,7 @@ function withoutAddressServername(connect: Connector): Connector {
     connect(isIP(options.servername ?? '') ? { ...options, servername: undefined } : options, callback);
 }
 
-export type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> &
+type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> &
   Partial<Pick<Undici.Dispatcher.RequestOptions, 'method'>> & { dispatcher: Undici.Dispatcher };
 
 /** undici's `request(url, options)` (as its index makes it), with the dispatcher always given. */

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { useFakeService } from '../fixture.ts';
-import { azureCommandIn, azureCommandLines } from '../foreign-commands.ts';
-import { INSTALL_TIMEOUT_MS, installedCli, runCli } from '../run-cli.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { azureCommandIn, azureCommandLines } from '../helpers/foreign-commands.ts';
+import { INSTALL_TIMEOUT_MS, installedCli, runCli } from '../helpers/run-cli.ts';
 
 // Packed and installed once, before any test's own time starts.
 beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
@@ -239,7 +239,7 @@ describe('in Azure Pipelines (TF_BUILD=True), whose agent runs `##vso[` found an
       expect(result.messages).toEqual([
         `warning: Could not record the deployment of artifact 42: HTTP ${status}: ##vso\\u005btask.setvariable variable=DEPLOYED]evil`,
       ]);
-      // As the agent reads each line (test/foreign-commands.ts, ported from its Command.cs).
+      // As the agent reads each line (test/helpers/foreign-commands.ts, ported from its Command.cs).
       expect(result.stderr.split('\n').map(azureCommandIn).filter(Boolean)).toEqual([]);
       expect(azureCommandLines(result.stderr)).toEqual([]);
     },

@@ -9,10 +9,17 @@ import { createServer, type Server } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { useFakeService } from '../fixture.ts';
-import { startForwardProxy, type ForwardProxy } from '../forward-proxy.ts';
-import { cliSubject, fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, installedSea, runCli } from '../run-cli.ts';
-import { TEST_CA_PATH, tlsFixture } from '../tls-fixtures.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.ts';
+import {
+  cliSubject,
+  fixtureCommand,
+  INSTALL_TIMEOUT_MS,
+  installedCli,
+  installedSea,
+  runCli,
+} from '../helpers/run-cli.ts';
+import { TEST_CA_PATH, tlsFixture } from '../helpers/tls-fixtures.ts';
 
 beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
 

@@ -23,10 +23,10 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { pathWithoutNode, seaName } from '../../scripts/sea.ts';
-import { useFakeService } from '../fixture.ts';
-import { sha256sums, startReleaseServer, type ReleaseServer } from '../release-server.ts';
-import { INSTALL_TIMEOUT_MS, installedCli, installedSea } from '../run-cli.ts';
-import { ROOT } from '../run-action.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { sha256sums, startReleaseServer, type ReleaseServer } from '../helpers/release-server.ts';
+import { INSTALL_TIMEOUT_MS, installedCli, installedSea } from '../helpers/run-cli.ts';
+import { ROOT } from '../helpers/run-action.ts';
 
 const fake = useFakeService();
 const SHA = '9fceb02d0ae598e95dc970b74767f19372d61af8';

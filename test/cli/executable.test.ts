@@ -9,9 +9,9 @@ import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seaName } from '../../scripts/sea.ts';
-import { useFakeService } from '../fixture.ts';
-import { INSTALL_TIMEOUT_MS, installedSea, runCli } from '../run-cli.ts';
-import { ROOT } from '../run-action.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { INSTALL_TIMEOUT_MS, installedSea, runCli } from '../helpers/run-cli.ts';
+import { ROOT } from '../helpers/run-action.ts';
 
 beforeAll(() => void installedSea(), INSTALL_TIMEOUT_MS);
 

@@ -4,9 +4,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFakeService } from '../fixture.ts';
-import { commandReady, listeningPorts, witnessed } from '../processes.ts';
-import { fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, NODES, runCli, waitForText } from '../run-cli.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { commandReady, listeningPorts, witnessed } from '../helpers/processes.ts';
+import { fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, NODES, runCli, waitForText } from '../helpers/run-cli.ts';
 
 // Packed and installed once, before any test's own time starts.
 beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);

@@ -4,9 +4,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { constants, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFakeService } from '../fixture.ts';
-import { commandReady, running, until } from '../processes.ts';
-import { fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, runCli, waitForText } from '../run-cli.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { commandReady, running, until } from '../helpers/processes.ts';
+import { fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, runCli, waitForText } from '../helpers/run-cli.ts';
 
 // Packed and installed once, before any test's own time starts.
 beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);

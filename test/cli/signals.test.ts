@@ -5,9 +5,16 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFakeService } from '../fixture.ts';
-import { commandReady as countReady, listeningPorts, running, tree, until, witnessed } from '../processes.ts';
-import { fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, runCli, waitForText, type CliResult } from '../run-cli.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { commandReady as countReady, listeningPorts, running, tree, until, witnessed } from '../helpers/processes.ts';
+import {
+  fixtureCommand,
+  INSTALL_TIMEOUT_MS,
+  installedCli,
+  runCli,
+  waitForText,
+  type CliResult,
+} from '../helpers/run-cli.ts';
 
 beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
 

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DRAIN_MS } from '../../src/cli/output.ts';
-import { useFakeService } from '../fixture.ts';
-import { fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, runCli, waitForText } from '../run-cli.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { fixtureCommand, INSTALL_TIMEOUT_MS, installedCli, runCli, waitForText } from '../helpers/run-cli.ts';
 
 beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
 

@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, createProxyAgent, request, undiciLazyBuiltins } from '../../src/deps/undici.ts';
-import { ROOT } from '../run-action.ts';
+import { ROOT } from '../helpers/run-action.ts';
 import { destructured, memberUses, parseJs, requireCalls } from './source.ts';
 
 const UPDATE = 'undici changed shape: update src/deps/undici.ts';

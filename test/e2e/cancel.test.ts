@@ -4,9 +4,9 @@
 // answers until the step has taken the signal, so the order of events is fixed, not timed.
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../fake-service.ts';
-import { useFakeService } from '../fixture.ts';
-import { runStep } from '../run-action.ts';
+import type { RecordedRequest } from '../helpers/fake-service.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { runStep } from '../helpers/run-action.ts';
 
 const fake = useFakeService();
 const ARTIFACTS = Array.from({ length: 20 }, (_, index) => String(index + 1)).join('\n');

@@ -1,8 +1,8 @@
 // The built dist/ as the runner runs it: bad configuration fails before any request, naming the
 // input, the key masked first; the key appears in no line, also with debug logging on.
 import { describe, expect, it } from 'vitest';
-import { useFakeService } from '../fixture.ts';
-import { runJob, runStep, type StepResult } from '../run-action.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { runJob, runStep, type StepResult } from '../helpers/run-action.ts';
 
 const fake = useFakeService();
 

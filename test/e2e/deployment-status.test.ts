@@ -3,9 +3,9 @@
 // App, a tag, a state that has not ended, the state passed explicitly, and a deployment event. The
 // tables are in test/steps/deployment-status.test.ts.
 import { describe, expect, it } from 'vitest';
-import { exampleWith, fixtureRun, type FixtureName } from '../deployment-events.ts';
-import { useFakeService } from '../fixture.ts';
-import { runJob } from '../run-action.ts';
+import { exampleWith, fixtureRun, type FixtureName } from '../helpers/deployment-events.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { runJob } from '../helpers/run-action.ts';
 
 const fake = useFakeService();
 

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useFakeService } from '../fixture.ts';
-import { runJob, runStep } from '../run-action.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { runJob, runStep } from '../helpers/run-action.ts';
 
 const fake = useFakeService();
 

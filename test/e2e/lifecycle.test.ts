@@ -1,8 +1,8 @@
 // The built dist/ as the runner runs it, one case per behaviour class; the tables of each class run
 // in-process in test/steps/. Here: the main flow, and the job status each step sees.
 import { describe, expect, it } from 'vitest';
-import { useFakeService } from '../fixture.ts';
-import { DEFAULT_CHECK_RUN_ID, DEFAULT_ENV, runJob } from '../run-action.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { DEFAULT_CHECK_RUN_ID, DEFAULT_ENV, runJob } from '../helpers/run-action.ts';
 
 const fake = useFakeService();
 const SHA = DEFAULT_ENV.GITHUB_SHA as string;

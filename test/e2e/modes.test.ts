@@ -1,7 +1,7 @@
 // The built dist/ as the runner runs it: one-shot, start and finish across jobs, dry run.
 import { describe, expect, it } from 'vitest';
-import { useFakeService } from '../fixture.ts';
-import { runJob } from '../run-action.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { runJob } from '../helpers/run-action.ts';
 
 const fake = useFakeService();
 

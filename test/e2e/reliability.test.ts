@@ -2,9 +2,9 @@
 // when the service never answers, and a remote service through a proxy (undici's proxy agent, as
 // bundled).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useFakeService } from '../fixture.ts';
-import { startForwardProxy, type ForwardProxy } from '../forward-proxy.ts';
-import { runJob, runStep } from '../run-action.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.ts';
+import { runJob, runStep } from '../helpers/run-action.ts';
 
 const fake = useFakeService();
 

@@ -1,10 +1,10 @@
 // HTTPS end to end: the built dist/ against the fake service on TLS, trusting the test CA the way a
 // runner trusts a private CA (NODE_EXTRA_CA_CERTS), directly and through an HTTPS_PROXY tunnel.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startForwardProxy, type ForwardProxy } from '../forward-proxy.ts';
-import { runJob, runStep } from '../run-action.ts';
-import { TEST_CA_PATH, tlsFixture } from '../tls-fixtures.ts';
-import { useFakeService } from '../fixture.ts';
+import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.ts';
+import { runJob, runStep } from '../helpers/run-action.ts';
+import { TEST_CA_PATH, tlsFixture } from '../helpers/tls-fixtures.ts';
+import { useFakeService } from '../helpers/fixture.ts';
 
 const fake = useFakeService();
 

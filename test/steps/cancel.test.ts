@@ -2,9 +2,9 @@
 // SIGINT or SIGTERM, played by emitting it on the process, at the moment a wave of 8 creates is in
 // flight and no other can start. The tables behind test/e2e/cancel.test.ts.
 import { describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../fake-service.ts';
-import { useFakeService } from '../fixture.ts';
-import { runStepInProcess } from '../in-process.ts';
+import type { RecordedRequest } from '../helpers/fake-service.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { runStepInProcess } from '../helpers/in-process.ts';
 
 const fake = useFakeService();
 const artifacts = (count: number) => Array.from({ length: count }, (_, index) => String(index + 1)).join(',');

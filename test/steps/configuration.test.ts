@@ -2,9 +2,9 @@
 // (in-process, from src/; every message is test/unit/settings.test.ts's).
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { StepResult } from '../run-action.ts';
-import { runJobInProcess } from '../in-process.ts';
-import { useFakeService } from '../fixture.ts';
+import type { StepResult } from '../helpers/run-action.ts';
+import { runJobInProcess } from '../helpers/in-process.ts';
+import { useFakeService } from '../helpers/fixture.ts';
 
 const fake = useFakeService();
 const { inputs } = fake;

@@ -12,10 +12,10 @@ import {
   readmeWith,
   RUN_REFS,
   type FixtureName,
-} from '../deployment-events.ts';
-import { useFakeService } from '../fixture.ts';
-import { runJobInProcess } from '../in-process.ts';
-import type { JobOptions, StepResult } from '../run-action.ts';
+} from '../helpers/deployment-events.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { runJobInProcess } from '../helpers/in-process.ts';
+import type { JobOptions, StepResult } from '../helpers/run-action.ts';
 
 const fake = useFakeService();
 

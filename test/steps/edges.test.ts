@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { useFakeService } from '../fixture.ts';
-import { runJobInProcess, runStepInProcess } from '../in-process.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { runJobInProcess, runStepInProcess } from '../helpers/in-process.ts';
 
 const fake = useFakeService();
 const updateInputs = (extra: Record<string, string>) => ({

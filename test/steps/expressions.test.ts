@@ -1,8 +1,8 @@
 // The `with:` of the README and the examples, expressions and all, evaluated as the runner evaluates
 // them for each step (in-process, from src/; test/e2e/ runs the one-shot on dist/).
 import { describe, expect, it } from 'vitest';
-import { runJobInProcess } from '../in-process.ts';
-import { useFakeService } from '../fixture.ts';
+import { runJobInProcess } from '../helpers/in-process.ts';
+import { useFakeService } from '../helpers/fixture.ts';
 
 const fake = useFakeService();
 

@@ -1,9 +1,9 @@
 // The main flow, step by step (in-process, from src/), against the fake service: defaults for every
 // event, the job status, ids and addresses, and what the post step does when main recorded nothing.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CHECK_RUN_ID, DEFAULT_ENV } from '../run-action.ts';
-import { runJobInProcess, runStepInProcess } from '../in-process.ts';
-import { useFakeService } from '../fixture.ts';
+import { DEFAULT_CHECK_RUN_ID, DEFAULT_ENV } from '../helpers/run-action.ts';
+import { runJobInProcess, runStepInProcess } from '../helpers/in-process.ts';
+import { useFakeService } from '../helpers/fixture.ts';
 
 const fake = useFakeService();
 const { inputs } = fake;

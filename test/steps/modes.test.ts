@@ -1,8 +1,8 @@
 // Every way teams deploy (in-process, from src/): one-shot, start/finish across jobs, several
 // artifacts, dry run, summary.
 import { describe, expect, it } from 'vitest';
-import { runJobInProcess } from '../in-process.ts';
-import { useFakeService } from '../fixture.ts';
+import { runJobInProcess } from '../helpers/in-process.ts';
+import { useFakeService } from '../helpers/fixture.ts';
 
 /** The job's duration is real time; tests compare everything around it. */
 const anyDuration = (text: string) => text.replace(/ after \d+s\./g, ' after Ns.');

@@ -11,10 +11,10 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Limits } from '../../src/core/constants.ts';
 import { secretForms } from '../../src/core/secret.ts';
-import { startFakeService, type FakeService, type FakeServiceOptions, type Fault } from '../fake-service.ts';
-import { ESCAPED_KEYS, hostileFields, hostileText, inputText, KEY, poisoned } from '../hostile.ts';
-import { runJobInProcess, runStepInProcess } from '../in-process.ts';
-import type { StepResult } from '../run-action.ts';
+import { startFakeService, type FakeService, type FakeServiceOptions, type Fault } from '../helpers/fake-service.ts';
+import { ESCAPED_KEYS, hostileFields, hostileText, inputText, KEY, poisoned } from '../helpers/hostile.ts';
+import { runJobInProcess, runStepInProcess } from '../helpers/in-process.ts';
+import type { StepResult } from '../helpers/run-action.ts';
 
 const RUNS = 40;
 

@@ -2,9 +2,9 @@
 // deployment. Which answers are retried, and the waits, are test/http.test.ts's.
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startForwardProxy, type ForwardProxy } from '../forward-proxy.ts';
-import { runJobInProcess, runStepInProcess } from '../in-process.ts';
-import { useFakeService } from '../fixture.ts';
+import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.ts';
+import { runJobInProcess, runStepInProcess } from '../helpers/in-process.ts';
+import { useFakeService } from '../helpers/fixture.ts';
 
 const fake = useFakeService();
 const { inputs } = fake;

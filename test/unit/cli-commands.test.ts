@@ -1,4 +1,4 @@
-// The CLI's commands in-process (main() from src/, test/cli-in-process.ts), against the fake
+// The CLI's commands in-process (main() from src/, test/helpers/cli-in-process.ts), against the fake
 // service: what `context`, `start`, `record` and `finish` print and send, their exit codes, the
 // settings as each command reads them, and every command's --help. The packed CLI is judged by
 // test/cli/; these reach the mutants of src/cli/ (vitest.stryker.config.ts).
@@ -10,12 +10,12 @@ import type { ParsedArgs } from '../../src/cli/args.ts';
 import { jsonText } from '../../src/cli/context.ts';
 import { helpText } from '../../src/cli/help.ts';
 import { attemptTimeoutMs, commandFlags, createsDeployments, readCommand } from '../../src/cli/settings.ts';
-import { CLI_WORDING, CLI_WORDS, cliSettings, RUN_WORDING } from '../../src/cli/source.ts';
+import { CLI_WORDS, cliSettings, RUN_WORDS } from '../../src/cli/source.ts';
 import { ConfigError } from '../../src/core/config-error.ts';
 import { describeStart } from '../../src/core/outcome.ts';
 import type { Plan } from '../../src/core/plan.ts';
-import { runCliInProcess } from '../cli-in-process.ts';
-import { startFakeService, type FakeService } from '../fake-service.ts';
+import { runCliInProcess } from '../helpers/cli-in-process.ts';
+import { startFakeService, type FakeService } from '../helpers/fake-service.ts';
 
 const FIELDS = ['--artifact-id', '42', '--commit-sha', 'c0ffee', '--user', 'alice', '--branch', 'main'];
 /** No git repository for git to find, and no configuration of this machine's. */
@@ -369,7 +369,7 @@ describe("a command's settings", () => {
     expect(created.ci?.name).toBeUndefined();
     expect(created.ci?.defaults).toBeDefined();
     expect(created.request.fields?.user).toEqual({ value: 'u', source: '--user' });
-    expect(created.settings.connection.tool).toBe('report-deployment');
+    expect(created.settings.words.tool).toBe('report-deployment');
     expect(finished.ci).toBeUndefined();
     expect(finished.request.status).toBe('SUCCEEDED');
     await expect(readCommand(args('start'), env(), log)).rejects.toBeInstanceOf(ConfigError);
@@ -394,10 +394,12 @@ describe("a command's settings", () => {
 
 describe("the CLI's settings and words", () => {
   it('names each setting as its flag; the service by where it came from', () => {
-    expect(cliSettings({}, {}).setting('base-url')).toBe('--base-url (or DEPLOY_TRACKER_URL)');
-    expect(cliSettings({}, { DEPLOY_TRACKER_URL: 'https://x' }).setting('base-url')).toBe('DEPLOY_TRACKER_URL');
-    expect(cliSettings({ 'base-url': '' }, { DEPLOY_TRACKER_URL: 'https://x' }).setting('base-url')).toBe('--base-url');
-    expect(cliSettings({}, {}).setting('api-key', 'user')).toBe('DEPLOY_TRACKER_API_KEY or --user');
+    expect(cliSettings({}, {}).words.setting('base-url')).toBe('--base-url (or DEPLOY_TRACKER_URL)');
+    expect(cliSettings({}, { DEPLOY_TRACKER_URL: 'https://x' }).words.setting('base-url')).toBe('DEPLOY_TRACKER_URL');
+    expect(cliSettings({ 'base-url': '' }, { DEPLOY_TRACKER_URL: 'https://x' }).words.setting('base-url')).toBe(
+      '--base-url',
+    );
+    expect(cliSettings({}, {}).words.setting('api-key', 'user')).toBe('DEPLOY_TRACKER_API_KEY or --user');
   });
 
   it('reads the service from the flag over DEPLOY_TRACKER_URL, the key only from DEPLOY_TRACKER_API_KEY, defaults otherwise', () => {
@@ -422,28 +424,28 @@ describe("the CLI's settings and words", () => {
       warning:
         "DEPLOY_TRACKER_API_KEY is not set, so nothing is recorded. Set it to the key from the service's settings page (in a CI, from a secret variable; a protected variable is withheld from unprotected branches).",
     });
-    expect(source.assignment('dry-run', 'true')).toBe('`--dry-run`');
-    expect(source.assignment('retries', '2')).toBe('`--retries 2`');
-    expect(source.assignment('user')).toBe('`--user`');
-    expect(source.assignment('api-key', 'x')).toBe('DEPLOY_TRACKER_API_KEY');
+    expect(source.words.assignment('dry-run', 'true')).toBe('`--dry-run`');
+    expect(source.words.assignment('retries', '2')).toBe('`--retries 2`');
+    expect(source.words.assignment('user')).toBe('`--user`');
+    expect(source.words.assignment('api-key', 'x')).toBe('DEPLOY_TRACKER_API_KEY');
     expect(source.words).toBe(CLI_WORDS);
   });
 
   it("speaks of itself as a command, and run's dry run goes on", () => {
-    expect(CLI_WORDS).toEqual({
+    expect(CLI_WORDS).toMatchObject({
       tool: 'report-deployment',
       unit: 'command',
       statusHint: 'Or give --exit-code N, e.g. `--exit-code $?`.',
     });
-    expect(CLI_WORDING.setting('api-key', 'retries')).toBe('DEPLOY_TRACKER_API_KEY or --retries');
-    expect([CLI_WORDING.starter, CLI_WORDING.finisher, CLI_WORDING.finishFrom, CLI_WORDING.finishWhen]).toEqual([
+    expect(CLI_WORDS.setting('api-key', 'retries')).toBe('DEPLOY_TRACKER_API_KEY or --retries');
+    expect([CLI_WORDS.starter, CLI_WORDS.finisher, CLI_WORDS.finishFrom, CLI_WORDS.finishWhen]).toEqual([
       'report-deployment',
       'report-deployment',
       "the command's exit status",
       'when it ends',
     ]);
-    expect(CLI_WORDING.dryRunGoesOn).toBeUndefined();
-    expect(RUN_WORDING).toEqual({ ...CLI_WORDING, dryRunGoesOn: 'the command runs all the same' });
+    expect(CLI_WORDS.dryRunGoesOn).toBeUndefined();
+    expect(RUN_WORDS).toEqual({ ...CLI_WORDS, dryRunGoesOn: 'the command runs all the same' });
   });
 
   it("run's dry run says the command runs all the same, at every start that sends nothing", () => {
@@ -453,12 +455,12 @@ describe("the CLI's settings and words", () => {
       { kind: 'finish-later', ids: [id] },
       { kind: 'update', status: 'FAILED', ids: [id] },
     ];
-    const options = (wording: typeof CLI_WORDING) => ({ dryRun: true, startedAt: 0, wording });
+    const options = (words: typeof CLI_WORDS) => ({ dryRun: true, startedAt: 0, words });
     for (const plan of plans) {
-      expect(describeStart(plan, {}, options(RUN_WORDING)).lines.at(-1)?.text).toBe(
+      expect(describeStart(plan, {}, options(RUN_WORDS)).lines.at(-1)?.text).toBe(
         'Dry run: nothing was sent; the command runs all the same.',
       );
-      expect(describeStart(plan, {}, options(CLI_WORDING)).lines.at(-1)?.text).toBe('Dry run: nothing was sent.');
+      expect(describeStart(plan, {}, options(CLI_WORDS)).lines.at(-1)?.text).toBe('Dry run: nothing was sent.');
     }
   });
 

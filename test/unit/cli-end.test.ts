@@ -3,8 +3,8 @@
 // where that signal does not end it, with its exit code.
 import { describe, expect, it } from 'vitest';
 import { endProcess } from '../../src/cli/index.ts';
-import { runCliInProcess } from '../cli-in-process.ts';
-import { fixtureCommand } from '../run-cli.ts';
+import { runCliInProcess } from '../helpers/cli-in-process.ts';
+import { fixtureCommand } from '../helpers/run-cli.ts';
 
 function fakeProcess(platform: NodeJS.Platform = 'linux') {
   const calls: string[] = [];

@@ -3,9 +3,9 @@
 // stop them. The `[` is shown as `\u005b` in every environment; GitHub's own handling stays as it is.
 import { describe, expect, it } from 'vitest';
 import { holdsForeignCommand, openCliLog } from '../../src/cli/log.ts';
-import { runCliInProcess } from '../cli-in-process.ts';
-import { startFakeService } from '../fake-service.ts';
-import { azureCommandIn, foreignCommandLines } from '../foreign-commands.ts';
+import { runCliInProcess } from '../helpers/cli-in-process.ts';
+import { startFakeService } from '../helpers/fake-service.ts';
+import { azureCommandIn, foreignCommandLines } from '../helpers/foreign-commands.ts';
 
 /** What the log writes for `say`, in `env`. */
 function printed(env: Record<string, string>, say: (log: ReturnType<typeof openCliLog>) => void): string {

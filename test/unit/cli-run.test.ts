@@ -16,9 +16,9 @@ import { setStatusAll } from '../../src/core/service.ts';
 import { INTERRUPTED_WAIT_MS, isInteractive, relayLine, runWrapped } from '../../src/cli/run.ts';
 import type { StopSignal } from '../../src/cli/signals.ts';
 import type { OutsideReach, Witness } from '../../src/cli/witness.ts';
-import { useFakeService } from '../fixture.ts';
-import { running, until } from '../processes.ts';
-import { fixtureCommand } from '../run-cli.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { running, until } from '../helpers/processes.ts';
+import { fixtureCommand } from '../helpers/run-cli.ts';
 
 // A bug of ours deep in a request (nothing known throws there any more: what did, proxy credentials
 // undici could not decode, is now a bad setting): `bug` makes planning, the create or the update throw.

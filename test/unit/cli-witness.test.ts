@@ -13,7 +13,7 @@ import {
   witnessProgram,
 } from '../../src/cli/witness.ts';
 import { processGroupInStat } from '../../src/cli/process-group.ts';
-import { running, tree, until } from '../processes.ts';
+import { running, tree, until } from '../helpers/processes.ts';
 
 const CAT = witnessProgram(process.env.PATH ?? '') as string;
 

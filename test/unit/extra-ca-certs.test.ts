@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/config-error.ts';
 import { checkExtraCaCerts } from '../../src/core/extra-ca-certs.ts';
-import { runCliInProcess } from '../cli-in-process.ts';
-import { fixtureCommand } from '../run-cli.ts';
+import { runCliInProcess } from '../helpers/cli-in-process.ts';
+import { fixtureCommand } from '../helpers/run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'report-deployment-ca-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

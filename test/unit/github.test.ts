@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { deploymentEventStatus, githubDefaults, secretsWithheld, type GitHubContext } from '../../src/ci/github.ts';
-import { inputNaming } from '../../src/action/inputs.ts';
+import { deploymentEventStatus, githubDefaults, type GitHubContext } from '../../src/ci/github.ts';
+import { secretsWithheld } from '../../src/ci/github-secrets.ts';
+import { ACTION_WORDS } from '../../src/action/words.ts';
 
 const env = {
   GITHUB_SHA: 'merge-sha',
@@ -379,11 +380,11 @@ describe('deploymentEventStatus', () => {
     ['push', { deployment_status: { state: 'success' } }, undefined],
     ['workflow_dispatch', {}, undefined],
   ])('on %s with %o: %o', (eventName, payload, implied) => {
-    expect(deploymentEventStatus({ eventName, payload }, inputNaming)).toEqual(implied);
+    expect(deploymentEventStatus({ eventName, payload }, ACTION_WORDS)).toEqual(implied);
   });
 
   it('a deployment event has no state yet: nothing, and how to record it', () => {
-    expect(deploymentEventStatus({ eventName: 'deployment', payload: {} }, inputNaming)).toEqual({
+    expect(deploymentEventStatus({ eventName: 'deployment', payload: {} }, ACTION_WORDS)).toEqual({
       nothing:
         'Nothing recorded: a `deployment` event comes when a deployment is created, before it has a state. Run this workflow on `deployment_status` to record each deployment once it has succeeded or failed, or set `status` to record it here.',
     });

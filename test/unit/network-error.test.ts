@@ -83,7 +83,7 @@ describe('describeNetworkError', () => {
       'the proxy HTTPS_PROXY (http://proxy.example.com:3128) would not connect to t.example.com (HTTP 502)',
     ],
   ])('%o through %o: %s', (error, through, cause, text) => {
-    expect(describeNetworkError(error, 't.example.com', through)).toEqual({ cause, text });
+    expect(describeNetworkError(error, 't.example.com', through, '`base-url`')).toEqual({ cause, text });
   });
 
   it.each([
@@ -105,13 +105,13 @@ describe('describeNetworkError', () => {
       "the answer of t.example.com is not valid HTTP/1.1 (HPE_INVALID_HEADER_TOKEN): is `base-url` the service's address, with the right scheme (http or https)?",
     ],
   ])('%o: %s', (error, text) => {
-    expect(describeNetworkError(error, 't.example.com', undefined).text).toBe(text);
+    expect(describeNetworkError(error, 't.example.com', undefined, '`base-url`').text).toBe(text);
   });
 
   it('a 407 through a proxy URL that holds credentials: they were refused, not missing', () => {
     const withCredentials = { url: new URL('http://deploy:pw@proxy.example.com:3128'), variable: 'HTTPS_PROXY' };
     const error = { name: 'RequestAbortedError', message: 'Proxy response (407) !== 200 when HTTP Tunneling' };
-    expect(describeNetworkError(error, 't.example.com', withCredentials)).toEqual({
+    expect(describeNetworkError(error, 't.example.com', withCredentials, '`base-url`')).toEqual({
       cause: 'proxy-auth',
       text: 'the proxy HTTPS_PROXY (http://proxy.example.com:3128) refused the credentials its URL gives (HTTP 407): check the user name and password there (a `%`, `@`, `:` or `/` in them written `%25`, `%40`, `%3A`, `%2F`)',
     });
@@ -126,7 +126,9 @@ describe('describeNetworkError', () => {
 
   it('may blame the proxy too, when it is an https proxy', () => {
     const httpsProxy = { url: new URL('https://proxy.example.com:3128'), variable: 'HTTPS_PROXY' };
-    expect(describeNetworkError(systemError('DEPTH_ZERO_SELF_SIGNED_CERT'), 't.example.com', httpsProxy).text).toMatch(
+    expect(
+      describeNetworkError(systemError('DEPTH_ZERO_SELF_SIGNED_CERT'), 't.example.com', httpsProxy, '`base-url`').text,
+    ).toMatch(
       /^the TLS certificate of t\.example\.com \(or of the proxy HTTPS_PROXY \(https:\/\/proxy\.example\.com:3128\)\) is self-signed/,
     );
   });
@@ -140,7 +142,7 @@ describe('describeNetworkError', () => {
     ['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'is issued by an authority this runner does not trust'],
     ['ERR_TLS_CERT_ALTNAME_INVALID', 'is for another host name'],
   ])('a certificate problem %s says so, and never retries', (code, problem) => {
-    expect(describeNetworkError(systemError(code), 't.example.com', undefined)).toEqual({
+    expect(describeNetworkError(systemError(code), 't.example.com', undefined, '`base-url`')).toEqual({
       cause: 'tls',
       text: `the TLS certificate of t.example.com ${problem} (${code}). If the service uses a private certificate authority, point NODE_EXTRA_CA_CERTS at its certificate`,
     });

@@ -1,7 +1,7 @@
 // What each face says of what happened, worded once in the core: every case of starting, finishing
 // and being cancelled, as the action words it (the CLI's words: test/unit/cli-commands.test.ts).
 import { describe, expect, it } from 'vitest';
-import { ACTION_WORDING } from '../../src/action/inputs.ts';
+import { ACTION_WORDS } from '../../src/action/words.ts';
 import type { CreateBody } from '../../src/core/deployment.ts';
 import { textId } from '../../src/core/ids.ts';
 import { describeCancel, describeFinish, describeStart } from '../../src/core/outcome.ts';
@@ -26,11 +26,11 @@ const create = (finishLater: boolean): Plan => ({
 });
 const update: Plan = { kind: 'update', status: 'SUCCEEDED', ids };
 const start = (plan: Plan, results: Parameters<typeof describeStart>[1] = {}, dryRun = false) =>
-  describeStart(plan, results, { dryRun, startedAt: 1000, wording: ACTION_WORDING });
+  describeStart(plan, results, { dryRun, startedAt: 1000, words: ACTION_WORDS });
 const finish = (
   results: Parameters<typeof describeFinish>[1],
   options: { startedAt?: number; dryRun?: boolean; placeholders?: number } = {},
-) => describeFinish('SUCCEEDED', results, { dryRun: false, startedAt: 0, wording: ACTION_WORDING, ...options });
+) => describeFinish('SUCCEEDED', results, { dryRun: false, startedAt: 0, words: ACTION_WORDS, ...options });
 const text = (lines: { text: string }[]) => lines.map((line) => line.text);
 
 describe('describeCancel: what a cancelled run does with each plan', () => {
@@ -61,7 +61,7 @@ describe('describeCancel: what a cancelled run does with each plan', () => {
       'The run is being cancelled: the main step sends nothing, and ends as it would.',
     ],
   ])('%s', (_, plan, said) => {
-    expect(describeCancel(plan, ACTION_WORDING)).toBe(said);
+    expect(describeCancel(plan, ACTION_WORDS)).toBe(said);
   });
 });
 

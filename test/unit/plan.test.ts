@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { githubDefaults, type GitHubContext } from '../../src/ci/github.ts';
 import { ConfigError } from '../../src/core/config-error.ts';
 import { plan as planFor } from '../../src/core/plan.ts';
-import { readSettingsAndRequest } from '../../src/core/settings.ts';
+import { readSettingsAndRequest } from '../../src/core/request.ts';
 import { sourceOf } from './source.ts';
 
 const context: GitHubContext = {

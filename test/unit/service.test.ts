@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpClient, HttpRequest, HttpResponse } from '../../src/core/http.ts';
 import { NetworkError } from '../../src/core/network-error.ts';
+import { ACTION_WORDS } from '../../src/action/words.ts';
 import {
   createAll,
   createTracker,
@@ -149,7 +150,7 @@ function answering(answer: Partial<HttpResponse> | Error): HttpClient & { sent: 
 }
 
 async function createError(answer: Partial<HttpResponse>): Promise<string> {
-  const error = await createTracker(answering(answer), connection)
+  const error = await createTracker(answering(answer), connection, ACTION_WORDS)
     .create(body)
     .catch((caught: unknown) => caught);
   expect(error).toBeInstanceOf(ServiceError);
@@ -159,7 +160,10 @@ async function createError(answer: Partial<HttpResponse>): Promise<string> {
 describe('the tracker', () => {
   it('sends the key, the JSON body, and keeps a big id exactly', async () => {
     const http = answering({ text: '{"success":true,"id":9007199254740993}' });
-    expect(await createTracker(http, connection).create(body)).toEqual({ text: '9007199254740993', numeric: true });
+    expect(await createTracker(http, connection, ACTION_WORDS).create(body)).toEqual({
+      text: '9007199254740993',
+      numeric: true,
+    });
     expect(http.sent[0]?.headers).toEqual({
       'content-type': 'application/json',
       accept: 'application/json',
@@ -223,9 +227,9 @@ describe('the tracker', () => {
   });
 
   it('a redirect names the setting as the face names it (the CLI: where its address came from)', async () => {
-    const error = await createTracker(answering({ status: 308, text: '' }), {
-      ...connection,
-      baseUrlName: 'DEPLOY_TRACKER_URL',
+    const error = await createTracker(answering({ status: 308, text: '' }), connection, {
+      ...ACTION_WORDS,
+      serviceAddress: 'DEPLOY_TRACKER_URL',
     })
       .update({ text: '7', numeric: true }, 'SUCCEEDED')
       .catch((caught: unknown) => caught);
@@ -238,12 +242,12 @@ describe('the tracker', () => {
     'takes an answer with content-encoding %j as it is',
     async (encoding) => {
       const http = answering({ status: 201, contentEncoding: encoding, text: '{"success":true,"id":5}' });
-      expect(await createTracker(http, connection).create(body)).toEqual({ text: '5', numeric: true });
+      expect(await createTracker(http, connection, ACTION_WORDS).create(body)).toEqual({ text: '5', numeric: true });
     },
   );
 
   it('names its errors ServiceError', async () => {
-    const error = await createTracker(answering({ status: 500, text: '' }), connection)
+    const error = await createTracker(answering({ status: 500, text: '' }), connection, ACTION_WORDS)
       .create(body)
       .catch((caught: unknown) => caught);
     expect((error as Error).name).toBe('ServiceError');
@@ -254,7 +258,9 @@ describe('the tracker', () => {
     const http = answering({ status: 201, text: '{"success":true,"id":5}' });
     const cancelled = new AbortController();
     cancelled.abort();
-    expect(await createAll(createTracker(http, connection), [body, body], { signal: cancelled.signal })).toEqual([
+    expect(
+      await createAll(createTracker(http, connection, ACTION_WORDS), [body, body], { signal: cancelled.signal }),
+    ).toEqual([
       { body, notSent: true },
       { body, notSent: true },
     ]);
@@ -262,7 +268,7 @@ describe('the tracker', () => {
   });
 
   it('refuses an update answered with JSON null, saying so rather than failing as a bug', async () => {
-    const tracker = createTracker(answering({ status: 200, text: 'null' }), connection);
+    const tracker = createTracker(answering({ status: 200, text: 'null' }), connection, ACTION_WORDS);
     expect(await setStatusAll(tracker, [{ text: '1', numeric: true }], 'SUCCEEDED')).toEqual([
       {
         id: { text: '1', numeric: true },
@@ -272,14 +278,18 @@ describe('the tracker', () => {
   });
 
   it('settles every create and update, a failure on one not stopping the others', async () => {
-    const tracker = createTracker(answering(new NetworkError('connection refused (t.example)')), connection);
+    const tracker = createTracker(
+      answering(new NetworkError('connection refused (t.example)')),
+      connection,
+      ACTION_WORDS,
+    );
     expect(await createAll(tracker, [body])).toEqual([{ body, failure: ['connection refused (t.example)'] }]);
     const id = { text: '1', numeric: true };
     expect(await setStatusAll(tracker, [id], 'FAILED')).toEqual([{ id, failure: ['connection refused (t.example)'] }]);
   });
 
   it('says a bug of ours is one, for that deployment alone, and still reports the others', async () => {
-    const tracker = createTracker(answering(new TypeError('oops')), connection);
+    const tracker = createTracker(answering(new TypeError('oops')), connection, ACTION_WORDS);
     const [result] = await createAll(tracker, [body]);
     expect(result && 'failure' in result ? result.failure.slice(0, 2) : []).toEqual([
       'unexpected error (a bug of report-deployment: please report it):',
@@ -290,17 +300,17 @@ describe('the tracker', () => {
   it('reads an answer nested thousands deep: its id, exactly where it can', async () => {
     const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
     const small = answering({ text: `{"success":true,"id":7,"x":${deep}}` });
-    expect(await createTracker(small, connection).create(body)).toEqual({ text: '7', numeric: true });
+    expect(await createTracker(small, connection, ACTION_WORDS).create(body)).toEqual({ text: '7', numeric: true });
     expect(await createError({ text: `{"success":true,"id":9007199254740993,"x":${deep}}` })).toBe(
       'HTTP 200, but the answer nests too deep for its numeric id to be read exactly (the service may have recorded a deployment this action cannot finish)',
     );
   });
 
   it('names the face that could not finish the deployment, where it says who it is', async () => {
-    const cli = { ...connection, tool: 'report-deployment' };
+    const cli = { ...ACTION_WORDS, tool: 'report-deployment' };
     const refused = async (text: string) =>
       String(
-        await createTracker(answering({ text }), cli)
+        await createTracker(answering({ text }), connection, cli)
           .create(body)
           .catch((caught: unknown) => caught),
       );

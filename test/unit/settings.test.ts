@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { githubDefaults } from '../../src/ci/github.ts';
 import { ConfigError } from '../../src/core/config-error.ts';
-import {
-  artifactIdValue,
-  finalStatus,
-  inspectSettingsAndRequest,
-  readSettingsAndRequest,
-  splitList,
-  statusFromWord,
-  type ImpliedStatus,
-} from '../../src/core/settings.ts';
+import { splitList } from '../../src/core/id-list.ts';
+import { artifactIdValue, inspectSettingsAndRequest, readSettingsAndRequest } from '../../src/core/request.ts';
+import { finalStatus, statusFromWord, type ImpliedStatus } from '../../src/core/status.ts';
 import { sourceOf } from './source.ts';
+import { ACTION_WORDS } from '../../src/action/words.ts';
 
 const valid = {
   // A key as long as a real one: values in errors are cleaned of it, and a 1-letter key is in most words.
@@ -395,10 +390,10 @@ describe('small parsers', () => {
 });
 
 describe("each face's words, and the problems beside what could be read", () => {
-  const words = { tool: 'the tool', unit: 'command', statusHint: 'Or give an exit code.' };
+  const words = { ...ACTION_WORDS, tool: 'the tool', unit: 'command', statusHint: 'Or give an exit code.' };
 
   it('the action speaks of itself as this action, a step, and when the job ends', () => {
-    expect(settings(valid).connection.tool).toBe('this action');
+    expect(settings(valid).words.tool).toBe('this action');
     expect(problems({ ...valid, status: 'done' })[0]).toMatch(
       /got 'done'\. Leave it empty to start the deployment here and finish it when the job ends\.$/,
     );
@@ -409,7 +404,7 @@ describe("each face's words, and the problems beside what could be read", () => 
       readSettingsAndRequest({ ...sourceOf(values), words }, {}, () =>
         githubDefaults({ eventName: 'push', payload: {}, env: run, checkRunId: '' }),
       );
-    expect(read(valid).settings.connection.tool).toBe('the tool');
+    expect(read(valid).settings.words.tool).toBe('the tool');
     const many = Array.from({ length: 101 }, (_, index) => String(index + 1)).join(',');
     expect(() => read({ ...valid, status: 'done', 'artifact-id': many })).toThrow(
       new ConfigError([

@@ -1,4 +1,5 @@
 // A SettingSource over a plain record, named as the action names its inputs: for the core's tables.
+import { ACTION_WORDS } from '../../src/action/words.ts';
 import type { SettingSource } from '../../src/core/settings.ts';
 
 export function sourceOf(
@@ -7,8 +8,7 @@ export function sourceOf(
 ): SettingSource {
   return {
     get: (name) => values[name] ?? '',
-    setting: (...names) => `Input ${names.map((name) => `'${name}'`).join(' or ')}`,
-    assignment: (name, value) => (value === undefined ? `\`${name}\`` : `\`${name}: ${value}\``),
+    words: ACTION_WORDS,
     emptyKey: () => emptyKey,
   };
 }

@@ -1,11 +1,11 @@
 // Finding and starting `run`'s command on Windows, tested on any OS with the platform injected: PATH
 // and PATHEXT as cmd and PowerShell read them, and every argument of a batch file written so that
 // neither cmd.exe nor the batch file's own `%*` ever reads a second command in it, whatever it holds
-// (a model of cmd.exe's reading: test/cmd-exe.ts), while its program gets the argument back as it was.
+// (a model of cmd.exe's reading: test/helpers/cmd-exe.ts), while its program gets the argument back as it was.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { batchArgument, envValue, findOnWindows, UnsafeForCmd, windowsStart } from '../../src/cli/windows.ts';
-import { crtArguments, percentOnCommandLine, runBatch, specialCharacters } from '../cmd-exe.ts';
+import { crtArguments, percentOnCommandLine, runBatch, specialCharacters } from '../helpers/cmd-exe.ts';
 
 const FILES = new Set([
   // npm's own folder holds `npm`, a shell script for Git Bash, beside npm.cmd.
@@ -192,7 +192,7 @@ describe('no argument ever runs a second command through cmd.exe, and every one 
   });
 });
 
-describe('the model of cmd.exe (test/cmd-exe.ts) finds what it must', () => {
+describe('the model of cmd.exe (test/helpers/cmd-exe.ts) finds what it must', () => {
   it('expands variables, and an undefined one is left as it is', () => {
     expect(percentOnCommandLine('a%X%b%Y%c', { x: '1' })).toBe('a1b%Y%c');
     expect(percentOnCommandLine('%%cd:~,%', { cd: 'C:\\w' })).toBe('%');

@@ -21,7 +21,7 @@ import { resolveCommand } from '../../src/cli/find-command.ts';
 import { processGroupOf } from '../../src/cli/process-group.ts';
 import type { OutsideReach, Witness } from '../../src/cli/witness.ts';
 import { commandStdio, exitCodeOf, startCommand } from '../../src/cli/wrap.ts';
-import { running, tree, until } from '../processes.ts';
+import { running, tree, until } from '../helpers/processes.ts';
 
 let dir: string;
 beforeEach(() => {

@@ -4,9 +4,9 @@
 import fc from 'fast-check';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFakeService } from '../fixture.ts';
-import { INSTALL_TIMEOUT_MS, installedCli, runCli } from '../run-cli.ts';
-import { ROOT } from '../run-action.ts';
+import { useFakeService } from '../helpers/fixture.ts';
+import { INSTALL_TIMEOUT_MS, installedCli, runCli } from '../helpers/run-cli.ts';
+import { ROOT } from '../helpers/run-action.ts';
 
 beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
 

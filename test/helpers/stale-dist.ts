@@ -1,10 +1,10 @@
 // The end-to-end tests judge dist/, so they must never judge a dist/ built from other sources than
 // the ones beside it: a stale bundle passes or fails for the wrong reasons. `npm run build` records
-// the fingerprint of its sources in dist/source-hash.txt (scripts/source-hash.ts); test/run-action.ts
+// the fingerprint of its sources in dist/source-hash.txt (scripts/source-hash.ts); test/helpers/run-action.ts
 // compares it with the sources at load time, so every end-to-end file fails at once.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SOURCE_HASH_FILE, sourceHash } from '../scripts/source-hash.ts';
+import { SOURCE_HASH_FILE, sourceHash } from '../../scripts/source-hash.ts';
 
 export const STALE_DIST_MESSAGE = 'dist/ is stale (built from other sources than src/ now holds): run `npm run build`';
 

@@ -1,5 +1,5 @@
 // How two other CIs read a step's output: the lines in which they would find a logging command of
-// their own. The GitHub runner's reading is test/runner-commands.ts; these have no stop-commands,
+// their own. The GitHub runner's reading is test/helpers/runner-commands.ts; these have no stop-commands,
 // so a line that holds one is run whatever came before it.
 
 /** The lines as a .NET StreamReader.ReadLine or a line-reading agent splits them: on \r\n, \r or \n. */

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const TLS_FIXTURES_DIR = join(import.meta.dirname, 'fixtures', 'tls');
+export const TLS_FIXTURES_DIR = join(import.meta.dirname, '..', 'fixtures', 'tls');
 
 /** The test CA's certificate: give its path to the action as NODE_EXTRA_CA_CERTS. */
 export const TEST_CA_PATH = join(TLS_FIXTURES_DIR, 'ca.pem');

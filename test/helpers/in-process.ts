@@ -2,9 +2,9 @@
 // give them (prepareStep: the same INPUT_*, GITHUB_*, files and state as the end-to-end runs), and
 // reads what they leave as the runner would (collectStep). Milliseconds a step instead of a process
 // start: for property tests and tables. The end-to-end tests judge the built dist/.
-import { run as runMain } from '../src/action/main.ts';
-import { run as runPost } from '../src/action/post.ts';
-import { runStep } from '../src/action/step.ts';
+import { run as runMain } from '../../src/action/main.ts';
+import { run as runPost } from '../../src/action/post.ts';
+import { runStep } from '../../src/action/step.ts';
 import { collectStep, prepareStep, type JobOptions, type StepResult } from './run-action.ts';
 
 export async function runJobInProcess(options: JobOptions): Promise<{ main: StepResult; post: StepResult }> {

@@ -23,8 +23,8 @@ import {
 import { constants } from 'node:os';
 import { join, relative } from 'node:path';
 import { inject } from 'vitest';
-import { BUILD_INPUTS } from '../scripts/source-hash.ts';
-import { buildSea, pathWithoutNode, projectNode, seaName } from '../scripts/sea.ts';
+import { BUILD_INPUTS } from '../../scripts/source-hash.ts';
+import { buildSea, pathWithoutNode, projectNode, seaName } from '../../scripts/sea.ts';
 import { readRunnerOutput, type RunnerCommand } from './runner-commands.ts';
 import { ROOT } from './run-action.ts';
 

@@ -1,10 +1,10 @@
 // Runs the built action (dist/) the way the GitHub runner does: INPUT_* from the step's `with:` and
 // action.yml's defaults, each evaluated for each step as the runner evaluates them (GitHub's own
-// parser and evaluator, test/github-templates.ts: a default may use only the contexts the runner
+// parser and evaluator, test/helpers/github-templates.ts: a default may use only the contexts the runner
 // allows there, `job.status` is the job's status when that step runs), GITHUB_* variables and an
 // event file, fresh GITHUB_OUTPUT / GITHUB_STATE / GITHUB_STEP_SUMMARY files per step, and the main
 // step's state handed to post as STATE_*. Refuses to load when dist/ was built from other sources
-// (test/stale-dist.ts), or when action.yml is not one the runner accepts.
+// (test/helpers/stale-dist.ts), or when action.yml is not one the runner accepts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,10 +22,10 @@ import {
 import { readRunnerOutput, type RunnerCommand } from './runner-commands.ts';
 import { assertFreshDist } from './stale-dist.ts';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 // Never judge a dist/ built from other sources than src/ now holds: every run of dist/ refuses
-// (checked once). Steps run in-process from src/ (test/in-process.ts) need no dist/.
+// (checked once). Steps run in-process from src/ (test/helpers/in-process.ts) need no dist/.
 let distChecked = false;
 function refuseStaleDist(): void {
   if (!distChecked) assertFreshDist(ROOT);
@@ -318,7 +318,7 @@ export function stepContextValues(
 }
 
 /** The preload of `probe` runs (the benchmark preloads it into the CLI too). */
-export const PROBE_PRELOAD = join(ROOT, 'test', 'step-probe.cjs');
+export const PROBE_PRELOAD = join(ROOT, 'test', 'helpers', 'step-probe.cjs');
 
 function spawnNode(
   entry: string,

@@ -60,7 +60,7 @@ export interface FakeServiceOptions {
    * the promise returned, if any: to hold answers until a test has done something (signalled a step).
    */
   gate?: (request: RecordedRequest, index: number) => Promise<void> | void;
-  /** Serve HTTPS with this key and certificate (PEM), e.g. tlsFixture('server') from test/tls-fixtures.ts. */
+  /** Serve HTTPS with this key and certificate (PEM), e.g. tlsFixture('server') from test/helpers/tls-fixtures.ts. */
   tls?: { key: string | Buffer; cert: string | Buffer };
 }
 

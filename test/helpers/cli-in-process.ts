@@ -1,7 +1,7 @@
 // Runs the CLI's main() from src/ inside the test process, its stdout and stderr captured: for
 // property tests and tables (milliseconds a run). The end-to-end tests judge the packed CLI
-// (test/run-cli.ts).
-import { main } from '../src/cli/index.ts';
+// (test/helpers/run-cli.ts).
+import { main } from '../../src/cli/index.ts';
 import { readRunnerOutput, type RunnerCommand } from './runner-commands.ts';
 
 export interface InProcessCliResult {
