@@ -36,7 +36,14 @@ export default defineConfig({
       // Every test file; the CLI's on the npm package.
       {
         extends: true,
-        test: { name: 'main', include: ['test/**/*.test.ts'], exclude: WINDOWS_ONLY, provide: { cliSubject: 'npm' } },
+        test: {
+          name: 'main',
+          include: ['test/**/*.test.ts'],
+          exclude: WINDOWS_ONLY,
+          provide: { cliSubject: 'npm' },
+          // A real PostgreSQL for the store's tests and the replicas' (test/postgres.ts).
+          globalSetup: ['test/postgres-setup.ts'],
+        },
       },
       // The CLI's again, on the executable.
       {
