@@ -1,4 +1,4 @@
-// Which store a `--store` value names: a PostgreSQL URL (a later engine), or an SQLite file's path.
+// Which store a `--store` value names: a PostgreSQL URL (postgres.ts), or an SQLite file's path.
 // Where none is given: the state directory systemd gives the service (StateDirectory=), else the
 // user's XDG state directory.
 import { homedir } from 'node:os';
@@ -22,13 +22,38 @@ export function defaultStorePath(env: Env, home = homedir()): string {
   return join(xdg, 'report-deployment', FILE);
 }
 
-export function openStore(location: string, options: StoreOptions = {}): Store {
-  if (/^postgres(ql)?:\/\//i.test(location)) {
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+
+/**
+ * The PostgreSQL store, its module (and pg with it) loaded only when a PostgreSQL URL is given: a
+ * receiver on SQLite never loads it. Each call waits for the module.
+ */
+function openPostgres(url: string, options: StoreOptions): Store {
+  if (process.env.NODE_PG_FORCE_NATIVE !== undefined)
     throw new ConfigError(
-      '--store',
-      'names a PostgreSQL database, which this version of report-deployment does not store in yet. Give an SQLite file path.',
+      'Environment variable NODE_PG_FORCE_NATIVE',
+      "asks pg for its native binding, which report-deployment does not ship. Unset it: pg's own client is used.",
     );
-  }
+  const loading = import('./postgres.js').then((module) => module.openPostgresStore(url, options));
+  loading.catch(() => undefined);
+  return {
+    engine: 'postgres',
+    accept: (delivery) => loading.then((store) => store.accept(delivery)),
+    claim: (owner, limit, leaseMs) => loading.then((store) => store.claim(owner, limit, leaseMs)),
+    markSending: (work) => loading.then((store) => store.markSending(work)),
+    finish: (work, outcome) => loading.then((store) => store.finish(work, outcome)),
+    release: (works) => loading.then((store) => store.release(works)),
+    list: (states, limit) => loading.then((store) => store.list(states, limit)),
+    retry: (id) => loading.then((store) => store.retry(id)),
+    resolve: (id, serviceId) => loading.then((store) => store.resolve(id, serviceId)),
+    stats: () => loading.then((store) => store.stats()),
+    ping: () => loading.then((store) => store.ping()),
+    close: () => loading.then((store) => store.close()),
+  };
+}
+
+export function openStore(location: string, options: StoreOptions = {}): Store {
+  if (POSTGRES_URL.test(location)) return openPostgres(location, options);
   if (location.trim() === '')
     throw new ConfigError('--store', 'is empty. Give an SQLite file path, or leave the flag out for the default.');
   try {
