@@ -146,6 +146,8 @@ is checked, stored, then answered 2xx; a worker records it in the service. GET /
   --listen HOST:PORT        default 127.0.0.1:8080 (loopback, behind a TLS proxy); 0.0.0.0:8080 in a container
   --store PATH              the SQLite file (default: $STATE_DIRECTORY/receiver.sqlite under systemd,
                             else $XDG_STATE_HOME or ~/.local/state, /report-deployment/receiver.sqlite)
+  --store postgres://...    a PostgreSQL database that several receivers share (the default where
+                            DATABASE_URL names one; PG* variables fill in what the URL leaves out)
   --mapping FILE            artifact and environment per source object
   --retry-hours N           how long a transient failure of the service is retried (default 24)
   --base-url URL            the service's address (or DEPLOY_TRACKER_URL)
@@ -159,6 +161,7 @@ Exit codes: 0 stopped by SIGTERM or SIGINT; 2 a usage or configuration error.`,
        report-deployment deliveries resolve ID --deployment-id N [--store PATH]
 
 Lists the receiver's deployment events (default: held and failed), also while it runs.
+  --store PATH|URL          the store \`serve\` uses: its SQLite file, or its PostgreSQL URL
   --state S                 held, failed, pending, sending, done, skipped (comma-separated), or all
   --json                    an array of objects (id, source, deliveryId, key, status, state,
                             serviceId, error, note, attempts, receivedAt, updatedAt, nextAttemptAt)

@@ -37,13 +37,13 @@ async function runServe(args: Extract<ReceiverArgs, { command: 'serve' }>, env: 
     env,
   );
   const { serve } = await import('../receiver/serve.js');
-  const { defaultStorePath } = await import('../receiver/store/index.js');
+  const { defaultStore } = await import('../receiver/store/index.js');
   const stopSignal = new Promise<string>((resolve) => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => resolve(signal));
   });
   return serve({
     listen: args.listen,
-    store: args.store ?? defaultStorePath(env),
+    store: args.store ?? defaultStore(env),
     mappingFile: args.mapping,
     // The mapping file's reader (src/receiver/mapping.ts) is connected here where it is built.
     connection: { ...connection, tool: 'report-deployment serve' },
@@ -59,10 +59,10 @@ async function runDeliveries(
   env: Env,
   log: CliLog,
 ): Promise<number> {
-  const { openStore, defaultStorePath } = await import('../receiver/store/index.js');
-  const path = args.store ?? defaultStorePath(env);
+  const { openStore, defaultStore, isPostgresUrl } = await import('../receiver/store/index.js');
+  const path = args.store ?? defaultStore(env);
   const { existsSync } = await import('node:fs');
-  if (!existsSync(path))
+  if (!isPostgresUrl(path) && !existsSync(path))
     throw new ConfigError('--store', `names no file (${path}): give the path \`serve\` stores in.`);
   const store = openStore(path);
   try {

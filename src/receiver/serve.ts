@@ -17,7 +17,7 @@ import {
   type ServerLimits,
 } from './server.js';
 import { SOURCES } from './sources/index.js';
-import { openStore } from './store/index.js';
+import { openStore, shownStore } from './store/index.js';
 import { startWorker } from './worker.js';
 
 type Env = Record<string, string | undefined>;
@@ -27,7 +27,7 @@ export const STOP_MS = 10_000;
 
 export interface ServeOptions {
   listen: { host: string; port: number };
-  /** An SQLite file's path (or, later, a database URL). */
+  /** An SQLite file's path, or a PostgreSQL URL. */
   store: string;
   /** `--mapping FILE`, read by `readMapping` before anything listens. */
   mappingFile: string | undefined;
@@ -91,7 +91,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   }
   const address = server.address() as AddressInfo;
   log.info(
-    `listening on ${address.address}:${address.port} (${enabled.map((entry) => `/webhooks/${entry.source.name}`).join(', ')}); store ${store.engine} ${options.store}`,
+    `listening on ${address.address}:${address.port} (${enabled.map((entry) => `/webhooks/${entry.source.name}`).join(', ')}); store ${store.engine} ${shownStore(options.store)}`,
   );
   const signal = await options.stopSignal;
   const started = Date.now();

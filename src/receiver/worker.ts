@@ -71,8 +71,9 @@ export function startWorker(options: WorkerOptions): Worker {
   const now = options.now ?? Date.now;
   const tracker: Tracker = createTracker(observing(options.http, connection), connection);
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  // Long enough for one request and its answer to be written back.
-  const leaseMs = Math.max(30_000, 3 * connection.timeoutMs);
+  // Long enough for one request and its answer to be written back; short enough that another
+  // replica finishes a killed one's work soon (25 s at the default 10 s timeout, plus one poll).
+  const leaseMs = leaseFor(connection.timeoutMs);
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
@@ -213,6 +214,9 @@ export function startWorker(options: WorkerOptions): Worker {
     },
   };
 }
+
+/** A claim's lease: the request's timeout twice over (its answer written back within it), and 5 s more. */
+export const leaseFor = (timeoutMs: number) => 2 * timeoutMs + 5_000;
 
 /** One line for the store and the log: the service's words, or the network's. */
 function errorText(error: unknown): string {

@@ -3,8 +3,8 @@
 // replicas starting together, claiming together, accepting the same deliveries together.
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/receiver/store/index.ts';
-import { connectionConfig, shown } from '../../src/receiver/store/postgres-connection.ts';
+import { defaultStore, openStore, shownStore } from '../../src/receiver/store/index.ts';
+import { connectionConfig } from '../../src/receiver/store/postgres-connection.ts';
 import { SCHEMA_VERSION, type Store, type Work } from '../../src/receiver/store/store.ts';
 import { testDatabase } from '../postgres.ts';
 import { event, storeContract } from './store-contract.ts';
@@ -147,7 +147,7 @@ describe('the PostgreSQL store', () => {
     expect(await dying.finish(idle, { kind: 'updated' })).toBe(false);
   });
 
-  it('reads TLS as libpq does, from the URL or PGSSLMODE and its files, and hides the password', () => {
+  it('reads TLS as libpq does, from the URL or PGSSLMODE and its files, and hides the password from messages', () => {
     expect(connectionConfig('postgres://u:p@db:5433/app?sslmode=disable', {})).toMatchObject({
       host: 'db',
       port: '5433',
@@ -165,8 +165,24 @@ describe('the PostgreSQL store', () => {
     expect(connectionConfig('postgres://db/app', {}).ssl).toBeUndefined();
     // What the URL leaves out, pg takes from PGHOST, PGUSER...: nothing of it is set here.
     expect(Object.keys(connectionConfig('postgres://', {}))).toEqual([]);
-    expect(shown('postgres://me:s3cr%40t@db/app')).toBe('postgres://me:***@db/app');
-    expect(shown('postgresql://db/app')).toBe('postgresql://db/app');
+    expect(shownStore('postgres://me:s3cr%40t@db/app')).toBe('postgres://me:***@db/app');
+    expect(shownStore('postgres://me:s3cr@t@db/app?sslmode=require')).toBe('postgres://me:***@db/app?sslmode=require');
+    expect(shownStore('postgresql://db/app')).toBe('postgresql://db/app');
+    expect(shownStore('/var/lib/rd/receiver.sqlite')).toBe('/var/lib/rd/receiver.sqlite');
+  });
+
+  it('is the store where --store is not given and DATABASE_URL names a PostgreSQL database', () => {
+    expect(defaultStore({ DATABASE_URL: 'postgres://db/app' }, '/home/u')).toBe('postgres://db/app');
+    expect(defaultStore({ DATABASE_URL: 'postgresql://db/app', STATE_DIRECTORY: '/s' }, '/home/u')).toBe(
+      'postgresql://db/app',
+    );
+    // Another kind of database (another program's), or none: the SQLite file.
+    expect(defaultStore({ DATABASE_URL: 'mysql://db/app', STATE_DIRECTORY: '/s' }, '/home/u')).toBe(
+      '/s/receiver.sqlite',
+    );
+    expect(defaultStore({ DATABASE_URL: ' ' }, '/home/u')).toBe(
+      '/home/u/.local/state/report-deployment/receiver.sqlite',
+    );
   });
 
   it('takes what the URL leaves out from the PG* variables, as libpq does', async () => {

@@ -24,6 +24,22 @@ export function defaultStorePath(env: Env, home = homedir()): string {
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
 
+export const isPostgresUrl = (location: string) => POSTGRES_URL.test(location);
+
+/**
+ * The store where --store is not given: DATABASE_URL when it names a PostgreSQL database (as
+ * platforms set it), else the SQLite file's default place.
+ */
+export function defaultStore(env: Env, home = homedir()): string {
+  const url = env.DATABASE_URL?.trim();
+  return url && isPostgresUrl(url) ? url : defaultStorePath(env, home);
+}
+
+/** The store as messages show it: a URL's password hidden. */
+export function shownStore(location: string): string {
+  return location.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^/?#]*@/i, '$1***@');
+}
+
 /**
  * The PostgreSQL store, its module (and pg with it) loaded only when a PostgreSQL URL is given: a
  * receiver on SQLite never loads it. Each call waits for the module.

@@ -1,6 +1,6 @@
 // A `postgres://` URL as libpq reads it, for pg: TLS (`sslmode` and its files) from the URL or the
 // PGSSL* variables with libpq's meanings, what the URL leaves out from the PG* variables (pg reads
-// them itself), and the URL as messages show it, its password hidden.
+// them itself), and a pg error in words.
 import type pg from 'pg';
 import { parse as parseConnectionString } from 'pg-connection-string';
 
@@ -28,11 +28,6 @@ export function connectionConfig(url: string, env: Env = process.env): pg.PoolCo
   for (const [name, value] of Object.entries(parsed))
     if (value !== null && value !== undefined && value !== '') config[name] = value;
   return config;
-}
-
-/** The URL as messages show it: the password hidden. */
-export function shown(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@/]*@/i, '$1***@');
 }
 
 /** A pg error in words: its message, and PostgreSQL's code or Node's where there is one. */

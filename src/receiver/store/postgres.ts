@@ -11,7 +11,8 @@ import type { DeploymentStatus } from '../../core/constants.js';
 import type { EventFields } from '../event.js';
 import { toRecord, type ItemRow } from './item-record.js';
 import { acceptBatch } from './postgres-accept.js';
-import { connectionConfig, describe, shown } from './postgres-connection.js';
+import { shownStore } from './index.js';
+import { connectionConfig, describe } from './postgres-connection.js';
 import { type Db, migrate, OPEN, refreshKeys, rows, S } from './postgres-schema.js';
 import type {
   AcceptResult,
@@ -43,7 +44,10 @@ export function openPostgresStore(url: string, { now = Date.now }: StoreOptions 
   const ready = () =>
     (migrated ??= migrate(pool).catch((error: unknown) => {
       migrated = undefined;
-      throw new ConfigError('--store', `cannot be opened as a PostgreSQL store (${shown(url)}): ${describe(error)}.`);
+      throw new ConfigError(
+        '--store',
+        `cannot be opened as a PostgreSQL store (${shownStore(url)}): ${describe(error)}.`,
+      );
     }));
 
   async function transaction<T>(work: (db: pg.PoolClient) => Promise<T>): Promise<T> {
