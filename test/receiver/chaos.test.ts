@@ -91,7 +91,7 @@ function chaosFault(calm: () => boolean) {
     if (roll < 0.05) return { status: request.method === 'POST' ? 503 : faults.pick([500, 502, 503]) };
     if (roll < 0.08) return { drop: true };
     if (roll < 0.11) return { lost: true };
-    if (roll < 0.17) return { delayMs: Math.floor(200 + faults.next() * 2600) };
+    if (roll < 0.25) return { delayMs: Math.floor(200 + faults.next() * 2600) };
     return undefined;
   };
 }
@@ -139,9 +139,17 @@ describe('chaos: replicas killed at random on one PostgreSQL, the service faulti
 
       const killer = (async () => {
         while (!calm) {
-          await pause(2_000 + kills.next() * 3_000);
+          await pause(1_500 + kills.next() * 2_500);
           if (calm) break;
-          const index = kills.pick([...replicas.keys()].filter((slot) => replicas[slot]));
+          // Mostly a replica in the middle of work (holding a lease), else any.
+          const leased = await query<{ owner: string }>(
+            `SELECT lease_owner AS owner FROM report_deployment.keys WHERE lease_owner IS NOT NULL AND lease_until > $1`,
+            [Date.now()],
+          );
+          const busyPids = new Set(leased.map((row) => Number(row.owner.split(':').at(-2))));
+          const candidates = [...replicas.keys()].filter((slot) => replicas[slot]);
+          const working = candidates.filter((slot) => busyPids.has(replicas[slot]?.pid ?? -1));
+          const index = kills.next() < 0.8 && working.length ? kills.pick(working) : kills.pick(candidates);
           if (live().length < 2 || index === undefined) continue;
           const victim = replicas[index] as Replica;
           replicas[index] = undefined;

@@ -174,7 +174,11 @@ export function openPostgresStore(url: string, { now = Date.now }: StoreOptions 
       );
     const workable = due.filter((key) => headOf.get(key.key)?.state === 'pending');
     const idle = due.filter((key) => headOf.get(key.key)?.state !== 'pending').map((key) => key.key);
-    if (idle.length) await refreshKeys(db, idle);
+    if (idle.length) {
+      // Nothing to work on (held, or done): an ended lease is cleared, not left to look claimed.
+      await db.query(`UPDATE ${S}.keys SET lease_owner = NULL, lease_until = NULL WHERE key = ANY($1)`, [idle]);
+      await refreshKeys(db, idle);
+    }
     if (workable.length === 0) return [];
     const tokens = await rows<{ key: string; lease_token: string }>(
       db,
