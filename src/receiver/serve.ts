@@ -55,7 +55,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     throw new ConfigError('serve', `has no source enabled: set the secret of at least one (${variables}).`);
   }
   const mapEvents = await mappingOf(options);
-  const store = openStore(options.store);
+  const store = openStore(options.store, { sole: true });
   const metrics = new Metrics();
   const http = await createHttpClient({ ...options.connection, retries: 0, log });
   const worker = startWorker({

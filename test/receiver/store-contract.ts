@@ -8,7 +8,7 @@ import type { Store, Work } from '../../src/receiver/store/store.ts';
 
 export interface Engine {
   /** A store on a fresh place of its own; `reopen` opens the same place again (a restart). */
-  fresh(now: () => number): Promise<{ store: Store; reopen: () => Promise<Store> }>;
+  fresh(now: () => number): Promise<{ store: Store; reopen: (options?: { sole?: boolean }) => Promise<Store> }>;
 }
 
 export function event(key: string, status: DeploymentStatus, extra: Partial<DeploymentEvent> = {}): DeploymentEvent {
@@ -39,8 +39,8 @@ export function storeContract(name: string, engine: Engine): void {
       open.push(made.store);
       return {
         store: made.store,
-        reopen: async () => {
-          const again = await made.reopen();
+        reopen: async (options?: { sole?: boolean }) => {
+          const again = await made.reopen(options);
           open.push(again);
           return again;
         },
@@ -186,6 +186,19 @@ export function storeContract(name: string, engine: Engine): void {
       expect(answer).toMatchObject({ ok: true, record: { state: 'done', serviceId: '77' } });
       const [end] = await restarted.claim('w2', 10, LEASE);
       expect(end).toMatchObject({ recorded: 'STARTED', serviceId: { text: '77' }, item: { status: 'SUCCEEDED' } });
+    });
+
+    it('takes up at once, as the sole receiver, what a dead one had claimed', async () => {
+      const { store, reopen } = await fresh();
+      await accept(store, 'd1', event('k1', 'STARTED'));
+      await accept(store, 'd2', event('k2', 'STARTED'));
+      const [sending, claimed] = await store.claim('w1', 2, LEASE);
+      await store.markSending(sending as Work);
+      expect(claimed).toBeDefined();
+      await store.close();
+      const restarted = await reopen({ sole: true });
+      expect((await restarted.claim('w2', 10, LEASE)).map((work) => work.key)).toEqual(['k2']);
+      expect((await restarted.list(['held'], 10)).map((item) => item.key)).toEqual(['k1']);
     });
 
     it('sends a held or failed item again when an operator retries it, and refuses other states', async () => {

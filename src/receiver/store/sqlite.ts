@@ -41,7 +41,7 @@ interface KeyRow {
 /** Deliveries taken in one commit at most: bounds how long one transaction holds the event loop. */
 const BATCH = 500;
 
-export function openSqliteStore(path: string, { now = Date.now }: StoreOptions = {}): Store {
+export function openSqliteStore(path: string, { now = Date.now, sole = false }: StoreOptions = {}): Store {
   const { DatabaseSync } = loadSqlite();
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db: DatabaseSync = new DatabaseSync(path);
@@ -50,6 +50,8 @@ export function openSqliteStore(path: string, { now = Date.now }: StoreOptions =
   db.exec('PRAGMA synchronous = FULL');
   db.exec('PRAGMA foreign_keys = OFF');
   migrate(db, path);
+  // The earlier process is gone: what it had claimed is claimable now (a create it was sending is then held).
+  if (sole) db.prepare('UPDATE keys SET lease_until = 0 WHERE lease_owner IS NOT NULL').run();
 
   const q = prepareQueries(db);
 

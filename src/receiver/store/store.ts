@@ -130,4 +130,10 @@ export interface Store {
 export interface StoreOptions {
   /** The clock (ms since the epoch); tests move it. */
   now?: () => number;
+  /**
+   * This process is the only receiver on the store (SQLite: one receiver per file): the leases an
+   * earlier process left are void at once, so its unfinished work is taken up at start, not once
+   * the leases end. A store shared by several receivers (PostgreSQL) ignores it.
+   */
+  sole?: boolean;
 }
