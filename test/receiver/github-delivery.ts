@@ -29,7 +29,7 @@ export function deploymentStatus(
 export function signed(
   event: string,
   body: Buffer,
-  { guid = randomUUID() as string, secret = SECRET }: { guid?: string; secret?: string } = {},
+  { guid = randomUUID(), secret = SECRET }: { guid?: string; secret?: string } = {},
 ): Delivery {
   return {
     headers: {
