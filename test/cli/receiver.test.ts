@@ -4,16 +4,19 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../fake-service.ts';
 import { deploymentStatus, post, SECRET, signed } from '../receiver/github-delivery.ts';
-import { runCli, type CliResult } from '../run-cli.ts';
+import { INSTALL_TIMEOUT_MS, installedCli, runCli, type CliResult } from '../run-cli.ts';
 
 interface Receiver {
   port: number;
   child: ChildProcess;
   ended: Promise<CliResult>;
 }
+
+// Packing (and, for the executable, building it) happens once, before the timed tests.
+beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
 
 const services: FakeService[] = [];
 const children: ChildProcess[] = [];
@@ -181,7 +184,14 @@ describe('report-deployment serve', () => {
     expect(await deliveries(store)).toEqual([]);
     expect(service.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
     second.child.kill('SIGTERM');
-    expect((await second.ended).exitCode).toBe(0);
+    const ended = await second.ended;
+    expect(ended.exitCode).toBe(0);
+    // An operator watching the log sees the hold, with no secret and no body.
+    expect(ended.stderr).toMatch(
+      /held \S+ STARTED \(item \d+, delivery [^)]+\): the receiver stopped while this create was being sent/,
+    );
+    expect(ended.stderr).not.toContain(SECRET);
+    expect(ended.stderr).not.toContain(service.apiKey);
   });
 
   it('fails a create the service refuses, lists it, and sends it again on retry', async () => {

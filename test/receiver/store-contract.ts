@@ -4,11 +4,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeploymentStatus } from '../../src/core/constants.ts';
 import type { DeploymentEvent } from '../../src/receiver/event.ts';
-import type { Store, Work } from '../../src/receiver/store/store.ts';
+import type { ItemRecord, Store, StoreOptions, Work } from '../../src/receiver/store/store.ts';
+
+type ReopenOptions = Pick<StoreOptions, 'sole' | 'held'>;
 
 export interface Engine {
   /** A store on a fresh place of its own; `reopen` opens the same place again (a restart). */
-  fresh(now: () => number): Promise<{ store: Store; reopen: (options?: { sole?: boolean }) => Promise<Store> }>;
+  fresh(now: () => number): Promise<{ store: Store; reopen: (options?: ReopenOptions) => Promise<Store> }>;
 }
 
 export function event(key: string, status: DeploymentStatus, extra: Partial<DeploymentEvent> = {}): DeploymentEvent {
@@ -39,7 +41,7 @@ export function storeContract(name: string, engine: Engine): void {
       open.push(made.store);
       return {
         store: made.store,
-        reopen: async (options?: { sole?: boolean }) => {
+        reopen: async (options?: ReopenOptions) => {
           const again = await made.reopen(options);
           open.push(again);
           return again;
@@ -174,10 +176,13 @@ export function storeContract(name: string, engine: Engine): void {
       const [work] = await store.claim('w1', 1, LEASE);
       expect(await store.markSending(work as Work)).toBe(true);
       await store.close(); // the worker died here
-      const restarted = await reopen();
+      const told: ItemRecord[] = [];
+      const restarted = await reopen({ held: (record) => told.push(record) });
       clock += LEASE;
       expect(await restarted.claim('w2', 10, LEASE)).toEqual([]);
       const [held] = await restarted.list(['held'], 10);
+      // The receiver is told, so that it logs it.
+      expect(told).toEqual([held]);
       expect(held).toMatchObject({ deliveryId: 'd1', state: 'held', serviceId: null });
       expect(held?.error).toMatch(/may have reached the service/);
       expect((await restarted.stats()).held).toBe(1);

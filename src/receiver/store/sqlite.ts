@@ -41,7 +41,7 @@ interface KeyRow {
 /** Deliveries taken in one commit at most: bounds how long one transaction holds the event loop. */
 const BATCH = 500;
 
-export function openSqliteStore(path: string, { now = Date.now, sole = false }: StoreOptions = {}): Store {
+export function openSqliteStore(path: string, { now = Date.now, sole = false, held }: StoreOptions = {}): Store {
   const { DatabaseSync } = loadSqlite();
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db: DatabaseSync = new DatabaseSync(path);
@@ -140,6 +140,9 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false }: 
     return key?.lease_owner === work.lease.owner && key.lease_token === work.lease.token ? key : undefined;
   }
 
+  /** Creates a claim found still `sending` and held, for `held`. */
+  const justHeld: number[] = [];
+
   function claimOne(key: KeyRow, owner: string, leaseMs: number, at: number): Work | undefined {
     const head = q.head.get(key.key) as unknown as { id: number; state: ItemState } | undefined;
     if (!head || head.state === 'held') {
@@ -152,6 +155,7 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false }: 
       const error = 'the receiver stopped while this create was being sent: it may have reached the service';
       q.setItem.run('held', row.attempts, row.first_failed_at, null, error, null, at, row.id);
       refreshKey(key.key);
+      justHeld.push(row.id);
       return undefined;
     }
     q.lease.run(owner, at + leaseMs, key.key);
@@ -246,11 +250,15 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false }: 
     },
     claim(owner, limit, leaseMs) {
       return settle(() => {
-        return transaction(() => {
+        justHeld.length = 0;
+        const claimed = transaction(() => {
           const at = now();
           const keys = q.due.all(at, at, limit) as unknown as KeyRow[];
           return keys.map((key) => claimOne(key, owner, leaseMs, at)).filter((work) => work !== undefined);
         });
+        // Told once committed.
+        for (const id of justHeld.splice(0)) held?.(record(id));
+        return claimed;
       });
     },
     markSending(work) {

@@ -136,4 +136,9 @@ export interface StoreOptions {
    * the leases end. A store shared by several receivers (PostgreSQL) ignores it.
    */
   sole?: boolean;
+  /**
+   * Told of each create the store itself holds (found still `sending` by a claim: its worker
+   * stopped mid-create), so that the receiver can log it; the worker logs the holds it decides.
+   */
+  held?: (record: ItemRecord) => void;
 }
