@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../fake-service.ts';
 import { deploymentStatus, post, SECRET, signed } from '../receiver/github-delivery.ts';
+import { openStore } from '../../src/receiver/store/index.ts';
+import type { Work } from '../../src/receiver/store/store.ts';
+import { event } from '../receiver/store-contract.ts';
 import { INSTALL_TIMEOUT_MS, installedCli, runCli, type CliResult } from '../run-cli.ts';
 
 interface Receiver {
@@ -209,5 +212,28 @@ describe('report-deployment serve', () => {
     await until(() => service.deployments.size === 1);
     receiver.child.kill('SIGTERM');
     expect((await receiver.ended).exitCode).toBe(0);
+  });
+
+  it('deletes, as it starts, finished rows older than 7 days, and keeps the rest', async () => {
+    const { service } = await fakeService();
+    const store = freshStore();
+    // A store written 8 days ago: one deployment recorded then, one delivery refused then.
+    const then = Date.now() - 8 * 24 * 3600_000;
+    const old = openStore(store, { now: () => then });
+    await old.accept({ source: 'github', deliveryId: 'old-1', events: [event('k1', 'SUCCEEDED')] });
+    await old.accept({ source: 'github', deliveryId: 'old-2', events: [event('k2', 'SUCCEEDED')] });
+    const [done, failed] = await old.claim('w', 2, 30_000);
+    await old.finish(done as Work, { kind: 'created', serviceId: { text: '7', numeric: true } });
+    await old.finish(failed as Work, { kind: 'failed', error: 'HTTP 422: unknown artifact' });
+    await old.close();
+    const receiver = await serve(service, store);
+    receiver.child.kill('SIGTERM');
+    const ended = await receiver.ended;
+    expect(ended.exitCode).toBe(0);
+    expect(ended.stderr).toMatch(/retention: deleted \d+ finished row\(s\) older than 7 days/);
+    expect((await deliveries(store, '--state', 'all')).map((item) => [item.deliveryId, item.state])).toEqual([
+      ['old-2', 'failed'],
+    ]);
+    expect(service.requests).toEqual([]);
   });
 });

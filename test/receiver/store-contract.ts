@@ -262,6 +262,60 @@ export function storeContract(name: string, engine: Engine): void {
       await expect(store.ping()).resolves.toBeUndefined();
     });
 
+    it('prunes finished items, old deliveries and ended keys past the bound, and nothing else', async () => {
+      const { store } = await fresh();
+      const DAY = 24 * 3600_000;
+      const finishAll = async (outcome: (work: Work) => Parameters<Store['finish']>[1]) => {
+        for (const work of await store.claim('w', 10, LEASE)) await store.finish(work, outcome(work));
+      };
+      // Old: an ended deployment (done, skipped), one still started, a held and a failed create, a pending one.
+      await accept(store, 'old-1', event('ended', 'STARTED'));
+      await accept(store, 'old-2', event('ended', 'SUCCEEDED'), event('ended', 'STARTED'));
+      await accept(store, 'old-3', event('running', 'STARTED'));
+      await accept(store, 'old-4', event('held', 'STARTED'));
+      await accept(store, 'old-5', event('failed', 'STARTED'));
+      const ids: Record<string, string> = { ended: '1', running: '2' };
+      const outcomes = (work: Work): Parameters<Store['finish']>[1] =>
+        ids[work.key]
+          ? { kind: 'created', serviceId: { text: ids[work.key] as string, numeric: true } }
+          : work.key === 'held'
+            ? { kind: 'held', error: 'timed out' }
+            : { kind: 'failed', error: 'HTTP 422' };
+      await finishAll(outcomes);
+      await finishAll(() => ({ kind: 'updated' }));
+      expect((await store.list(['done', 'skipped'], 10)).map((item) => item.key)).toEqual([
+        'ended',
+        'ended',
+        'ended',
+        'running',
+      ]);
+      clock += DAY + 1; // just inside the bound, at the end
+      await accept(store, 'pending', event('later', 'STARTED'));
+      clock += 7 * DAY - 1;
+      await accept(store, 'recent', event('recent', 'STARTED'));
+      await finishAll(() => ({ kind: 'retry', at: clock + DAY, error: 'HTTP 503' }));
+      // Seven days: the first deliveries and what finished then go; the rest stays.
+      expect(await store.prune(7 * DAY)).toBeGreaterThanOrEqual(5 + 4 + 1);
+      expect(await store.list(['done', 'skipped'], 10)).toEqual([]);
+      expect((await store.list(['held', 'failed', 'pending'], 10)).map((item) => item.key)).toEqual([
+        'held',
+        'failed',
+        'later',
+        'recent',
+      ]);
+      expect(await accept(store, 'recent', event('recent', 'STARTED'))).toBe('duplicate');
+      expect(await accept(store, 'pending', event('later', 'STARTED'))).toBe('duplicate');
+      expect(await accept(store, 'old-3', event('x', 'STARTED'))).toBe('stored');
+      // A deployment that never ended keeps its id, so that its end still updates it.
+      await accept(store, 'end-of-running', event('running', 'SUCCEEDED'));
+      const works = await store.claim('w', 10, LEASE);
+      expect(works.find((work) => work.key === 'running')).toMatchObject({ serviceId: { text: '2' } });
+      // An ended one is gone: nothing of it is left to block a key.
+      await accept(store, 'late', event('ended', 'FAILED'));
+      expect((await store.list(['pending'], 10)).map((item) => item.deliveryId)).toContain('late');
+      expect(await store.prune(7 * DAY)).toBe(0);
+    });
+
     it('claims at most the limit asked, oldest first', async () => {
       const { store } = await fresh();
       for (let index = 0; index < 50; index++) {

@@ -9,6 +9,8 @@ import type { DeploymentEvent, EventFields, SourceName } from '../event.js';
 import { toRecord, type ItemRow } from './item-record.js';
 import { skipReason } from './rules.js';
 import { loadSqlite, type DatabaseSync } from './sqlite-load.js';
+import { applyOutcome } from './sqlite-outcome.js';
+import { sqlitePruner } from './sqlite-prune.js';
 import { prepareQueries } from './sqlite-queries.js';
 import { migrate } from './sqlite-schema.js';
 import type {
@@ -54,6 +56,7 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
   if (sole) db.prepare('UPDATE keys SET lease_until = 0 WHERE lease_owner IS NOT NULL').run();
 
   const q = prepareQueries(db);
+  const prune = sqlitePruner(db, transaction);
 
   function transaction<T>(work: () => T): T {
     db.exec('BEGIN IMMEDIATE');
@@ -176,42 +179,6 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     };
   }
 
-  function applyOutcome(work: Work, outcome: Outcome, at: number): void {
-    const row = q.item.get(work.item.id) as unknown as ItemRow;
-    const failedAt = row.first_failed_at ?? at;
-    switch (outcome.kind) {
-      case 'created':
-        q.setService.run(outcome.serviceId.text, outcome.serviceId.numeric ? 1 : 0, row.status, work.key);
-        q.setItem.run(
-          'done',
-          row.attempts,
-          row.first_failed_at,
-          null,
-          null,
-          `created as ${outcome.serviceId.text}`,
-          at,
-          row.id,
-        );
-        break;
-      case 'updated':
-        q.setRecorded.run(row.status, work.key);
-        q.setItem.run('done', row.attempts, row.first_failed_at, null, null, null, at, row.id);
-        break;
-      case 'skipped':
-        q.setItem.run('skipped', row.attempts, row.first_failed_at, null, null, outcome.reason, at, row.id);
-        break;
-      case 'retry':
-        q.setItem.run('pending', row.attempts + 1, failedAt, outcome.at, outcome.error, null, at, row.id);
-        break;
-      case 'held':
-        q.setItem.run('held', row.attempts + 1, failedAt, null, outcome.error, null, at, row.id);
-        break;
-      case 'failed':
-        q.setItem.run('failed', row.attempts + 1, failedAt, null, outcome.error, null, at, row.id);
-        break;
-    }
-  }
-
   /** A synchronous call as the promise the interface gives (a throw becomes a rejection). */
   function settle<T>(work: () => T): Promise<T> {
     try {
@@ -276,7 +243,7 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
       return settle(() => {
         return transaction(() => {
           if (!leaseHeld(work)) return false;
-          applyOutcome(work, outcome, now());
+          applyOutcome(q, work, outcome, now());
           refreshKey(work.key);
           q.unlease.run(work.key);
           return true;
@@ -341,6 +308,9 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
           failed: count('failed'),
         };
       });
+    },
+    prune(olderThanMs) {
+      return prune(now() - olderThanMs);
     },
     ping() {
       return settle(() => {

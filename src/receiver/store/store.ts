@@ -122,6 +122,12 @@ export interface Store {
   /** A held create did reach the service as `serviceId`: the key keeps it, and its later items update it. */
   resolve(id: number, serviceId: DeploymentId): Promise<OperatorAnswer>;
   stats(): Promise<StoreStats>;
+  /**
+   * Retention: deletes finished items (done, skipped) and deliveries' deduplication rows older than
+   * `olderThanMs`, and the keys of ended deployments left with no item; resolves to the rows
+   * deleted. Pending, sending, held and failed items stay, whatever their age.
+   */
+  prune(olderThanMs: number): Promise<number>;
   /** Resolves when the store answers (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
