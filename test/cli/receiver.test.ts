@@ -1,6 +1,8 @@
 // `serve` and `deliveries` as they ship (the npm package, and the executable in its own project),
 // against the fake service: real signed GitHub deliveries, real signals, a real store file.
 import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +18,8 @@ interface Receiver {
   port: number;
   child: ChildProcess;
   ended: Promise<CliResult>;
+  /** Resolves once the receiver's log has a line matching `pattern`. */
+  logged(pattern: RegExp): Promise<void>;
 }
 
 // Packing (and, for the executable, building it) happens once, before the timed tests.
@@ -68,10 +72,21 @@ function serve(service: FakeService, store: string): Promise<Receiver> {
   });
   return new Promise((resolve, reject) => {
     let seen = '';
+    const logged = (pattern: RegExp) =>
+      new Promise<void>((found, never) => {
+        const look = () => {
+          if (!pattern.test(seen)) return;
+          child?.stderr?.off('data', look);
+          found();
+        };
+        child?.stderr?.on('data', look);
+        void ended.then(() => never(new Error(`serve ended before logging ${pattern}: ${seen}`)));
+        look();
+      });
     child?.stderr?.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       const port = /listening on [^\s]+:(\d+) /.exec(seen)?.[1];
-      if (port && child) resolve({ port: Number(port), child, ended });
+      if (port && child) resolve({ port: Number(port), child, ended, logged });
     });
     void ended.then((result) => reject(new Error(`serve ended: ${result.stderr}`)));
   });
@@ -235,5 +250,63 @@ describe('report-deployment serve', () => {
       ['old-2', 'failed'],
     ]);
     expect(service.requests).toEqual([]);
+  });
+
+  it('on SIGTERM, answers the delivery under way, lets the create under way finish, and exits 0', async () => {
+    let release: () => void = () => undefined;
+    let reached: () => void = () => undefined;
+    const postReached = new Promise<void>((resolve) => (reached = resolve));
+    const { service, until } = await fakeService({
+      gate: (request, index) => {
+        if (request.method !== 'POST' || index > 0) return;
+        reached();
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+    });
+    const store = freshStore();
+    const receiver = await serve(service, store);
+    expect((await post(receiver.port, deploymentStatus('in_progress', 501))).status).toBe(202);
+    await postReached; // the worker's create is under way
+    // A delivery under way when the signal comes: its headers read (the server said 100 Continue), half its body sent.
+    const delivery = deploymentStatus('success', 502);
+    const socket = connect(receiver.port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const closed = once(socket, 'close');
+    const head = Object.entries({
+      ...delivery.headers,
+      host: '127.0.0.1',
+      expect: '100-continue',
+      'content-length': String(delivery.body.length),
+    })
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\r\n');
+    const half = Math.floor(delivery.body.length / 2);
+    socket.write(`POST /webhooks/github HTTP/1.1\r\n${head}\r\n\r\n`);
+    await once(socket, 'data');
+    expect(Buffer.concat(chunks).toString()).toMatch(/^HTTP\/1\.1 100 /);
+    socket.write(delivery.body.subarray(0, half));
+    receiver.child.kill('SIGTERM');
+    await receiver.logged(/SIGTERM: taking no more deliveries/);
+    socket.end(delivery.body.subarray(half));
+    await closed;
+    expect(Buffer.concat(chunks).toString()).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 202 /);
+    release();
+    const ended = await receiver.ended;
+    expect(ended.exitCode, ended.stderr).toBe(0);
+    expect(ended.stderr).toMatch(/recorded github:\S+ STARTED/);
+    // Nothing left claimed nor held: a receiver started again records the rest, each create once.
+    expect(await deliveries(store, '--state', 'held,sending')).toEqual([]);
+    const again = await serve(service, store);
+    await until(
+      () =>
+        [...service.deployments.values()]
+          .map((d) => d.statuses.join())
+          .sort()
+          .join(' ') === 'STARTED SUCCEEDED',
+    );
+    expect(service.requests.filter((request) => request.method === 'POST')).toHaveLength(2);
+    again.child.kill('SIGTERM');
+    expect((await again.ended).exitCode).toBe(0);
   });
 });
