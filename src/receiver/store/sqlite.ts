@@ -13,16 +13,7 @@ import { applyOutcome } from './sqlite-outcome.js';
 import { sqlitePruner } from './sqlite-prune.js';
 import { prepareQueries } from './sqlite-queries.js';
 import { migrate } from './sqlite-schema.js';
-import type {
-  AcceptResult,
-  ItemState,
-  NewDelivery,
-  OperatorAnswer,
-  Outcome,
-  Store,
-  StoreOptions,
-  Work,
-} from './store.js';
+import type { AcceptResult, ItemState, NewDelivery, OperatorAnswer, Store, StoreOptions, Work } from './store.js';
 
 interface Pending {
   delivery: NewDelivery;
