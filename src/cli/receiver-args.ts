@@ -108,7 +108,7 @@ function serveArgs(values: Map<string, string>, words: string[], store: string |
 export function parseListen(text: string): { host: string; port: number } {
   const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]*)):(\d{1,5})$/.exec(text);
   const port = Number(match?.[3]);
-  if (!match || port < 1 || port > 65535) {
+  if (!match || port > 65535) {
     throw fail(
       'serve',
       `--listen must be HOST:PORT (e.g. 127.0.0.1:8080, 0.0.0.0:8080, [::]:8080), got ${quote(text)}.`,

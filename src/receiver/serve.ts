@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../core/config-error.js';
 import { createHttpClient } from '../core/http.js';
+import { showControls } from '../core/log.js';
 import type { Log } from '../core/log.js';
 import type { Connection } from '../core/settings.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './failure.js';
@@ -55,7 +56,14 @@ export async function serve(options: ServeOptions): Promise<number> {
     throw new ConfigError('serve', `has no source enabled: set the secret of at least one (${variables}).`);
   }
   const mapEvents = await mappingOf(options);
-  const store = openStore(options.store);
+  const store = openStore(options.store, {
+    sole: true,
+    // The worker logs the holds it decides; these the store decides at a claim (a create left `sending`).
+    held: (record) =>
+      log.warning(
+        `held ${record.key} ${record.status} (item ${record.id}, delivery ${showControls(record.deliveryId)}): ${record.error ?? ''}. See \`report-deployment deliveries\`.`,
+      ),
+  });
   const metrics = new Metrics();
   const http = await createHttpClient({ ...options.connection, retries: 0, log });
   const worker = startWorker({

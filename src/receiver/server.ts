@@ -69,8 +69,10 @@ export function createReceiverServer(options: ReceiverServerOptions): Server {
       answer(response, 500, 'the receiver failed unexpectedly; the delivery was not stored\n');
     });
   });
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    // A client too slow with its headers or body is told so (408); anything else it sent is no HTTP.
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     else socket.destroy();
   });
   return server;

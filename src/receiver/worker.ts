@@ -27,8 +27,15 @@ export interface WorkerOptions {
   concurrency?: number;
   /** How often the store is asked for due work when nothing wakes the worker. */
   pollMs?: number;
+  /** Finished items and deliveries' deduplication rows older than this are deleted (docs/receiver.md, Retention). */
+  retainMs?: number;
+  /** How often they are looked for (and once at the start). */
+  pruneEveryMs?: number;
   now?: () => number;
 }
+
+/** Longer than any sender redelivers (GitHub: 3 days), so that a redelivery is still found a duplicate. */
+export const RETAIN_MS = 7 * 24 * 3600_000;
 
 export interface Worker {
   /** New work was stored: look now rather than at the next poll. */
@@ -198,15 +205,32 @@ export function startWorker(options: WorkerOptions): Worker {
   };
   tick();
 
+  const { retainMs = RETAIN_MS, pruneEveryMs = 3600_000 } = options;
+  let pruneTimer: NodeJS.Timeout | undefined;
+  let pruning: Promise<void> = Promise.resolve();
+  const prune = () => {
+    pruning = store.prune(retainMs).then(
+      (deleted) => {
+        if (deleted > 0) log.info(`retention: deleted ${deleted} finished row(s) older than ${days(retainMs)}`);
+      },
+      (error: unknown) =>
+        log.warning(`retention: the store did not prune (${error instanceof Error ? error.message : String(error)})`),
+    );
+    if (!stopping) pruneTimer = setTimeout(prune, pruneEveryMs).unref();
+  };
+  prune();
+
   return {
     wake: () => void look(),
     async stop(graceMs) {
       stopping = true;
       clearTimeout(timer);
+      clearTimeout(pruneTimer);
       let timeUp: NodeJS.Timeout | undefined;
       const deadline = new Promise<void>((resolve) => (timeUp = setTimeout(resolve, graceMs)));
       const settled = (async () => {
         await current;
+        await pruning;
         while (inFlight.size) await Promise.allSettled([...inFlight]);
       })();
       await Promise.race([settled, deadline]);
@@ -217,6 +241,10 @@ export function startWorker(options: WorkerOptions): Worker {
 
 /** A claim's lease: the request's timeout twice over (its answer written back within it), and 5 s more. */
 export const leaseFor = (timeoutMs: number) => 2 * timeoutMs + 5_000;
+
+function days(ms: number): string {
+  return ms >= 24 * 3600_000 ? `${Number((ms / (24 * 3600_000)).toFixed(1))} days` : `${Math.round(ms / 1000)} s`;
+}
 
 /** One line for the store and the log: the service's words, or the network's. */
 function errorText(error: unknown): string {

@@ -4,11 +4,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeploymentStatus } from '../../src/core/constants.ts';
 import type { DeploymentEvent } from '../../src/receiver/event.ts';
-import type { Store, Work } from '../../src/receiver/store/store.ts';
+import type { ItemRecord, Store, StoreOptions, Work } from '../../src/receiver/store/store.ts';
+
+type ReopenOptions = Pick<StoreOptions, 'sole' | 'held'>;
 
 export interface Engine {
   /** A store on a fresh place of its own; `reopen` opens the same place again (a restart). */
-  fresh(now: () => number): Promise<{ store: Store; reopen: () => Promise<Store> }>;
+  fresh(
+    now: () => number,
+  ): Promise<{
+    store: Store;
+    reopen: (
+      options?: ReopenOptions,
+    ) => Promise<Store>; /** Several receivers share it (PostgreSQL): `sole` is ignored, a live lease may be another's. */
+    shared?: boolean;
+  }>;
 }
 
 export function event(key: string, status: DeploymentStatus, extra: Partial<DeploymentEvent> = {}): DeploymentEvent {
@@ -39,8 +49,8 @@ export function storeContract(name: string, engine: Engine): void {
       open.push(made.store);
       return {
         store: made.store,
-        reopen: async () => {
-          const again = await made.reopen();
+        reopen: async (options?: ReopenOptions) => {
+          const again = await made.reopen(options);
           open.push(again);
           return again;
         },
@@ -174,10 +184,13 @@ export function storeContract(name: string, engine: Engine): void {
       const [work] = await store.claim('w1', 1, LEASE);
       expect(await store.markSending(work as Work)).toBe(true);
       await store.close(); // the worker died here
-      const restarted = await reopen();
+      const told: ItemRecord[] = [];
+      const restarted = await reopen({ held: (record) => told.push(record) });
       clock += LEASE;
       expect(await restarted.claim('w2', 10, LEASE)).toEqual([]);
       const [held] = await restarted.list(['held'], 10);
+      // The receiver is told, so that it logs it.
+      expect(told).toEqual([held]);
       expect(held).toMatchObject({ deliveryId: 'd1', state: 'held', serviceId: null });
       expect(held?.error).toMatch(/may have reached the service/);
       expect((await restarted.stats()).held).toBe(1);
@@ -187,6 +200,28 @@ export function storeContract(name: string, engine: Engine): void {
       const [end] = await restarted.claim('w2', 10, LEASE);
       expect(end).toMatchObject({ recorded: 'STARTED', serviceId: { text: '77' }, item: { status: 'SUCCEEDED' } });
     });
+
+    it(
+      engine.shared
+        ? 'ignores `sole` (another replica may hold a live lease): what a dead one claimed waits for its lease to end'
+        : 'takes up at once, as the sole receiver, what a dead one had claimed',
+      async () => {
+        const { store, reopen } = await fresh();
+        await accept(store, 'd1', event('k1', 'STARTED'));
+        await accept(store, 'd2', event('k2', 'STARTED'));
+        const [sending, claimed] = await store.claim('w1', 2, LEASE);
+        await store.markSending(sending as Work);
+        expect(claimed).toBeDefined();
+        await store.close();
+        const restarted = await reopen({ sole: true });
+        if (engine.shared) {
+          expect(await restarted.claim('w2', 10, LEASE)).toEqual([]);
+          clock += LEASE;
+        }
+        expect((await restarted.claim('w2', 10, LEASE)).map((work) => work.key)).toEqual(['k2']);
+        expect((await restarted.list(['held'], 10)).map((item) => item.key)).toEqual(['k1']);
+      },
+    );
 
     it('sends a held or failed item again when an operator retries it, and refuses other states', async () => {
       const { store } = await fresh();
@@ -242,6 +277,60 @@ export function storeContract(name: string, engine: Engine): void {
       await store.finish(one as Work, { kind: 'held', error: 'reset' });
       expect(await store.stats()).toEqual({ queueDepth: 2, oldestPendingSeconds: 1, held: 1, failed: 0 });
       await expect(store.ping()).resolves.toBeUndefined();
+    });
+
+    it('prunes finished items, old deliveries and ended keys past the bound, and nothing else', async () => {
+      const { store } = await fresh();
+      const DAY = 24 * 3600_000;
+      const finishAll = async (outcome: (work: Work) => Parameters<Store['finish']>[1]) => {
+        for (const work of await store.claim('w', 10, LEASE)) await store.finish(work, outcome(work));
+      };
+      // Old: an ended deployment (done, skipped), one still started, a held and a failed create, a pending one.
+      await accept(store, 'old-1', event('ended', 'STARTED'));
+      await accept(store, 'old-2', event('ended', 'SUCCEEDED'), event('ended', 'STARTED'));
+      await accept(store, 'old-3', event('running', 'STARTED'));
+      await accept(store, 'old-4', event('held', 'STARTED'));
+      await accept(store, 'old-5', event('failed', 'STARTED'));
+      const ids: Record<string, string> = { ended: '1', running: '2' };
+      const outcomes = (work: Work): Parameters<Store['finish']>[1] =>
+        ids[work.key]
+          ? { kind: 'created', serviceId: { text: ids[work.key] as string, numeric: true } }
+          : work.key === 'held'
+            ? { kind: 'held', error: 'timed out' }
+            : { kind: 'failed', error: 'HTTP 422' };
+      await finishAll(outcomes);
+      await finishAll(() => ({ kind: 'updated' }));
+      expect((await store.list(['done', 'skipped'], 10)).map((item) => item.key)).toEqual([
+        'ended',
+        'ended',
+        'ended',
+        'running',
+      ]);
+      clock += DAY + 1; // just inside the bound, at the end
+      await accept(store, 'pending', event('later', 'STARTED'));
+      clock += 7 * DAY - 1;
+      await accept(store, 'recent', event('recent', 'STARTED'));
+      await finishAll(() => ({ kind: 'retry', at: clock + DAY, error: 'HTTP 503' }));
+      // Seven days: the first deliveries and what finished then go; the rest stays.
+      expect(await store.prune(7 * DAY)).toBeGreaterThanOrEqual(5 + 4 + 1);
+      expect(await store.list(['done', 'skipped'], 10)).toEqual([]);
+      expect((await store.list(['held', 'failed', 'pending'], 10)).map((item) => item.key)).toEqual([
+        'held',
+        'failed',
+        'later',
+        'recent',
+      ]);
+      expect(await accept(store, 'recent', event('recent', 'STARTED'))).toBe('duplicate');
+      expect(await accept(store, 'pending', event('later', 'STARTED'))).toBe('duplicate');
+      expect(await accept(store, 'old-3', event('x', 'STARTED'))).toBe('stored');
+      // A deployment that never ended keeps its id, so that its end still updates it.
+      await accept(store, 'end-of-running', event('running', 'SUCCEEDED'));
+      const works = await store.claim('w', 10, LEASE);
+      expect(works.find((work) => work.key === 'running')).toMatchObject({ serviceId: { text: '2' } });
+      // An ended one is gone: nothing of it is left to block a key.
+      await accept(store, 'late', event('ended', 'FAILED'));
+      expect((await store.list(['pending'], 10)).map((item) => item.deliveryId)).toContain('late');
+      expect(await store.prune(7 * DAY)).toBe(0);
     });
 
     it('claims at most the limit asked, oldest first', async () => {

@@ -13,16 +13,20 @@ const opened: Store[] = [];
 afterAll(async () => {
   for (const store of opened) await store.close().catch(() => undefined);
 });
-const open = (url: string, now?: () => number) => {
-  const store = openStore(url, now ? { now } : {});
+const trackOpen = (store: Store) => {
   opened.push(store);
   return store;
 };
+const open = (url: string, now?: () => number) => trackOpen(openStore(url, now ? { now } : {}));
 
 storeContract('postgres', {
+  shared: true,
   async fresh(now) {
     const url = await testDatabase('contract');
-    return { store: open(url, now), reopen: () => Promise.resolve(open(url, now)) };
+    return {
+      store: open(url, now),
+      reopen: (options) => Promise.resolve(trackOpen(openStore(url, { now, ...options }))),
+    };
   },
 });
 

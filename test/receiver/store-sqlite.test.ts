@@ -17,7 +17,7 @@ storeContract('sqlite', {
     const path = join(dir, `s${++count}`, 'receiver.sqlite');
     return Promise.resolve({
       store: openStore(path, { now }),
-      reopen: () => Promise.resolve(openStore(path, { now })),
+      reopen: (options) => Promise.resolve(openStore(path, { now, ...options })),
     });
   },
 });

@@ -63,6 +63,7 @@ function openPostgres(url: string, options: StoreOptions): Store {
     retry: (id) => loading.then((store) => store.retry(id)),
     resolve: (id, serviceId) => loading.then((store) => store.resolve(id, serviceId)),
     stats: () => loading.then((store) => store.stats()),
+    prune: (olderThanMs) => loading.then((store) => store.prune(olderThanMs)),
     ping: () => loading.then((store) => store.ping()),
     close: () => loading.then((store) => store.close()),
   };

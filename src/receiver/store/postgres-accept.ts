@@ -31,14 +31,13 @@ export async function acceptBatch(db: pg.PoolClient, batch: NewDelivery[], at: n
   if (events.length === 0) return results;
   // Then every key and object the batch touches, sorted, locked for the batch's length.
   const keys = [...new Set(events.map(({ event }) => event.key))].sort();
-  await db.query(
-    `INSERT INTO ${S}.keys (key) SELECT k FROM unnest($1::text[]) AS t(k) ORDER BY k ON CONFLICT DO NOTHING`,
-    [keys],
-  );
+  // Made where new, locked where not, in one statement (a retention pass between the two could
+  // otherwise delete a key this batch is about to use): the status each key has accepted so far.
   const accepted = new Map<string, DeploymentStatus | undefined>();
   const keyRows = await rows<{ key: string; accepted: DeploymentStatus | null }>(
     db,
-    `SELECT key, accepted FROM ${S}.keys WHERE key = ANY($1) ORDER BY key FOR UPDATE`,
+    `INSERT INTO ${S}.keys (key) SELECT k FROM unnest($1::text[]) AS t(k) ORDER BY k
+     ON CONFLICT (key) DO UPDATE SET key = excluded.key RETURNING key, accepted`,
     [keys],
   );
   for (const row of keyRows) accepted.set(row.key, row.accepted ?? undefined);

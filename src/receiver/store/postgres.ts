@@ -34,7 +34,11 @@ const holdsNul = ({ deliveryId, events }: NewDelivery) =>
     ...events.flatMap((event) => [event.key, event.baseline?.object ?? '', event.baseline?.revision ?? '']),
   ].some((text) => text.includes('\u0000'));
 
-export function openPostgresStore(url: string, { now = Date.now }: StoreOptions = {}): Store {
+/** Rows deleted in one transaction at most by retention. */
+const PRUNE_BATCH = 2000;
+
+/** `sole` is SQLite's: on a shared store, another replica may hold a lease that is still live. */
+export function openPostgresStore(url: string, { now = Date.now, held }: StoreOptions = {}): Store {
   const pool = new pg.Pool({ ...connectionConfig(url), max: 8, connectionTimeoutMillis: 10_000 });
   // An idle connection's error (the server restarted) must not end the receiver: the pool drops it.
   pool.on('error', () => undefined);
@@ -148,6 +152,7 @@ export function openPostgresStore(url: string, { now = Date.now }: StoreOptions 
     }
   }
 
+  const justHeld: number[] = [];
   async function claimKeys(db: pg.PoolClient, owner: string, limit: number, leaseMs: number): Promise<Work[]> {
     const at = now();
     const due = await rows<LeaseRow>(
@@ -165,6 +170,7 @@ export function openPostgresStore(url: string, { now = Date.now }: StoreOptions 
     const headOf = new Map(heads.map((head) => [head.key, head]));
     // A create still `sending` under an ended lease: its worker stopped mid-send; it may have arrived.
     const stopped = heads.filter((head) => head.state === 'sending').map((head) => Number(head.id));
+    justHeld.push(...stopped);
     if (stopped.length)
       await db.query(
         `UPDATE ${S}.items SET state = 'held', next_at = NULL, updated_at = $2,
@@ -240,7 +246,15 @@ export function openPostgresStore(url: string, { now = Date.now }: StoreOptions 
         flushing ??= flush();
       });
     },
-    claim: (owner, limit, leaseMs) => transaction((db) => claimKeys(db, owner, limit, leaseMs)),
+    async claim(owner, limit, leaseMs) {
+      const works = await transaction((db) => {
+        justHeld.length = 0;
+        return claimKeys(db, owner, limit, leaseMs);
+      });
+      // Told once committed: the creates this claim found left sending by a stopped receiver.
+      for (const id of justHeld.splice(0)) held?.(await record(pool, id));
+      return works;
+    },
     markSending: (work) =>
       transaction(async (db) => {
         if (!(await leaseHeld(db, work))) return false;
@@ -295,6 +309,38 @@ export function openPostgresStore(url: string, { now = Date.now }: StoreOptions 
         await setItem(db, Number(row.id), { state: 'done', note: `resolved by an operator as ${serviceId.text}` }, at);
         return undefined;
       }),
+    async prune(olderThanMs) {
+      const before = now() - olderThanMs;
+      // Each step a batch per transaction, so that deliveries are committed in between.
+      const steps: [string, unknown[]][] = [
+        [
+          `DELETE FROM ${S}.items WHERE id IN (SELECT id FROM ${S}.items
+           WHERE state IN ('done', 'skipped') AND updated_at < $1 LIMIT ${PRUNE_BATCH})`,
+          [before],
+        ],
+        [
+          `DELETE FROM ${S}.deliveries WHERE (source, delivery_id) IN (SELECT source, delivery_id FROM ${S}.deliveries
+           WHERE received_at < $1 LIMIT ${PRUNE_BATCH})`,
+          [before],
+        ],
+        // An ended deployment with no item left; a key locked by a batch or a claim is left for next time.
+        [
+          `DELETE FROM ${S}.keys WHERE key IN (SELECT key FROM ${S}.keys k WHERE accepted IN ('SUCCEEDED', 'FAILED')
+           AND ready_at IS NULL AND lease_owner IS NULL
+           AND NOT EXISTS (SELECT 1 FROM ${S}.items i WHERE i.key = k.key) LIMIT ${PRUNE_BATCH} FOR UPDATE SKIP LOCKED)`,
+          [],
+        ],
+      ];
+      let total = 0;
+      for (const [step, values] of steps) {
+        for (;;) {
+          const deleted = await transaction(async (db) => (await db.query(step, values)).rowCount ?? 0);
+          total += deleted;
+          if (deleted < PRUNE_BATCH) break;
+        }
+      }
+      return total;
+    },
     async stats() {
       await ready();
       const [row] = await rows<Record<string, string | null>>(

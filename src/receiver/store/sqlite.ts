@@ -9,18 +9,11 @@ import type { DeploymentEvent, EventFields, SourceName } from '../event.js';
 import { toRecord, type ItemRow } from './item-record.js';
 import { skipReason } from './rules.js';
 import { loadSqlite, type DatabaseSync } from './sqlite-load.js';
+import { applyOutcome } from './sqlite-outcome.js';
+import { sqlitePruner } from './sqlite-prune.js';
 import { prepareQueries } from './sqlite-queries.js';
 import { migrate } from './sqlite-schema.js';
-import type {
-  AcceptResult,
-  ItemState,
-  NewDelivery,
-  OperatorAnswer,
-  Outcome,
-  Store,
-  StoreOptions,
-  Work,
-} from './store.js';
+import type { AcceptResult, ItemState, NewDelivery, OperatorAnswer, Store, StoreOptions, Work } from './store.js';
 
 interface Pending {
   delivery: NewDelivery;
@@ -41,7 +34,7 @@ interface KeyRow {
 /** Deliveries taken in one commit at most: bounds how long one transaction holds the event loop. */
 const BATCH = 500;
 
-export function openSqliteStore(path: string, { now = Date.now }: StoreOptions = {}): Store {
+export function openSqliteStore(path: string, { now = Date.now, sole = false, held }: StoreOptions = {}): Store {
   const { DatabaseSync } = loadSqlite();
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db: DatabaseSync = new DatabaseSync(path);
@@ -50,8 +43,11 @@ export function openSqliteStore(path: string, { now = Date.now }: StoreOptions =
   db.exec('PRAGMA synchronous = FULL');
   db.exec('PRAGMA foreign_keys = OFF');
   migrate(db, path);
+  // The earlier process is gone: what it had claimed is claimable now (a create it was sending is then held).
+  if (sole) db.prepare('UPDATE keys SET lease_until = 0 WHERE lease_owner IS NOT NULL').run();
 
   const q = prepareQueries(db);
+  const prune = sqlitePruner(db, transaction);
 
   function transaction<T>(work: () => T): T {
     db.exec('BEGIN IMMEDIATE');
@@ -138,6 +134,9 @@ export function openSqliteStore(path: string, { now = Date.now }: StoreOptions =
     return key?.lease_owner === work.lease.owner && key.lease_token === work.lease.token ? key : undefined;
   }
 
+  /** Creates a claim found still `sending` and held, for `held`. */
+  const justHeld: number[] = [];
+
   function claimOne(key: KeyRow, owner: string, leaseMs: number, at: number): Work | undefined {
     const head = q.head.get(key.key) as unknown as { id: number; state: ItemState } | undefined;
     if (!head || head.state === 'held') {
@@ -150,6 +149,7 @@ export function openSqliteStore(path: string, { now = Date.now }: StoreOptions =
       const error = 'the receiver stopped while this create was being sent: it may have reached the service';
       q.setItem.run('held', row.attempts, row.first_failed_at, null, error, null, at, row.id);
       refreshKey(key.key);
+      justHeld.push(row.id);
       return undefined;
     }
     q.lease.run(owner, at + leaseMs, key.key);
@@ -168,42 +168,6 @@ export function openSqliteStore(path: string, { now = Date.now }: StoreOptions =
       },
       lease: { owner, token: key.lease_token + 1 },
     };
-  }
-
-  function applyOutcome(work: Work, outcome: Outcome, at: number): void {
-    const row = q.item.get(work.item.id) as unknown as ItemRow;
-    const failedAt = row.first_failed_at ?? at;
-    switch (outcome.kind) {
-      case 'created':
-        q.setService.run(outcome.serviceId.text, outcome.serviceId.numeric ? 1 : 0, row.status, work.key);
-        q.setItem.run(
-          'done',
-          row.attempts,
-          row.first_failed_at,
-          null,
-          null,
-          `created as ${outcome.serviceId.text}`,
-          at,
-          row.id,
-        );
-        break;
-      case 'updated':
-        q.setRecorded.run(row.status, work.key);
-        q.setItem.run('done', row.attempts, row.first_failed_at, null, null, null, at, row.id);
-        break;
-      case 'skipped':
-        q.setItem.run('skipped', row.attempts, row.first_failed_at, null, null, outcome.reason, at, row.id);
-        break;
-      case 'retry':
-        q.setItem.run('pending', row.attempts + 1, failedAt, outcome.at, outcome.error, null, at, row.id);
-        break;
-      case 'held':
-        q.setItem.run('held', row.attempts + 1, failedAt, null, outcome.error, null, at, row.id);
-        break;
-      case 'failed':
-        q.setItem.run('failed', row.attempts + 1, failedAt, null, outcome.error, null, at, row.id);
-        break;
-    }
   }
 
   /** A synchronous call as the promise the interface gives (a throw becomes a rejection). */
@@ -244,11 +208,15 @@ export function openSqliteStore(path: string, { now = Date.now }: StoreOptions =
     },
     claim(owner, limit, leaseMs) {
       return settle(() => {
-        return transaction(() => {
+        justHeld.length = 0;
+        const claimed = transaction(() => {
           const at = now();
           const keys = q.due.all(at, at, limit) as unknown as KeyRow[];
           return keys.map((key) => claimOne(key, owner, leaseMs, at)).filter((work) => work !== undefined);
         });
+        // Told once committed.
+        for (const id of justHeld.splice(0)) held?.(record(id));
+        return claimed;
       });
     },
     markSending(work) {
@@ -266,7 +234,7 @@ export function openSqliteStore(path: string, { now = Date.now }: StoreOptions =
       return settle(() => {
         return transaction(() => {
           if (!leaseHeld(work)) return false;
-          applyOutcome(work, outcome, now());
+          applyOutcome(q, work, outcome, now());
           refreshKey(work.key);
           q.unlease.run(work.key);
           return true;
@@ -331,6 +299,9 @@ export function openSqliteStore(path: string, { now = Date.now }: StoreOptions =
           failed: count('failed'),
         };
       });
+    },
+    prune(olderThanMs) {
+      return prune(now() - olderThanMs);
     },
     ping() {
       return settle(() => {

@@ -122,6 +122,12 @@ export interface Store {
   /** A held create did reach the service as `serviceId`: the key keeps it, and its later items update it. */
   resolve(id: number, serviceId: DeploymentId): Promise<OperatorAnswer>;
   stats(): Promise<StoreStats>;
+  /**
+   * Retention: deletes finished items (done, skipped) and deliveries' deduplication rows older than
+   * `olderThanMs`, and the keys of ended deployments left with no item; resolves to the rows
+   * deleted. Pending, sending, held and failed items stay, whatever their age.
+   */
+  prune(olderThanMs: number): Promise<number>;
   /** Resolves when the store answers (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -130,4 +136,15 @@ export interface Store {
 export interface StoreOptions {
   /** The clock (ms since the epoch); tests move it. */
   now?: () => number;
+  /**
+   * This process is the only receiver on the store (SQLite: one receiver per file): the leases an
+   * earlier process left are void at once, so its unfinished work is taken up at start, not once
+   * the leases end. A store shared by several receivers (PostgreSQL) ignores it.
+   */
+  sole?: boolean;
+  /**
+   * Told of each create the store itself holds (found still `sending` by a claim: its worker
+   * stopped mid-create), so that the receiver can log it; the worker logs the holds it decides.
+   */
+  held?: (record: ItemRecord) => void;
 }
