@@ -159,6 +159,7 @@ Exit codes: 0 stopped by SIGTERM or SIGINT; 2 a usage or configuration error.`,
   deliveries: `Usage: report-deployment deliveries [--state S] [--json] [--store PATH]
        report-deployment deliveries retry ID... [--store PATH]
        report-deployment deliveries resolve ID --deployment-id N [--store PATH]
+       report-deployment deliveries import --from FILE --store postgres://...
 
 Lists the receiver's deployment events (default: held and failed), also while it runs.
   --store PATH|URL          the store \`serve\` uses: its SQLite file, or its PostgreSQL URL
@@ -167,6 +168,8 @@ Lists the receiver's deployment events (default: held and failed), also while it
                             serviceId, error, note, attempts, receivedAt, updatedAt, nextAttemptAt)
 retry: a held or failed item is sent again (a held create may then be recorded twice: check first).
 resolve: a held create did reach the service, as deployment N; its later events update N.
+import: moves a stopped receiver's SQLite store (its queue, held creates, deployments' ids) into an
+empty PostgreSQL store (docs/receiver-postgres.md).
 
 Exit codes: 0 done; 1 an item could not be retried or resolved; 2 a usage or configuration error.`,
 };

@@ -25,14 +25,15 @@ export type ReceiverArgs =
     }
   | { command: 'deliveries'; action: 'list'; store: string | undefined; states: ListedState[]; json: boolean }
   | { command: 'deliveries'; action: 'retry'; store: string | undefined; ids: number[] }
-  | { command: 'deliveries'; action: 'resolve'; store: string | undefined; id: number; deploymentId: string };
+  | { command: 'deliveries'; action: 'resolve'; store: string | undefined; id: number; deploymentId: string }
+  | { command: 'deliveries'; action: 'import'; store: string | undefined; from: string };
 
 const FLAGS: Record<ReceiverCommandName, { values: string[]; switches: string[] }> = {
   serve: {
     values: ['listen', 'store', 'mapping', 'retry-hours', Settings.BaseUrl, Settings.TimeoutSeconds],
     switches: [Settings.AllowInsecureHttp],
   },
-  deliveries: { values: ['store', 'state', Settings.DeploymentId], switches: ['json'] },
+  deliveries: { values: ['store', 'state', Settings.DeploymentId, 'from'], switches: ['json'] },
 };
 
 /** `serve ...`, `deliveries ...`, or `help serve`. */
@@ -128,6 +129,7 @@ function deliveriesArgs(values: Map<string, string>, words: string[], store: str
   const deploymentId = values.get(Settings.DeploymentId);
   if (action !== 'resolve' && deploymentId !== undefined)
     throw fail('deliveries', '--deployment-id goes with `deliveries resolve` only.');
+  if (action !== 'import' && values.has('from')) throw fail('deliveries', '--from goes with `deliveries import` only.');
   if (action === 'list') {
     if (ids.length)
       throw fail('deliveries', 'list takes no ids: `deliveries retry ID...` or `deliveries resolve ID` act on items.');
@@ -147,7 +149,16 @@ function deliveriesArgs(values: Map<string, string>, words: string[], store: str
       );
     return { command: 'deliveries', action, store, id: ids[0] as number, deploymentId: deploymentId.trim() };
   }
-  throw fail('deliveries', `unknown action ${quote(action)}: list (the default), retry or resolve.`);
+  if (action === 'import') {
+    const from = values.get('from')?.trim();
+    if (ids.length || !from)
+      throw fail(
+        'deliveries',
+        'import takes --from FILE (the SQLite file of a stopped receiver) and --store postgres://... only.',
+      );
+    return { command: 'deliveries', action, store, from };
+  }
+  throw fail('deliveries', `unknown action ${quote(action)}: list (the default), retry, resolve or import.`);
 }
 
 function parseStates(text: string | undefined): ListedState[] {

@@ -59,8 +59,18 @@ async function runDeliveries(
   env: Env,
   log: CliLog,
 ): Promise<number> {
-  const { openStore, defaultStore, isPostgresUrl } = await import('../receiver/store/index.js');
+  const { openStore, defaultStore, isPostgresUrl, shownStore } = await import('../receiver/store/index.js');
   const path = args.store ?? defaultStore(env);
+  if (args.action === 'import') {
+    if (!isPostgresUrl(path))
+      throw new ConfigError('--store', 'must name the PostgreSQL database to import into (postgres://...).');
+    const { importSqlite } = await import('../receiver/store/postgres-import.js');
+    const counts = await importSqlite(args.from, path);
+    log.info(
+      `imported ${counts.items} event(s) (${counts.open} still to send or settle), ${counts.keys} deployment(s) and ${counts.deliveries} delivery id(s) from ${args.from} into ${shownStore(path)}`,
+    );
+    return ExitCodes.ok;
+  }
   const { existsSync } = await import('node:fs');
   if (!isPostgresUrl(path) && !existsSync(path))
     throw new ConfigError('--store', `names no file (${path}): give the path \`serve\` stores in.`);

@@ -10,15 +10,9 @@ type ReopenOptions = Pick<StoreOptions, 'sole' | 'held'>;
 
 export interface Engine {
   /** A store on a fresh place of its own; `reopen` opens the same place again (a restart). */
-  fresh(
-    now: () => number,
-  ): Promise<{
-    store: Store;
-    reopen: (
-      options?: ReopenOptions,
-    ) => Promise<Store>; /** Several receivers share it (PostgreSQL): `sole` is ignored, a live lease may be another's. */
-    shared?: boolean;
-  }>;
+  fresh(now: () => number): Promise<{ store: Store; reopen: (options?: ReopenOptions) => Promise<Store> }>;
+  /** Several receivers share it (PostgreSQL): `sole` is ignored, a live lease may be another's. */
+  shared?: boolean;
 }
 
 export function event(key: string, status: DeploymentStatus, extra: Partial<DeploymentEvent> = {}): DeploymentEvent {
