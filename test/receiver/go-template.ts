@@ -16,7 +16,7 @@
 export class TemplateError extends Error {}
 
 const MISSING = Symbol('no value');
-type Value = unknown;
+type Value = unknown; // a JSON value, or MISSING
 
 /** The template rendered with `data`; throws a TemplateError where Go's would fail. */
 export function renderGoTemplate(template: string, data: Record<string, unknown>): string {
@@ -49,8 +49,8 @@ function evaluate(action: string, data: Record<string, unknown>): string {
 }
 
 /** What `.a.b.c` evaluates to: a value (null included), or MISSING. */
-export function resolveChain(data: Record<string, unknown>, chain: string): Value | typeof MISSING {
-  let current: Value | typeof MISSING = data;
+export function resolveChain(data: Record<string, unknown>, chain: string): Value {
+  let current: Value = data;
   for (const name of chain.split('.').slice(1)) {
     if (current === MISSING) return MISSING;
     if (current === null) throw new TemplateError(`nil pointer evaluating interface {}.${name}`);
@@ -66,19 +66,19 @@ export function resolveChain(data: Record<string, unknown>, chain: string): Valu
  * A chain's value printed as is: a string as it is; nothing, or a null (an empty interface, which
  * the pipeline unwraps to no value), as `<no value>`.
  */
-function goPrint(value: Value | typeof MISSING): string {
+function goPrint(value: Value): string {
   if (value === MISSING || value === null) return '<no value>';
   if (typeof value === 'string') return value;
   throw new TemplateError('a value this renderer does not print as Go does');
 }
 
 /** A chain's value as a function receives it: no value becomes nil. */
-function toArgument(value: Value | typeof MISSING): Value {
+function toArgument(value: Value): Value {
   return value === MISSING ? null : value;
 }
 
 /** What Go's `printf "%T"` says of the value as a function receives it. */
-export function goType(value: Value | typeof MISSING): string {
+export function goType(value: Value): string {
   if (value === MISSING || value === null) return '<nil>';
   if (typeof value === 'string') return 'string';
   if (typeof value === 'boolean') return 'bool';

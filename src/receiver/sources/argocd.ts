@@ -47,9 +47,14 @@ export function parseArgoCd(request: IncomingRequest): Parsed {
   if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/.test(startedAt)) {
     return { verdict: 'invalid', reason: 'operation.startedAt (RFC 3339, UTC) is required to tie a sync to its end' };
   }
-  const revision = firstOf(text(body, 'operation', 'revision'), firstRevision(body), text(body, 'syncRevision'));
-  if (!revision)
-    return { verdict: 'invalid', reason: 'no revision: operation.revision, operation.revisions or syncRevision' };
+  // What the operation synced, else (while it runs) what it syncs, else what the application is synced to.
+  const revision = firstOf(
+    text(body, 'operation', 'revision'),
+    firstRevision(body),
+    text(body, 'operation', 'syncingRevision'),
+    text(body, 'syncRevision'),
+  );
+  if (!revision) return { verdict: 'invalid', reason: 'the body names no revision' };
   const namespace = text(body, 'app', 'namespace');
   const object = namespace ? `${namespace}/${name}` : name;
   const argocdUrl = text(body, 'argocdUrl').replace(/\/+$/, '');
