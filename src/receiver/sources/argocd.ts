@@ -4,7 +4,7 @@
 import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent, IncomingRequest, Parsed } from '../event.js';
 import type { Source, Verification } from '../source.js';
-import { at, clean, firstOf, header, kubernetesUid, optional, parseJson, text } from './fields.js';
+import { at, bounded, clean, firstOf, header, kubernetesUid, optional, parseJson, text } from './fields.js';
 import { derivedId, sameSecret } from './verify.js';
 
 /** The annotations on an Application that name its environment and artifact (the template sends them). */
@@ -76,7 +76,7 @@ export function parseArgoCd(request: IncomingRequest): Parsed {
       ...optional('link', /^https?:\/\//.test(argocdUrl) ? `${argocdUrl}/applications/${object}?operation=true` : ''),
     },
   };
-  return { verdict: 'accepted', deliveryId, events: [event] };
+  return { verdict: 'accepted', deliveryId, events: [bounded(event)] };
 }
 
 type Decision = { status: DeploymentStatus; reason?: never } | { status?: never; reason: string };

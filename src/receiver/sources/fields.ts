@@ -2,6 +2,7 @@
 // break a log line or a terminal. Every value that reaches an event passes through here, so that no
 // payload, however hostile, puts a number, an object or a forged line into the service.
 import { isObject } from '../../core/json.js';
+import type { DeploymentEvent } from '../event.js';
 
 /** Characters of one field; a longer value is cut (a URL or a commit title never needs more). */
 export const FIELD_LENGTH = 1000;
@@ -68,4 +69,22 @@ export function header(headers: Record<string, string | string[] | undefined>, n
 /** `{ [name]: value }` where the value is not empty; `{}` otherwise (optional fields are left out, never sent empty). */
 export function optional<K extends string>(name: K, value: string): Partial<Record<K, string>> {
   return value ? ({ [name]: value } as Record<K, string>) : {};
+}
+
+/**
+ * The event with every string within FIELD_LENGTH: values joined from several (an object's path, a
+ * description) are cut like any other, and a link too long to keep whole is left out.
+ */
+export function bounded(event: DeploymentEvent): DeploymentEvent {
+  const { link, ...fields } = event.fields;
+  const cut = Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, clean(value)]));
+  return {
+    ...event,
+    key: clean(event.key),
+    object: clean(event.object),
+    fields: { ...(cut as typeof fields), ...(link && [...link].length <= FIELD_LENGTH ? { link } : {}) },
+    ...(event.baseline
+      ? { baseline: { object: clean(event.baseline.object), revision: event.baseline.revision } }
+      : {}),
+  };
 }

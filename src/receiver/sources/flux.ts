@@ -3,7 +3,7 @@
 import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent, IncomingRequest, Parsed } from '../event.js';
 import type { Source, Verification } from '../source.js';
-import { at, clean, firstOf, header, kubernetesUid, parseJson, text } from './fields.js';
+import { at, bounded, clean, firstOf, header, kubernetesUid, parseJson, text } from './fields.js';
 import { revisionFacts } from './flux-revision.js';
 import { derivedId, hmacSha256 } from './verify.js';
 import { timingSafeEqual } from 'node:crypto';
@@ -77,7 +77,7 @@ export function parseFlux(request: IncomingRequest): Parsed {
     },
     baseline: { object, revision },
   };
-  return { verdict: 'accepted', deliveryId, events: [event] };
+  return { verdict: 'accepted', deliveryId, events: [bounded(event)] };
 }
 
 /** `Progressing` is a change set being applied; `*Failed` any failure; the successes above. */

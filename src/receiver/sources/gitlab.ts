@@ -4,7 +4,7 @@
 import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent, IncomingRequest, Parsed } from '../event.js';
 import type { Source } from '../source.js';
-import { at, clean, firstOf, header, optional, parseJson, text, wholeNumber } from './fields.js';
+import { at, bounded, clean, firstOf, header, optional, parseJson, text, wholeNumber } from './fields.js';
 import { gitLabSecrets, verifyGitLab, type GitLabSecrets } from './gitlab-auth.js';
 import { derivedId } from './verify.js';
 
@@ -74,7 +74,7 @@ export function parseGitLab(request: IncomingRequest): Parsed {
       ...optional('link', text(payload, 'deployable_url')),
     },
   };
-  return { verdict: 'accepted', deliveryId, events: [event] };
+  return { verdict: 'accepted', deliveryId, events: [bounded(event)] };
 }
 
 /** The delivery's own id, as GitLab sends it: Idempotency-Key, else webhook-id. */
