@@ -42,10 +42,8 @@ export async function readMapping(path: string): Promise<Mapping> {
   };
   const [syntax] = document.errors;
   if (syntax) {
-    throw new ConfigError(
-      SUBJECT,
-      `${path}: line ${syntax.linePos?.[0].line ?? '?'}: ${syntax.message.split('\n')[0]}`,
-    );
+    const line = lines.linePos(syntax.pos[0]).line;
+    throw new ConfigError(SUBJECT, `${path}: line ${line}: ${syntax.message.split('\n')[0]}`);
   }
   const mapping: Partial<Record<SourceName, Map<string, MappingEntry>>> = {};
   const root = document.contents;
