@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/config-error.ts';
 import type { DeploymentEvent } from '../../src/receiver/event.ts';
 import { applyMapping, readMapping } from '../../src/receiver/mapping.ts';
+import { codeBlocks } from '../markdown.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mapping-'));
 function file(text: string): string {
@@ -72,6 +73,17 @@ describe('the mapping file', () => {
     expect((error as ConfigError).message).toMatch(/^--mapping /);
     expect((error as ConfigError).message).toContain(path);
     expect((error as ConfigError).message).toMatch(message);
+  });
+
+  it('reads the mapping docs/receiver-sources.md shows (its ```yml block, not a workflow)', async () => {
+    const blocks = codeBlocks('docs/receiver-sources.md').filter((block) => block.lang === 'yml');
+    expect(blocks).toHaveLength(1);
+    const mapping = await readMapping(file(blocks[0]!.text));
+    expect(applyMapping(mapping, 'argocd', [event('argocd/payments-staging')])[0]!.fields).toMatchObject({
+      artifactName: 'payments-api',
+      environment: 'Staging',
+    });
+    expect(mapping.flux?.get('Kustomization/flux-system/apps')).toEqual({ environment: 'Production EU' });
   });
 
   it('names a file it cannot read', async () => {
