@@ -45,7 +45,12 @@ async function runServe(args: Extract<ReceiverArgs, { command: 'serve' }>, env: 
     listen: args.listen,
     store: args.store ?? defaultStore(env),
     mappingFile: args.mapping,
-    // The mapping file's reader (src/receiver/mapping.ts) is connected here where it is built.
+    // Loaded only with --mapping (it loads the YAML parser).
+    readMapping: async (file) => {
+      const { readMapping, applyMapping } = await import('../receiver/mapping.js');
+      const mapping = await readMapping(file);
+      return (source, events) => applyMapping(mapping, source, events);
+    },
     connection: { ...connection, tool: 'report-deployment serve' },
     env,
     log,

@@ -3,11 +3,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { connect } from 'node:net';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../fake-service.ts';
+import { argocdDelivery, fluxDelivery, githubDelivery, gitlabDelivery, SOURCE_ENV } from '../receiver/deliveries.ts';
 import { deploymentStatus, post, SECRET, signed } from '../receiver/github-delivery.ts';
 import { openStore } from '../../src/receiver/store/index.ts';
 import type { Work } from '../../src/receiver/store/store.ts';
@@ -60,10 +61,14 @@ async function fakeService(options: FakeServiceOptions = {}) {
   return { service, until };
 }
 
-function serve(service: FakeService, store: string): Promise<Receiver> {
+function serve(
+  service: FakeService,
+  store: string,
+  { args = [], env = { GITHUB_WEBHOOK_SECRET: SECRET } }: { args?: string[]; env?: Record<string, string> } = {},
+): Promise<Receiver> {
   let child: ChildProcess | undefined;
-  const ended = runCli(['serve', '--listen', '127.0.0.1:0', '--store', store], {
-    env: { DEPLOY_TRACKER_URL: service.url, DEPLOY_TRACKER_API_KEY: service.apiKey, GITHUB_WEBHOOK_SECRET: SECRET },
+  const ended = runCli(['serve', '--listen', '127.0.0.1:0', '--store', store, ...args], {
+    env: { DEPLOY_TRACKER_URL: service.url, DEPLOY_TRACKER_API_KEY: service.apiKey, ...env },
     killAfterMs: 25_000,
     onSpawn: (spawned) => {
       child = spawned;
@@ -308,5 +313,67 @@ describe('report-deployment serve', () => {
     expect(service.requests.filter((request) => request.method === 'POST')).toHaveLength(2);
     again.child.kill('SIGTERM');
     expect((await again.ended).exitCode).toBe(0);
+  });
+
+  it("records a signed delivery of each of the four sources, with the mapping file's artifact and environment", async () => {
+    const { service, until } = await fakeService();
+    const store = freshStore();
+    const mapping = join(mkdtempSync(join(tmpdir(), 'rd-mapping-')), 'mapping.yaml');
+    writeFileSync(
+      mapping,
+      [
+        'argocd:',
+        '  argocd/guestbook: { artifact: guestbook-web, environment: Production EU }',
+        'flux:',
+        '  Kustomization/flux-system/apps: { environment: Staging }',
+        'gitlab:',
+        '  root/test-deployment-webhooks: { artifact: webhooks-api }',
+        '',
+      ].join('\n'),
+    );
+    const receiver = await serve(service, store, { args: ['--mapping', mapping], env: { ...SOURCE_ENV } });
+    for (const delivery of [
+      githubDelivery('success', 901),
+      gitlabDelivery('success'),
+      argocdDelivery('running'),
+      fluxDelivery('progressing'),
+    ]) {
+      expect(await post(receiver.port, delivery, delivery.path), delivery.path).toMatchObject({ status: 202 });
+    }
+    await until(() => service.deployments.size === 4);
+    const recorded = [...service.deployments.values()]
+      .map(({ body, statuses }) => {
+        const { artifactName, environment } = body as { artifactName: string; environment: string };
+        return `${artifactName} ${environment} ${statuses.join()}`;
+      })
+      .sort();
+    expect(recorded).toEqual([
+      'apps Staging STARTED',
+      'guestbook-web Production EU STARTED',
+      'storefront staging SUCCEEDED',
+      'webhooks-api staging SUCCEEDED',
+    ]);
+    // A source's secret is needed for its route: a forged Argo CD token is refused.
+    const forged = argocdDelivery('deployed');
+    forged.headers.authorization = 'Bearer not-the-token';
+    expect((await post(receiver.port, forged, forged.path)).status).toBe(401);
+    receiver.child.kill('SIGTERM');
+    const ended = await receiver.ended;
+    expect(ended.exitCode).toBe(0);
+    for (const secret of [...Object.values(SOURCE_ENV), service.apiKey]) expect(ended.stderr).not.toContain(secret);
+  });
+
+  it('refuses to start on a mapping file with a mistake, naming --mapping, the file and the line', async () => {
+    const { service } = await fakeService();
+    const mapping = join(mkdtempSync(join(tmpdir(), 'rd-mapping-')), 'mapping.yaml');
+    writeFileSync(mapping, 'argocd:\n  argocd/guestbook: { artifact: web, colour: blue }\n');
+    const result = await runCli(['serve', '--listen', '127.0.0.1:0', '--store', freshStore(), '--mapping', mapping], {
+      env: { DEPLOY_TRACKER_URL: service.url, DEPLOY_TRACKER_API_KEY: service.apiKey, ...SOURCE_ENV },
+      killAfterMs: 25_000,
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--mapping');
+    expect(result.stderr).toContain(`${mapping}: line 2:`);
+    expect(result.stderr).toContain('"colour" is not a field');
   });
 });

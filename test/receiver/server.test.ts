@@ -17,11 +17,11 @@ import { deploymentStatus, post, SECRET, signed } from './github-delivery.ts';
 
 const LIMITS: ServerLimits = { bodyBytes: 16 * 1024, requestMs: 400, headers: 30, connections: 64 };
 const lines: string[] = [];
-const log: Log = {
-  debug: (text) => void lines.push(text),
-  info: (text) => void lines.push(text),
-  warning: (text) => void lines.push(text),
+const keep = (text: string | readonly string[] | (() => string | readonly string[])) => {
+  const value = typeof text === 'function' ? text() : text;
+  lines.push(...(typeof value === 'string' ? [value] : value));
 };
+const log: Log = { debug: keep, info: keep, warning: keep, clean: (line) => line };
 
 let store: Store;
 let port: number;
