@@ -22,11 +22,11 @@ import { startFakeService } from '../test/fake-service.ts';
 import { deploymentStatus, SECRET, signed, type Delivery } from '../test/receiver/github-delivery.ts';
 import { ROOT } from '../test/run-action.ts';
 
-const CONNECTIONS = 32;
-const THROUGHPUT = Number(process.env.BENCH_RECEIVER_DELIVERIES ?? 5000);
-const RATE = 500;
-const FIXED_SECONDS = 10;
-const RECORDED = 1000;
+export const CONNECTIONS = 32;
+export const THROUGHPUT = Number(process.env.BENCH_RECEIVER_DELIVERIES ?? 5000);
+export const RATE = 500;
+export const FIXED_SECONDS = 10;
+export const RECORDED = 1000;
 const QUEUE_SMALL = 10_000;
 const QUEUE_LARGE = Number(process.env.BENCH_RECEIVER_QUEUE ?? 100_000);
 
@@ -38,14 +38,14 @@ export interface ReceiverFigures {
   counts: { throughput: number; recorded: number; queueSmall: number; queueLarge: number; connections: number };
 }
 
-interface Running {
+export interface Running {
   port: number;
   child: ChildProcess;
   stop(): Promise<void>;
 }
 
 /** Starts `args` with node and waits for its "listening on HOST:PORT" line (stderr or stdout). */
-function listen(args: string[], env: NodeJS.ProcessEnv): Promise<Running> {
+export function listen(args: string[], env: NodeJS.ProcessEnv): Promise<Running> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let seen = '';
@@ -72,24 +72,33 @@ function listen(args: string[], env: NodeJS.ProcessEnv): Promise<Running> {
 }
 
 /** `report-deployment serve` from the packed CLI, GitHub enabled, on a fresh store. */
-async function serve(cliBin: string, serviceUrl: string, apiKey: string, store: string): Promise<Running> {
-  return listen([cliBin, 'serve', '--listen', '127.0.0.1:0', '--store', store, '--timeout-seconds', '600'], {
-    PATH: process.env.PATH,
-    DEPLOY_TRACKER_URL: serviceUrl,
-    DEPLOY_TRACKER_API_KEY: apiKey,
-    GITHUB_WEBHOOK_SECRET: SECRET,
-  });
+export async function serve(
+  cliBin: string,
+  serviceUrl: string,
+  apiKey: string,
+  store: string,
+  timeoutSeconds = 600,
+): Promise<Running> {
+  return listen(
+    [cliBin, 'serve', '--listen', '127.0.0.1:0', '--store', store, '--timeout-seconds', String(timeoutSeconds)],
+    {
+      PATH: process.env.PATH,
+      DEPLOY_TRACKER_URL: serviceUrl,
+      DEPLOY_TRACKER_API_KEY: apiKey,
+      GITHUB_WEBHOOK_SECRET: SECRET,
+    },
+  );
 }
 
 /** Signed deliveries, made as they are sent: each of a GitHub deployment of its own (so none is a duplicate). */
 const payload = JSON.parse(deploymentStatus('success', 1).body.toString()) as { deployment: { id: number } };
-function delivery(id: number): Delivery {
+export function delivery(id: number): Delivery {
   payload.deployment.id = id;
   return signed('deployment_status', Buffer.from(JSON.stringify(payload)));
 }
 
 /** POSTs one delivery; resolves with its status and the time to its answer in ms. */
-function send(agent: Agent, port: number, delivery: Delivery): Promise<{ status: number; ms: number }> {
+export function send(agent: Agent, port: number, delivery: Delivery): Promise<{ status: number; ms: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = request(
@@ -105,7 +114,7 @@ function send(agent: Agent, port: number, delivery: Delivery): Promise<{ status:
 }
 
 /** Closed loop: `connections` clients, each sending its next delivery once the last is answered. */
-async function closedLoop(port: number, all: Delivery[], connections: number): Promise<number> {
+export async function closedLoop(port: number, all: Delivery[], connections: number): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   let next = 0;
   const started = performance.now();
@@ -123,7 +132,7 @@ async function closedLoop(port: number, all: Delivery[], connections: number): P
 }
 
 /** Open loop: delivery i sent at i / rate seconds, answered or not; every answer's time. */
-async function openLoop(port: number, all: Delivery[], rate: number): Promise<number[]> {
+export async function openLoop(port: number, all: Delivery[], rate: number): Promise<number[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const started = performance.now();
   const answers: Promise<{ status: number; ms: number }>[] = [];
@@ -248,7 +257,7 @@ export async function measureReceiver(cliBin: string): Promise<ReceiverFigures> 
   }
 }
 
-function quantile(values: number[], q: number): number {
+export function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * q))] as number;
 }
@@ -287,6 +296,6 @@ export function receiverLines(figures: ReceiverFigures, heading: string): string
   ];
 }
 
-function mark(ok: boolean): string {
+export function mark(ok: boolean): string {
   return ok ? '(met)' : '(**missed**)';
 }

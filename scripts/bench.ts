@@ -25,6 +25,8 @@
 //    folder against a bare node:http floor, in one run: deliveries acknowledged per second, p99 at a
 //    fixed rate, deployments recorded per second, memory with a long queue. With --receiver-only,
 //    only this is measured (a few minutes) and the rest of the file is kept as it was.
+//    Then the same on PostgreSQL (scripts/bench-postgres.ts): one and two replicas beside SQLite and
+//    the floor, and a SIGKILLed replica's work taken over; --postgres-only measures just that.
 // 6. `npm test`, timed once, last (it would disturb the timings).
 //
 // BENCH_RUNS sets the rounds (default 31, after 2 warm-up): more when the machine is busy.
@@ -44,6 +46,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { buildWithout, REACHES, type Build, type Reach, type Step } from './bench-reaches.ts';
+import { measurePostgres, postgresLines, type PostgresFigures } from './bench-postgres.ts';
 import { measureReceiver, receiverLines, type ReceiverFigures } from './bench-receiver.ts';
 import { projectNode, SEA_DIR, seaName } from './sea.ts';
 import { startFakeService } from '../test/fake-service.ts';
@@ -59,6 +62,9 @@ const RENT_MS = 5;
 const NOT_MEASURED = '## Dependency reaches\n\nNot measured yet: `npm run bench -- --reaches`.';
 const RECEIVER_NOT_MEASURED = '## The receiver\n\nNot measured yet: `npm run bench -- --receiver-only`.';
 const RECEIVER_BLOCK = /<!-- receiver -->[\s\S]*<!-- \/receiver -->/;
+const POSTGRES_ONLY = process.argv.includes('--postgres-only');
+const POSTGRES_NOT_MEASURED = '## The receiver on PostgreSQL\n\nNot measured yet: `npm run bench -- --postgres-only`.';
+const POSTGRES_BLOCK = /<!-- receiver-postgres -->[\s\S]*<!-- \/receiver-postgres -->/;
 /** The CLI as the npm package holds it (scripts/npm-package.ts writes the folder npm packs). */
 const PACKED_CLI = join(ROOT, 'npm', 'package', 'cli', 'report-deployment.cjs');
 
@@ -86,6 +92,21 @@ const LABELS: Record<Timed, { step: string; floor: string }> = {
 const startedAt = new Date();
 const loadBefore = loadavg();
 const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
+
+if (POSTGRES_ONLY) {
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'npm-package.ts')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const figures = await measurePostgres(PACKED_CLI);
+  const previous = existsSync(OUT) ? readFileSync(OUT, 'utf8') : '';
+  const block = postgresBlock(figures, loadavg());
+  writeFileSync(
+    OUT,
+    POSTGRES_BLOCK.test(previous)
+      ? previous.replace(POSTGRES_BLOCK, () => block)
+      : previous.replace('<!-- reaches -->', () => `${block}\n\n<!-- reaches -->`),
+  );
+  console.error(`== wrote the receiver's PostgreSQL figures to ${relative(ROOT, OUT)}`);
+  process.exit(0);
+}
 
 if (RECEIVER_ONLY) {
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'npm-package.ts')], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -421,6 +442,7 @@ await service.close();
 
 // 5. The receiver.
 const receiverFigures = await measureReceiver(PACKED_CLI);
+const postgresFigures = await measurePostgres(PACKED_CLI);
 const loadAfter = loadavg();
 
 // 6. npm test.
@@ -500,6 +522,8 @@ function writeReport(): void {
     '',
     receiverBlock(receiverFigures, loadAfter),
     '',
+    postgresBlock(postgresFigures, loadAfter),
+    '',
     '<!-- reaches -->',
     ...(reachResults ? reachLines(reachResults, machine, load) : [kept || NOT_MEASURED]),
     '<!-- /reaches -->',
@@ -516,6 +540,15 @@ function receiverBlock(figures: ReceiverFigures | undefined, loadAtEnd: number[]
   const heading = `Measured on ${day(startedAt)} at ${commit()}; ${machine}; ${load}.`;
   const lines = figures ? receiverLines(figures, heading) : [RECEIVER_NOT_MEASURED];
   return ['<!-- receiver -->', ...lines, '<!-- /receiver -->'].join('\n');
+}
+
+/** The PostgreSQL section, between its markers, with its own date and load (it may be measured alone). */
+function postgresBlock(figures: PostgresFigures | undefined, loadAtEnd: number[]): string {
+  const machine = `Node ${process.version}, ${process.platform} ${process.arch}, ${availableParallelism()} cores`;
+  const load = `load average ${loadBefore[0]?.toFixed(1)} at the start, ${loadAtEnd[0]?.toFixed(1)} at the end`;
+  const heading = `Measured on ${day(startedAt)} at ${commit()}; ${machine}; ${load}.`;
+  const lines = figures ? postgresLines(figures, heading) : [POSTGRES_NOT_MEASURED];
+  return ['<!-- receiver-postgres -->', ...lines, '<!-- /receiver-postgres -->'].join('\n');
 }
 
 function reachLines(results: ReachResult[], machine: string, load: string): string[] {
