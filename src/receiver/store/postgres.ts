@@ -4,16 +4,16 @@
 // once its lease ends. A batch of deliveries is one transaction of a few statements, whatever its
 // size, locking the rows it touches in one order (deliveries, then keys, then objects) so that two
 // replicas' batches never deadlock. The schema: postgres-schema.ts; a batch of deliveries:
-// postgres-accept.ts.
+// postgres-accept.ts; a claim: postgres-claim.ts; the move from SQLite: postgres-import.ts.
 import pg from 'pg';
 import { ConfigError } from '../../core/config-error.js';
 import type { DeploymentStatus } from '../../core/constants.js';
-import type { EventFields } from '../event.js';
 import { toRecord, type ItemRow } from './item-record.js';
 import { acceptBatch } from './postgres-accept.js';
+import { claimKeys } from './postgres-claim.js';
 import { shownStore } from './index.js';
 import { connectionConfig, describe } from './postgres-connection.js';
-import { type Db, migrate, OPEN, refreshKeys, rows, S } from './postgres-schema.js';
+import { type Db, migrate, refreshKeys, rows, S } from './postgres-schema.js';
 import type {
   AcceptResult,
   ItemState,
@@ -153,66 +153,6 @@ export function openPostgresStore(url: string, { now = Date.now, held }: StoreOp
   }
 
   const justHeld: number[] = [];
-  async function claimKeys(db: pg.PoolClient, owner: string, limit: number, leaseMs: number): Promise<Work[]> {
-    const at = now();
-    const due = await rows<LeaseRow>(
-      db,
-      `SELECT * FROM ${S}.keys WHERE ready_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
-       ORDER BY ready_at, key LIMIT $2 FOR UPDATE SKIP LOCKED`,
-      [at, limit],
-    );
-    if (due.length === 0) return [];
-    const heads = await rows<ItemRow>(
-      db,
-      `SELECT DISTINCT ON (key) * FROM ${S}.items WHERE key = ANY($1) AND state IN ${OPEN} ORDER BY key, id`,
-      [due.map((key) => key.key)],
-    );
-    const headOf = new Map(heads.map((head) => [head.key, head]));
-    // A create still `sending` under an ended lease: its worker stopped mid-send; it may have arrived.
-    const stopped = heads.filter((head) => head.state === 'sending').map((head) => Number(head.id));
-    justHeld.push(...stopped);
-    if (stopped.length)
-      await db.query(
-        `UPDATE ${S}.items SET state = 'held', next_at = NULL, updated_at = $2,
-           error = 'the receiver stopped while this create was being sent: it may have reached the service'
-         WHERE id = ANY($1)`,
-        [stopped, at],
-      );
-    const workable = due.filter((key) => headOf.get(key.key)?.state === 'pending');
-    const idle = due.filter((key) => headOf.get(key.key)?.state !== 'pending').map((key) => key.key);
-    if (idle.length) {
-      // Nothing to work on (held, or done): an ended lease is cleared, not left to look claimed.
-      await db.query(`UPDATE ${S}.keys SET lease_owner = NULL, lease_until = NULL WHERE key = ANY($1)`, [idle]);
-      await refreshKeys(db, idle);
-    }
-    if (workable.length === 0) return [];
-    const tokens = await rows<{ key: string; lease_token: string }>(
-      db,
-      `UPDATE ${S}.keys SET lease_owner = $2, lease_until = $3, lease_token = lease_token + 1
-       WHERE key = ANY($1) RETURNING key, lease_token`,
-      [workable.map((key) => key.key), owner, at + leaseMs],
-    );
-    const tokenOf = new Map(tokens.map((row) => [row.key, Number(row.lease_token)]));
-    return workable.map((key) => {
-      const row = headOf.get(key.key) as ItemRow;
-      return {
-        key: key.key,
-        serviceId:
-          key.service_id === null ? undefined : { text: key.service_id, numeric: key.service_id_numeric === true },
-        recorded: key.recorded ?? undefined,
-        item: {
-          id: Number(row.id),
-          source: row.source,
-          deliveryId: row.delivery_id,
-          status: row.status,
-          fields: JSON.parse(row.fields) as EventFields,
-          attempts: Number(row.attempts),
-          firstFailedAt: row.first_failed_at === null ? undefined : Number(row.first_failed_at),
-        },
-        lease: { owner, token: tokenOf.get(key.key) ?? 0 },
-      };
-    });
-  }
 
   const withService = `SELECT items.*, keys.service_id FROM ${S}.items LEFT JOIN ${S}.keys ON keys.key = items.key`;
   const record = async (db: Db, id: number) =>
@@ -249,7 +189,7 @@ export function openPostgresStore(url: string, { now = Date.now, held }: StoreOp
     async claim(owner, limit, leaseMs) {
       const works = await transaction((db) => {
         justHeld.length = 0;
-        return claimKeys(db, owner, limit, leaseMs);
+        return claimKeys(db, { owner, limit, leaseMs, at: now(), held: justHeld });
       });
       // Told once committed: the creates this claim found left sending by a stopped receiver.
       for (const id of justHeld.splice(0)) held?.(await record(pool, id));
