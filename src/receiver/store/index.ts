@@ -8,6 +8,7 @@ import { openSqliteStore } from './sqlite.js';
 import type { Store, StoreOptions } from './store.js';
 
 export type { Store } from './store.js';
+export { shownStore } from './shown.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -33,11 +34,6 @@ export const isPostgresUrl = (location: string) => POSTGRES_URL.test(location);
 export function defaultStore(env: Env, home = homedir()): string {
   const url = env.DATABASE_URL?.trim();
   return url && isPostgresUrl(url) ? url : defaultStorePath(env, home);
-}
-
-/** The store as messages show it: a URL's password hidden. */
-export function shownStore(location: string): string {
-  return location.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^/?#]*@/i, '$1***@');
 }
 
 /**

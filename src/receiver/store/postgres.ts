@@ -11,7 +11,7 @@ import type { DeploymentStatus } from '../../core/constants.js';
 import { toRecord, type ItemRow } from './item-record.js';
 import { acceptBatch } from './postgres-accept.js';
 import { claimKeys } from './postgres-claim.js';
-import { shownStore } from './index.js';
+import { shownStore } from './shown.js';
 import { connectionConfig, describe } from './postgres-connection.js';
 import { type Db, migrate, refreshKeys, rows, S } from './postgres-schema.js';
 import type {
