@@ -10,6 +10,7 @@ import { freePort } from './postgres.ts';
 import { installedCli, installedSea } from './run-cli.ts';
 
 export const WEBHOOK_SECRET = 'replicas-webhook-secret';
+export const GITLAB_TOKEN = 'replicas-gitlab-token';
 
 export interface ReplicaOptions {
   store: string;
@@ -53,6 +54,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
         HOME: process.env.HOME ?? '/',
         DEPLOY_TRACKER_API_KEY: options.service.apiKey,
         GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        GITLAB_WEBHOOK_TOKEN: GITLAB_TOKEN,
         ...options.env,
       },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -116,25 +118,57 @@ export function githubPayload(deployment: GithubDeployment, state: string): Buff
 /** The key the GitHub source files the deployment under (the fixture's repository). */
 export const githubKey = (deployment: GithubDeployment) => `github:742519063:${deployment.id}`;
 
+const GITLAB_TEMPLATE = JSON.parse(
+  readFileSync(join(import.meta.dirname, 'fixtures', 'receiver', 'gitlab', 'deployment-success.json'), 'utf8'),
+) as Record<string, unknown> & { project: { id: number } };
+
+/** A GitLab deployment event for `deployment` in `status` (running, success, failed, canceled). */
+export function gitlabPayload(deployment: GithubDeployment, status: string): Buffer {
+  const base = 'http://gitlab.example.com/root/test-deployment-webhooks/-/commit/';
+  return Buffer.from(
+    JSON.stringify({
+      ...GITLAB_TEMPLATE,
+      status,
+      deployment_id: deployment.id,
+      short_sha: deployment.sha.slice(0, 8),
+      commit_url: `${base}${deployment.sha}`,
+    }),
+  );
+}
+
+/** The key the GitLab source files the deployment under (the fixture's project). */
+export const gitlabKey = (deployment: GithubDeployment) => `gitlab:${GITLAB_TEMPLATE.project.id}:${deployment.id}`;
+
 export type DeliveryAnswer = { status: number; body: string } | { error: string };
+
+/** POSTs a GitLab delivery (GitLab 17.4+: its Idempotency-Key) with the secret token to a replica. */
+export function deliverGitlab(port: number, deliveryId: string, body: Buffer): Promise<DeliveryAnswer> {
+  return post(port, '/webhooks/gitlab', body, {
+    'x-gitlab-event': 'Deployment Hook',
+    'x-gitlab-token': GITLAB_TOKEN,
+    'idempotency-key': deliveryId,
+  });
+}
 
 /** POSTs a signed GitHub delivery to a replica; resolves with its answer, or the error that cut it. */
 export function deliverGithub(port: number, deliveryId: string, body: Buffer): Promise<DeliveryAnswer> {
   const signature = `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex')}`;
+  return post(port, '/webhooks/github', body, {
+    'x-github-event': 'deployment_status',
+    'x-github-delivery': deliveryId,
+    'x-hub-signature-256': signature,
+  });
+}
+
+function post(port: number, path: string, body: Buffer, headers: Record<string, string>): Promise<DeliveryAnswer> {
   return new Promise((resolve) => {
     const req = request(
       {
         host: '127.0.0.1',
         port,
         method: 'POST',
-        path: '/webhooks/github',
-        headers: {
-          'content-type': 'application/json',
-          'content-length': body.length,
-          'x-github-event': 'deployment_status',
-          'x-github-delivery': deliveryId,
-          'x-hub-signature-256': signature,
-        },
+        path,
+        headers: { 'content-type': 'application/json', 'content-length': body.length, ...headers },
         timeout: 10_000,
       },
       (res) => {

@@ -1,5 +1,5 @@
 // A chaos soak: three `serve` processes of the packed CLI on one PostgreSQL database and one faulty
-// service (5xx, resets, slow answers, answers lost after the service acted), GitHub deliveries with
+// service (5xx, resets, slow answers, answers lost after the service acted), GitHub and GitLab deliveries with
 // duplicates, ends before their starts and ends without starts spread across them, replicas killed
 // (SIGKILL) and started again at random. At the end, after an operator settles the held creates:
 // every deployment recorded exactly once with its final status, requests of one deployment never two
@@ -12,9 +12,12 @@ import { type Fault, type FakeService, type RecordedRequest, startFakeService } 
 import { testDatabase } from '../postgres.ts';
 import {
   deliverGithub,
+  deliverGitlab,
   type GithubDeployment,
   githubKey,
   githubPayload,
+  gitlabKey,
+  gitlabPayload,
   type Replica,
   startReplica,
 } from '../receiver-replicas.ts';
@@ -51,9 +54,30 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Delivery {
   id: string;
+  source: 'github' | 'gitlab';
   deployment: GithubDeployment;
   state: string;
 }
+
+/** Each source's words for a start, the ends (and what they record), and a state that records nothing. */
+const WORDS = {
+  github: {
+    starts: ['queued', 'in_progress'],
+    ends: { success: 'SUCCEEDED', failure: 'FAILED', error: 'FAILED' },
+    idle: 'pending',
+  },
+  gitlab: {
+    starts: ['running'],
+    ends: { success: 'SUCCEEDED', failed: 'FAILED', canceled: 'FAILED' },
+    idle: 'created',
+  },
+} as const;
+const keyOf = (delivery: Pick<Delivery, 'source' | 'deployment'>) =>
+  delivery.source === 'github' ? githubKey(delivery.deployment) : gitlabKey(delivery.deployment);
+const send = (port: number, delivery: Delivery) =>
+  delivery.source === 'github'
+    ? deliverGithub(port, delivery.id, githubPayload(delivery.deployment, delivery.state))
+    : deliverGitlab(port, delivery.id, gitlabPayload(delivery.deployment, delivery.state));
 
 /** Each deployment's deliveries: maybe a start, its end (maybe first), some twice, all shuffled together. */
 function plan(): { deliveries: Delivery[]; finals: Map<number, string> } {
@@ -64,14 +88,17 @@ function plan(): { deliveries: Delivery[]; finals: Map<number, string> } {
       id: 70_000 + index,
       sha: (index.toString(16) + SEED.toString(16)).padEnd(40, 'a').slice(0, 40),
     };
-    const end = planned.pick(['success', 'failure', 'error']);
-    finals.set(deployment.id, end === 'success' ? 'SUCCEEDED' : 'FAILED');
+    const source = planned.pick(['github', 'gitlab'] as const);
+    const words = WORDS[source];
+    const end = planned.pick(Object.keys(words.ends));
+    finals.set(deployment.id, (words.ends as Record<string, string>)[end] as string);
     const own: Delivery[] = [];
     if (planned.next() < 0.75)
-      own.push({ id: `start-${index}-${SEED}`, deployment, state: planned.pick(['queued', 'in_progress']) });
-    own.push({ id: `end-${index}-${SEED}`, deployment, state: end });
+      own.push({ id: `start-${index}-${SEED}`, source, deployment, state: planned.pick(words.starts) });
+    own.push({ id: `end-${index}-${SEED}`, source, deployment, state: end });
     if (planned.next() < 0.2) own.reverse(); // an end before its start
-    if (planned.next() < 0.2) own.push({ id: `pending-${index}-${SEED}`, deployment, state: 'pending' }); // records nothing
+    // A state that records nothing.
+    if (planned.next() < 0.2) own.push({ id: `idle-${index}-${SEED}`, source, deployment, state: words.idle });
     for (const delivery of [...own]) if (planned.next() < 0.3) own.push(delivery); // a redelivery
     deliveries.push(...own);
   }
@@ -206,11 +233,7 @@ describe('chaos: replicas killed at random on one PostgreSQL, the service faulti
             await pause(spacing * 4 * sends.next() * 2);
             for (let attempt = 0; attempt < 100; attempt++) {
               const target = sends.pick(live());
-              const answer = await deliverGithub(
-                target.port,
-                delivery.id,
-                githubPayload(delivery.deployment, delivery.state),
-              );
+              const answer = await send(target.port, delivery);
               if ('status' in answer && answer.status >= 200 && answer.status < 300) {
                 acknowledged.add(delivery.id);
                 break;
@@ -245,7 +268,7 @@ describe('chaos: replicas killed at random on one PostgreSQL, the service faulti
       expect(await stuck(), `seed ${SEED}: the queue drained`).toEqual([]);
 
       // Each held create: its answer was lost (or cut), or it was being sent when its replica died.
-      const byKey = new Map(deliveries.map((delivery) => [githubKey(delivery.deployment), delivery.deployment]));
+      const byKey = new Map(deliveries.map((delivery) => [keyOf(delivery), delivery.deployment]));
       const deploymentOf = new Map(deliveries.map((delivery) => [delivery.deployment.id, delivery.deployment]));
       const held = JSON.parse(
         (await runCli(['deliveries', '--store', store, '--state', 'held', '--json'], { killAfterMs: 20_000 })).stdout,
@@ -307,11 +330,11 @@ describe('chaos: replicas killed at random on one PostgreSQL, the service faulti
           ).toBeGreaterThanOrEqual(before.closedAt ?? Infinity);
         }
       }
-      // Every acknowledged delivery that records something stored once (a `pending` state records nothing);
+      // Every acknowledged delivery that records something stored once (an idle state records nothing);
       // nothing left claimed, failed or held.
       const stored = await query<{ delivery_id: string }>(`SELECT delivery_id FROM report_deployment.deliveries`);
       expect(new Set(stored.map((row) => row.delivery_id))).toEqual(
-        new Set([...acknowledged].filter((id) => !id.startsWith('pending-'))),
+        new Set([...acknowledged].filter((id) => !id.startsWith('idle-'))),
       );
       expect(await query(`SELECT key FROM report_deployment.keys WHERE lease_owner IS NOT NULL`)).toEqual([]);
       expect(await query(`SELECT id, state FROM report_deployment.items WHERE state IN ('failed', 'held')`)).toEqual(
