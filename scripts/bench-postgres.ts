@@ -65,7 +65,7 @@ export async function measurePostgres(cliBin: string): Promise<PostgresFigures> 
   const paused = await startFakeService({ gate: () => new Promise<void>(() => undefined) });
   const running: Running[] = [];
   const start = async (store: string, url = paused.url, apiKey = paused.apiKey, timeout?: number) => {
-    const replica = await serve(cliBin, url, apiKey, store, timeout);
+    const replica = await serve(cliBin, url, apiKey, store, [], timeout);
     running.push(replica);
     return replica;
   };

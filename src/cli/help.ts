@@ -139,16 +139,18 @@ const RECEIVER: Record<ReceiverCommandName, string> = {
   serve: `Usage: report-deployment serve [--listen HOST:PORT] [--store PATH] [--mapping FILE] [flags]
 
 Receives webhooks and records each deployment they describe (docs/receiver.md). A source is enabled
-by its secret, from the environment only: GITHUB_WEBHOOK_SECRET (POST /webhooks/github). A delivery
-is checked, stored, then answered 2xx; a worker records it in the service. GET /healthz, /readyz,
-/metrics. SIGTERM or SIGINT: stops taking deliveries and exits 0 within 10 s.
+by its secret, from the environment only: GITHUB_WEBHOOK_SECRET (POST /webhooks/github),
+GITLAB_WEBHOOK_TOKEN and/or GITLAB_WEBHOOK_SIGNING_TOKEN (/webhooks/gitlab), ARGOCD_WEBHOOK_TOKEN
+(/webhooks/argocd), FLUX_WEBHOOK_KEY (/webhooks/flux). A delivery is checked, stored, then answered
+2xx; a worker records it in the service. GET /healthz, /readyz, /metrics. SIGTERM or SIGINT: stops
+taking deliveries and exits 0 within 10 s.
 
   --listen HOST:PORT        default 127.0.0.1:8080 (loopback, behind a TLS proxy); 0.0.0.0:8080 in a container
   --store PATH              the SQLite file (default: $STATE_DIRECTORY/receiver.sqlite under systemd,
                             else $XDG_STATE_HOME or ~/.local/state, /report-deployment/receiver.sqlite)
   --store postgres://...    a PostgreSQL database that several receivers share (the default where
                             DATABASE_URL names one; PG* variables fill in what the URL leaves out)
-  --mapping FILE            artifact and environment per source object
+  --mapping FILE            artifact and environment per source object (YAML)
   --retry-hours N           how long a transient failure of the service is retried (default 24)
   --base-url URL            the service's address (or DEPLOY_TRACKER_URL)
   DEPLOY_TRACKER_API_KEY    the API key: only from the environment, required
