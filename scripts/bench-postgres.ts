@@ -226,7 +226,7 @@ export function postgresLines(figures: PostgresFigures, heading: string): string
     `The takeover runs with \`--timeout-seconds ${TAKEOVER_TIMEOUT_SECONDS}\`: the lease is twice the request timeout and 5 s`,
     "(25 s at the default 10 s). The dead replica's creates had been sent and never answered: the other",
     'replica holds them (they may have reached the service), which is what taking them over means for a',
-    'create; a replica on two cores shares them with PostgreSQL and the load, so two replicas gain less',
-    'here than on machines of their own.',
+    'create. Here the replicas share two cores with PostgreSQL and the load itself: how much a second',
+    'replica adds varies from run to run with the machine\'s load, and is larger on machines of their own.',
   ];
 }
