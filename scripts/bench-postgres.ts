@@ -227,6 +227,6 @@ export function postgresLines(figures: PostgresFigures, heading: string): string
     "(25 s at the default 10 s). The dead replica's creates had been sent and never answered: the other",
     'replica holds them (they may have reached the service), which is what taking them over means for a',
     'create. Here the replicas share two cores with PostgreSQL and the load itself: how much a second',
-    'replica adds varies from run to run with the machine\'s load, and is larger on machines of their own.',
+    "replica adds varies from run to run with the machine's load, and should be larger on machines of their own.",
   ];
 }
