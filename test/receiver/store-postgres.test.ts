@@ -189,6 +189,15 @@ describe('the PostgreSQL store', () => {
     );
   });
 
+  it('refuses NODE_PG_FORCE_NATIVE before loading pg: its native binding is not shipped', () => {
+    process.env.NODE_PG_FORCE_NATIVE = '1';
+    try {
+      expect(() => openStore('postgres://db/app')).toThrow(/NODE_PG_FORCE_NATIVE asks pg for its native binding/);
+    } finally {
+      delete process.env.NODE_PG_FORCE_NATIVE;
+    }
+  });
+
   it('takes what the URL leaves out from the PG* variables, as libpq does', async () => {
     const url = new URL(await testDatabase('pg-variables'));
     const variables = {
