@@ -9,13 +9,14 @@ import { isObject } from '../../core/json.js';
 import type { EventFields, IncomingRequest, Parsed } from '../event.js';
 import type { Source, Verification } from '../source.js';
 
-const STATES: Record<string, DeploymentStatus> = {
-  queued: 'STARTED',
-  in_progress: 'STARTED',
-  success: 'SUCCEEDED',
-  failure: 'FAILED',
-  error: 'FAILED',
-};
+// A Map, not an object: a state named `__proto__` or `constructor` must find nothing.
+const STATES = new Map<string, DeploymentStatus>([
+  ['queued', 'STARTED'],
+  ['in_progress', 'STARTED'],
+  ['success', 'SUCCEEDED'],
+  ['failure', 'FAILED'],
+  ['error', 'FAILED'],
+]);
 
 /** Characters of a field kept: GitHub's own are far shorter; anything longer is not a GitHub event's. */
 const FIELD_LENGTH = 4096;
@@ -76,7 +77,7 @@ function deploymentStatus(payload: unknown, deliveryId: string): Parsed {
       reason: 'a deployment_status event needs deployment.id, repository.id and repository.name',
     };
   }
-  const status = STATES[facts.state];
+  const status = STATES.get(facts.state);
   if (!status) {
     return { verdict: 'ignored', deliveryId, reason: `the state ${safe(facts.state) || '(none)'} records nothing` };
   }

@@ -8,13 +8,16 @@ import { at, bounded, clean, firstOf, header, optional, parseJson, text, wholeNu
 import { gitLabSecrets, verifyGitLab, type GitLabSecrets } from './gitlab-auth.js';
 import { derivedId } from './verify.js';
 
-/** GitLab's deployment statuses that record something; `blocked`, `approved`, `rejected` and others record nothing. */
-const STATUSES: Record<string, DeploymentStatus> = {
-  running: 'STARTED',
-  success: 'SUCCEEDED',
-  failed: 'FAILED',
-  canceled: 'FAILED',
-};
+/**
+ * GitLab's deployment statuses that record something; `blocked`, `approved`, `rejected` and others
+ * record nothing. A Map, not an object: a status named `__proto__` or `constructor` finds nothing.
+ */
+const STATUSES = new Map<string, DeploymentStatus>([
+  ['running', 'STARTED'],
+  ['success', 'SUCCEEDED'],
+  ['failed', 'FAILED'],
+  ['canceled', 'FAILED'],
+]);
 
 export const gitlab: Source<GitLabSecrets> = {
   name: 'gitlab',
@@ -50,7 +53,7 @@ export function parseGitLab(request: IncomingRequest): Parsed {
   // make the delivery one. Not X-Gitlab-Event-UUID: GitLab gives every webhook fired by one request
   // the same value, so two events of one request would be taken for one.
   const deliveryId = senderId(request) ?? derivedId(key, state, changedAt);
-  const status = STATUSES[state];
+  const status = STATUSES.get(state);
   if (!status) return { verdict: 'ignored', deliveryId, reason: `status ${JSON.stringify(state)} records nothing` };
   const commitSha = fullSha(payload);
   if (!commitSha) {
