@@ -48,6 +48,8 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: [...WINDOWS_ONLY, ...NEEDS_SHELL_TOOLS],
           provide: { cliSubject: 'npm' },
+          // A real PostgreSQL for the store's tests and the replicas' (test/helpers/postgres.ts).
+          globalSetup: ['test/helpers/postgres-setup.ts'],
         },
       },
       // The CLI's again, on the executable.

@@ -11,6 +11,7 @@ __webpack_require__.d(__webpack_exports__, {
   createHttpClient: () => (  createHttpClient)
 });
 
+
 var promises_ = __webpack_require__(8500);
 var constants = __webpack_require__(2851);
 var network_error = __webpack_require__(3647);

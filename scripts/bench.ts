@@ -21,7 +21,13 @@
 //    and the steps it touches run from that build and the shipped one, paired, both probed: its gain
 //    is the median of the paired differences, in CPU time (what the verdict reads) and wall time.
 //    Without --reaches the file keeps the last measured reaches, dated.
-// 5. `npm test`, timed once, last (it would disturb the timings).
+// 5. The receiver (scripts/bench-receiver.ts): `report-deployment serve` from the npm package's
+//    folder against a bare node:http floor, in one run: deliveries acknowledged per second, p99 at a
+//    fixed rate, deployments recorded per second, memory with a long queue. With --receiver-only,
+//    only this is measured (a few minutes) and the rest of the file is kept as it was.
+//    Then the same on PostgreSQL (scripts/bench-postgres.ts): one and two replicas beside SQLite and
+//    the floor, and a SIGKILLed replica's work taken over; --postgres-only measures just that.
+// 6. `npm test`, timed once, last (it would disturb the timings).
 //
 // BENCH_RUNS sets the rounds (default 31, after 2 warm-up): more when the machine is busy.
 import { execFileSync, spawn } from 'node:child_process';
@@ -40,6 +46,8 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { buildWithout, REACHES, type Build, type Reach, type Step } from './bench-reaches.ts';
+import { measurePostgres, postgresLines, type PostgresFigures } from './bench-postgres.ts';
+import { measureReceiver, receiverLines, type ReceiverFigures } from './bench-receiver.ts';
 import { projectNode, SEA_DIR, seaName } from './sea.ts';
 import { startFakeService } from '../test/helpers/fake-service.ts';
 import { PROBE_PRELOAD, ROOT, runStep, type StepProbe } from '../test/helpers/run-action.ts';
@@ -47,10 +55,18 @@ import { PROBE_PRELOAD, ROOT, runStep, type StepProbe } from '../test/helpers/ru
 const RUNS = Number(process.env.BENCH_RUNS ?? 31);
 const WARMUP = 2;
 const REACHES_WANTED = process.argv.includes('--reaches');
+const RECEIVER_ONLY = process.argv.includes('--receiver-only');
 const OUT = join(ROOT, 'docs', 'performance.md');
 /** A reach that gains less than this goes (issue "Dependency internals pay rent"). */
 const RENT_MS = 5;
 const NOT_MEASURED = '## Dependency reaches\n\nNot measured yet: `npm run bench -- --reaches`.';
+const RECEIVER_NOT_MEASURED = '## The receiver\n\nNot measured yet: `npm run bench -- --receiver-only`.';
+const RECEIVER_BLOCK = /<!-- receiver -->[\s\S]*<!-- \/receiver -->/;
+const POSTGRES_ONLY = process.argv.includes('--postgres-only');
+const POSTGRES_NOT_MEASURED = '## The receiver on PostgreSQL\n\nNot measured yet: `npm run bench -- --postgres-only`.';
+const POSTGRES_BLOCK = /<!-- receiver-postgres -->[\s\S]*<!-- \/receiver-postgres -->/;
+/** The CLI as the npm package holds it (scripts/npm-package.ts writes the folder npm packs). */
+const PACKED_CLI = join(ROOT, 'npm', 'package', 'cli', 'report-deployment.cjs');
 
 /** What is timed against the floor: the steps the reaches touch, and the CLI's executable. */
 type Timed = Step | 'executable';
@@ -76,6 +92,36 @@ const LABELS: Record<Timed, { step: string; floor: string }> = {
 const startedAt = new Date();
 const loadBefore = loadavg();
 const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
+
+if (POSTGRES_ONLY) {
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'npm-package.ts')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const figures = await measurePostgres(PACKED_CLI);
+  const previous = existsSync(OUT) ? readFileSync(OUT, 'utf8') : '';
+  const block = postgresBlock(figures, loadavg());
+  writeFileSync(
+    OUT,
+    POSTGRES_BLOCK.test(previous)
+      ? previous.replace(POSTGRES_BLOCK, () => block)
+      : previous.replace('<!-- reaches -->', () => `${block}\n\n<!-- reaches -->`),
+  );
+  console.error(`== wrote the receiver's PostgreSQL figures to ${relative(ROOT, OUT)}`);
+  process.exit(0);
+}
+
+if (RECEIVER_ONLY) {
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'npm-package.ts')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const figures = await measureReceiver(PACKED_CLI);
+  const previous = existsSync(OUT) ? readFileSync(OUT, 'utf8') : '';
+  const block = receiverBlock(figures, loadavg());
+  writeFileSync(
+    OUT,
+    RECEIVER_BLOCK.test(previous)
+      ? previous.replace(RECEIVER_BLOCK, () => block)
+      : previous.replace('<!-- reaches -->', () => `${block}\n\n<!-- reaches -->`),
+  );
+  console.error(`== wrote the receiver's figures to ${relative(ROOT, OUT)}`);
+  process.exit(0);
+}
 
 // 1. The build.
 console.error('== npm run build (timed)');
@@ -393,9 +439,13 @@ if (REACHES_WANTED) {
   }
 }
 await service.close();
+
+// 5. The receiver.
+const receiverFigures = await measureReceiver(PACKED_CLI);
+const postgresFigures = await measurePostgres(PACKED_CLI);
 const loadAfter = loadavg();
 
-// 5. npm test.
+// 6. npm test.
 console.error('== npm test (timed, once)');
 const testReport = join(mkdtempSync(join(tmpdir(), 'report-deployment-bench-')), 'report.json');
 const testStarted = performance.now();
@@ -470,6 +520,10 @@ function writeReport(): void {
     `| \`npm run build -- sea\` (cli/ and the executable, one run) | ${seconds(seaBuildMs)} | |`,
     `| \`npm test\` (one run, after the timings) | ${tests ? `${seconds(testMs)}: ${tests.numTotalTests} tests, ${tests.numPassedTests} passed, ${tests.numFailedTests} failed` : 'did not run'} | |`,
     '',
+    receiverBlock(receiverFigures, loadAfter),
+    '',
+    postgresBlock(postgresFigures, loadAfter),
+    '',
     '<!-- reaches -->',
     ...(reachResults ? reachLines(reachResults, machine, load) : [kept || NOT_MEASURED]),
     '<!-- /reaches -->',
@@ -477,6 +531,24 @@ function writeReport(): void {
   ];
   mkdirSync(join(OUT, '..'), { recursive: true });
   writeFileSync(OUT, lines.join('\n'));
+}
+
+/** The receiver's section, between its markers, with its own date and load (it may be measured alone). */
+function receiverBlock(figures: ReceiverFigures | undefined, loadAtEnd: number[]): string {
+  const machine = `Node ${process.version}, ${process.platform} ${process.arch}, ${availableParallelism()} cores`;
+  const load = `load average ${loadBefore[0]?.toFixed(1)} at the start, ${loadAtEnd[0]?.toFixed(1)} at the end`;
+  const heading = `Measured on ${day(startedAt)} at ${commit()}; ${machine}; ${load}.`;
+  const lines = figures ? receiverLines(figures, heading) : [RECEIVER_NOT_MEASURED];
+  return ['<!-- receiver -->', ...lines, '<!-- /receiver -->'].join('\n');
+}
+
+/** The PostgreSQL section, between its markers, with its own date and load (it may be measured alone). */
+function postgresBlock(figures: PostgresFigures | undefined, loadAtEnd: number[]): string {
+  const machine = `Node ${process.version}, ${process.platform} ${process.arch}, ${availableParallelism()} cores`;
+  const load = `load average ${loadBefore[0]?.toFixed(1)} at the start, ${loadAtEnd[0]?.toFixed(1)} at the end`;
+  const heading = `Measured on ${day(startedAt)} at ${commit()}; ${machine}; ${load}.`;
+  const lines = figures ? postgresLines(figures, heading) : [POSTGRES_NOT_MEASURED];
+  return ['<!-- receiver-postgres -->', ...lines, '<!-- /receiver-postgres -->'].join('\n');
 }
 
 function reachLines(results: ReachResult[], machine: string, load: string): string[] {

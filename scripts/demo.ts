@@ -3,7 +3,8 @@
 // run (test/helpers/run-action.ts's). Then the CLI as the npm package ships it, wrapping a command
 // (`report-deployment run -- ...`). Before each, it prints the command line it runs; then what that
 // printed, stdout and stderr in the order they came; at the end what the service received and where
-// each deployment ended.
+// each deployment ended. Last, against the embedded fake only, the receiver (`report-deployment
+// serve`) taking a GitHub, an Argo CD and a Flux delivery, each signed as its sender signs it.
 //
 // With DEPLOY_TRACKER_URL and DEPLOY_TRACKER_API_KEY set, it talks to that service instead, and
 // records two made-up deployments there (artifact DEMO_ARTIFACT_ID, default 42): so it asks for
@@ -12,6 +13,16 @@ import { startFakeService, type FakeService } from '../test/helpers/fake-service
 import type { ChildProcess } from 'node:child_process';
 import { ACTION, DEFAULT_ENV, runStep, type JobOptions, type StepResult } from '../test/helpers/run-action.ts';
 import { runCli } from '../test/helpers/run-cli.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  argocdDelivery,
+  fluxDelivery,
+  githubDelivery,
+  SOURCE_ENV,
+  type SourceDelivery,
+} from '../test/helpers/receiver/deliveries.ts';
 
 const realUrl = process.env.DEPLOY_TRACKER_URL;
 const realKey = process.env.DEPLOY_TRACKER_API_KEY;
@@ -31,7 +42,9 @@ if (realUrl && !process.argv.includes('--real')) {
   process.exit(2);
 }
 
-const service: FakeService | undefined = realUrl ? undefined : await startFakeService();
+/** Called whenever the fake service records something: the receiver's part waits on it. */
+let changed: () => void = () => undefined;
+const service: FakeService | undefined = realUrl ? undefined : await startFakeService({ onChange: () => changed() });
 const baseUrl = realUrl ?? (service as FakeService).url;
 const apiKey = realKey ?? (service as FakeService).apiKey;
 console.log(realUrl ? `Service: ${realUrl}` : `Service: embedded fake at ${baseUrl}`);
@@ -75,6 +88,8 @@ try {
   for (const line of lines) console.log(`  ${line}`);
   console.log(`  (exit code ${cli.exitCode})`);
 
+  const receiverCode = service ? await receiver(service) : 0;
+
   if (service) {
     console.log('\n== what the service received');
     for (const request of service.requests)
@@ -83,9 +98,77 @@ try {
       console.log(`\nDeployment ${deployment.id}: ${deployment.statuses.join(' -> ')}`);
     }
   }
-  process.exitCode = main.exitCode || post.exitCode || cli.exitCode || 0;
+  process.exitCode = main.exitCode || post.exitCode || cli.exitCode || receiverCode || 0;
 } finally {
   await service?.close();
+}
+
+/** `report-deployment serve` against the fake: three deliveries, each a start then its end. */
+async function receiver(fake: FakeService): Promise<number> {
+  console.log('\n# The receiver: report-deployment serve');
+  const dir = mkdtempSync(join(tmpdir(), 'report-deployment-demo-'));
+  const args = ['serve', '--listen', '127.0.0.1:0', '--store', join(dir, 'receiver.sqlite')];
+  const secrets = Object.keys(SOURCE_ENV)
+    .map((name) => `${name}=***`)
+    .join(' ');
+  console.log(
+    `DEPLOY_TRACKER_URL=${fake.url} DEPLOY_TRACKER_API_KEY=*** ${secrets} \\\n$ report-deployment ${args.join(' ')}`,
+  );
+  const lines: string[] = [];
+  let listening: (port: number) => void = () => undefined;
+  const port = new Promise<number>((resolve) => (listening = resolve));
+  let child: ChildProcess | undefined;
+  const run = runCli(args, {
+    env: { DEPLOY_TRACKER_URL: fake.url, DEPLOY_TRACKER_API_KEY: fake.apiKey, ...SOURCE_ENV },
+    killAfterMs: 60_000,
+    onSpawn: (spawned) => {
+      child = spawned;
+      inOrder(spawned, lines);
+      let seen = '';
+      spawned.stderr?.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        const found = /listening on \S+:(\d+) /.exec(seen)?.[1];
+        if (found) listening(Number(found));
+      });
+    },
+  });
+  const at = await Promise.race([port, run.then(() => undefined)]);
+  if (at === undefined) {
+    for (const line of lines) console.log(`  ${line}`);
+    return (await run).exitCode ?? 1;
+  }
+  const before = fake.deployments.size;
+  const deliveries: [string, SourceDelivery][] = [
+    ['GitHub deployment_status queued', githubDelivery('queued', 7001)],
+    ['GitHub deployment_status success', githubDelivery('success', 7001)],
+    ['Argo CD on-sync-running', argocdDelivery('running')],
+    ['Argo CD on-deployed', argocdDelivery('deployed')],
+    ['Flux Kustomization Progressing', fluxDelivery('progressing')],
+    ['Flux Kustomization ReconciliationSucceeded', fluxDelivery('succeeded')],
+  ];
+  for (const [what, delivery] of deliveries) {
+    const response = await fetch(`http://127.0.0.1:${at}${delivery.path}`, {
+      method: 'POST',
+      headers: delivery.headers,
+      body: delivery.body,
+    });
+    console.log(`  POST ${delivery.path} (${what}, signed) -> ${response.status} ${(await response.text()).trim()}`);
+  }
+  // Until the three deployments have ended in the service (bounded: the receiver's own kill timer).
+  const ended = () =>
+    [...fake.deployments.values()].slice(before).filter((deployment) => deployment.statuses.length === 2).length === 3;
+  await new Promise<void>((resolve) => {
+    changed = () => ended() && resolve();
+    changed();
+    void run.then(() => resolve());
+  });
+  child?.kill('SIGTERM');
+  const result = await run;
+  console.log("  (the receiver's log)");
+  for (const line of lines) console.log(`  ${line}`);
+  console.log(`  (exit code ${result.exitCode}, after SIGTERM)`);
+  rmSync(dir, { recursive: true, force: true });
+  return ended() ? (result.exitCode ?? 1) : 1;
 }
 
 function printStep(step: StepResult): void {

@@ -28,10 +28,20 @@ it('npm start shows each command line, then its output, in the order things happ
     'report-deployment: Recorded deployment 2:',
     "(the command's stdout) deploying shop-web...",
     'report-deployment: Deployment 2 set to SUCCEEDED',
+    '$ report-deployment serve --listen 127.0.0.1:0',
+    'POST /webhooks/github (GitHub deployment_status queued, signed) -> 202 stored',
+    'POST /webhooks/argocd (Argo CD on-deployed, signed) -> 202 stored',
+    'POST /webhooks/flux (Flux Kustomization ReconciliationSucceeded, signed) -> 202 stored',
+    "(the receiver's log)",
+    '(exit code 0, after SIGTERM)',
     '== what the service received',
   ];
   const positions = order.map((text) => output.indexOf(text));
 
   expect(positions.filter((position) => position < 0)).toEqual([]);
   expect(positions).toEqual([...positions].sort((a, b) => a - b));
+  // The receiver's three deployments, each from its start to its end, as the other two.
+  expect(output.match(/^Deployment \d+: STARTED -> SUCCEEDED$/gm)).toHaveLength(5);
+  expect(output).toContain('"artifactName":"guestbook"');
+  expect(output).toContain('"user":"Flux"');
 });

@@ -225,6 +225,15 @@ describe('requests the service accepts', () => {
     expect(service.deployments.get('1')).toEqual({ id: 1, body: VALID, statuses: ['STARTED', 'SUCCEEDED'] });
   });
 
+  it('acts on a request whose answer it loses (a create creates), and says which answers were written', async () => {
+    service.fail('POST', { lost: true });
+    await expect(call({ method: 'POST', path: '/api/deployment', body: VALID })).rejects.toThrow();
+    await call({ method: 'PATCH', path: '/api/deployment/1', body: { status: 'SUCCEEDED' } });
+    expect(service.deployments.get('1')?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+    expect(service.requests.map((request) => request.answered ?? false)).toEqual([false, true]);
+    expect(service.requests.every((request) => (request.closedAt ?? 0) >= request.at)).toBe(true);
+  });
+
   it('numbers ids from 1 and takes a query string', async () => {
     await call({ method: 'POST', path: '/api/deployment', body: VALID });
     const second = await call({ method: 'POST', path: '/api/deployment?source=test', body: VALID });

@@ -14,9 +14,9 @@ const MAY_IMPORT: Record<string, string[]> = {
   core: ['deps'],
   ci: ['core', 'deps'],
   action: ['core', 'ci', 'deps'],
-  // The receiver is the CLI's `serve` and `deliveries`: the CLI reads their command line and hands over.
-  cli: ['core', 'ci', 'deps', 'receiver'],
+  // The receiver (`serve`) is a face of its own; the CLI starts it and reads its store.
   receiver: ['core', 'ci', 'deps'],
+  cli: ['core', 'ci', 'deps', 'receiver'],
 };
 
 /** The relative imports of a module's text (static, `export ... from`, and `import()`), as written. */

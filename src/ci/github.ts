@@ -199,7 +199,7 @@ export function deploymentEventStatus(
 }
 
 /** What a deployment's event says of it; '' for what it does not say (or says in no string, or blank). */
-interface DeploymentFacts {
+export interface DeploymentFacts {
   sha: string;
   ref: string;
   environment: string;
@@ -220,7 +220,8 @@ interface DeploymentFacts {
   statusUrls: string[];
 }
 
-function deploymentFacts(payload: unknown): DeploymentFacts | undefined {
+/** Also the receiver's (`serve`): the same event, from a webhook rather than a run. */
+export function deploymentFacts(payload: unknown): DeploymentFacts | undefined {
   const deployment = field(payload, 'deployment');
   if (!isObject(deployment)) return undefined;
   const status = field(payload, 'deployment_status');

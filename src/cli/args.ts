@@ -101,7 +101,9 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
 
 function commandNamed(word: string): CommandName {
   if ((Commands as readonly string[]).includes(word)) return word as CommandName;
-  const hint = word.startsWith('-') ? ` (a command comes first: ${Commands.join(', ')})` : '';
+  const hint = word.startsWith('-')
+    ? ` (a command comes first: ${[...Commands, 'serve', 'deliveries'].join(', ')})`
+    : '';
   throw new UsageError(`unknown command ${quote(word)}${hint}.`);
 }
 

@@ -1,5 +1,6 @@
 // `--help`: what each command does, its flags, and the exit codes.
 import type { CommandName } from './args.js';
+import type { ReceiverCommandName } from './receiver-args.js';
 
 /**
  * The service's flags. `dryRun`: what --dry-run does for the command; `context` sends nothing, so
@@ -120,6 +121,10 @@ Commands:
   record --status S | --exit-code N [flags]
                                         record a deployment that has already ended
   context [flags]                       show what would be recorded, and where each value comes from
+  serve [--listen HOST:PORT] [--store PATH] [--mapping FILE]
+                                        receive GitHub's (and other sources') webhooks, record each deployment
+  deliveries [retry ID... | resolve ID --deployment-id N] [--store PATH]
+                                        list the receiver's held and failed deliveries; send or settle them
 
 Flags carry the GitHub Action's input names (--artifact-id, --environment, --version, ...).
 The service: --base-url or DEPLOY_TRACKER_URL; the key: DEPLOY_TRACKER_API_KEY only.
@@ -128,4 +133,49 @@ DEPLOY_TRACKER_DEBUG=1 adds debug lines on stderr (the key never shown).
 report-deployment <command> --help    a command's flags
 report-deployment --version           this tool's version
 `;
+}
+
+const RECEIVER: Record<ReceiverCommandName, string> = {
+  serve: `Usage: report-deployment serve [--listen HOST:PORT] [--store PATH] [--mapping FILE] [flags]
+
+Receives webhooks and records each deployment they describe (docs/receiver.md). A source is enabled
+by its secret, from the environment only: GITHUB_WEBHOOK_SECRET (POST /webhooks/github),
+GITLAB_WEBHOOK_TOKEN and/or GITLAB_WEBHOOK_SIGNING_TOKEN (/webhooks/gitlab), ARGOCD_WEBHOOK_TOKEN
+(/webhooks/argocd), FLUX_WEBHOOK_KEY (/webhooks/flux). A delivery is checked, stored, then answered
+2xx; a worker records it in the service. GET /healthz, /readyz, /metrics. SIGTERM or SIGINT: stops
+taking deliveries and exits 0 within 10 s.
+
+  --listen HOST:PORT        default 127.0.0.1:8080 (loopback, behind a TLS proxy); 0.0.0.0:8080 in a container
+  --store PATH              the SQLite file (default: $STATE_DIRECTORY/receiver.sqlite under systemd,
+                            else $XDG_STATE_HOME or ~/.local/state, /report-deployment/receiver.sqlite)
+  --store postgres://...    a PostgreSQL database that several receivers share (the default where
+                            DATABASE_URL names one; PG* variables fill in what the URL leaves out)
+  --mapping FILE            artifact and environment per source object (YAML)
+  --retry-hours N           how long a transient failure of the service is retried (default 24)
+  --base-url URL            the service's address (or DEPLOY_TRACKER_URL)
+  DEPLOY_TRACKER_API_KEY    the API key: only from the environment, required
+  --timeout-seconds N       each request's timeout (default 10)
+  --allow-insecure-http     allow http:// to a host other than loopback
+
+Exit codes: 0 stopped by SIGTERM or SIGINT; 2 a usage or configuration error.`,
+  deliveries: `Usage: report-deployment deliveries [--state S] [--json] [--store PATH]
+       report-deployment deliveries retry ID... [--store PATH]
+       report-deployment deliveries resolve ID --deployment-id N [--store PATH]
+       report-deployment deliveries import --from FILE --store postgres://...
+
+Lists the receiver's deployment events (default: held and failed), also while it runs.
+  --store PATH|URL          the store \`serve\` uses: its SQLite file, or its PostgreSQL URL
+  --state S                 held, failed, pending, sending, done, skipped (comma-separated), or all
+  --json                    an array of objects (id, source, deliveryId, key, status, state,
+                            serviceId, error, note, attempts, receivedAt, updatedAt, nextAttemptAt)
+retry: a held or failed item is sent again (a held create may then be recorded twice: check first).
+resolve: a held create did reach the service, as deployment N; its later events update N.
+import: moves a stopped receiver's SQLite store (its queue, held creates, deployments' ids) into an
+empty PostgreSQL store (docs/receiver-postgres.md).
+
+Exit codes: 0 done; 1 an item could not be retried or resolved; 2 a usage or configuration error.`,
+};
+
+export function receiverHelp(command: ReceiverCommandName): string {
+  return `${RECEIVER[command]}\n`;
 }

@@ -5,10 +5,11 @@
 import { bugLines } from '../core/text.js';
 import { parseCommandLine, UsageError, type ParsedArgs } from './args.js';
 import { showContext } from './context.js';
-import { helpText } from './help.js';
+import { helpText, receiverHelp } from './help.js';
 import { openCliLog, type CliLog } from './log.js';
 import { DRAIN_MS, drained, writeStdout } from './output.js';
 import { oneShot } from './one-shot.js';
+import { isReceiverCommand, receiverInvocation } from './receiver-args.js';
 import { ExitCodes } from './report.js';
 import { runWrapped } from './run.js';
 import type { StopSignal } from './signals.js';
@@ -69,19 +70,28 @@ async function commandLine(version: string, argv: string[], env: Env): Promise<E
   const log = openCliLog(env[ENV_KEY] ?? '', env);
   let invocation;
   try {
-    invocation = parseCommandLine(argv);
+    invocation =
+      isReceiverCommand(argv[0]) || (argv[0] === 'help' && isReceiverCommand(argv[1]))
+        ? receiverInvocation(argv)
+        : parseCommandLine(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     log.error(error.line);
     return { code: ExitCodes.usage };
   }
   if ('help' in invocation) {
-    writeStdout(helpText(invocation.help));
+    const topic = invocation.help;
+    writeStdout(isReceiverCommand(topic) ? receiverHelp(topic) : helpText(topic));
     return { code: ExitCodes.ok };
   }
   if ('version' in invocation) {
     writeStdout(`${version}\n`);
     return { code: ExitCodes.ok };
+  }
+  if ('receiver' in invocation) {
+    // The receiver's modules are loaded only for its commands.
+    const { receiverCommand } = await import('./receiver-commands.js');
+    return { code: await receiverCommand(invocation.receiver, env, log) };
   }
   let signal: StopSignal | undefined;
   try {

@@ -10,7 +10,7 @@ import { cutter } from './secret.js';
 import { createAgent, createProxyAgent, request } from '../deps/undici.js';
 
 /** What a request that got no answer may still have done: reached the service (retry.ts). */
-const MAY_HAVE_ARRIVED = new Set<NetworkCause>(['timeout', 'reset', 'other']);
+export const MAY_HAVE_ARRIVED: ReadonlySet<NetworkCause> = new Set<NetworkCause>(['timeout', 'reset', 'other']);
 
 export interface HttpRequest {
   method: 'POST' | 'PATCH';

@@ -16,6 +16,10 @@ export interface RecordedRequest {
   body: unknown;
   /** When it arrived (performance.now()), to check waits between attempts. */
   at: number;
+  /** Whether its whole answer was written (false where the connection was cut or the answer lost). */
+  answered?: boolean;
+  /** When its connection stopped carrying it (answered, cut, or its client gone): performance.now(). */
+  closedAt?: number;
 }
 
 /** What the next matching request gets instead of the contract's answer. */
@@ -34,7 +38,9 @@ export type Fault =
   /** These bytes written raw as the whole answer (no valid HTTP), then the connection closed. */
   | { raw: string }
   /** The contract's answer, this long after the request (a slow service). */
-  | { delayMs: number };
+  | { delayMs: number }
+  /** Acted on as the contract says (a create creates), but its answer lost: the connection cut instead. */
+  | { lost: true };
 
 export interface Deployment {
   id: string | number;
@@ -60,6 +66,8 @@ export interface FakeServiceOptions {
    * the promise returned, if any: to hold answers until a test has done something (signalled a step).
    */
   gate?: (request: RecordedRequest, index: number) => Promise<void> | void;
+  /** The fault for a request when none is queued for it (a chaos test's random faults); none where undefined. */
+  faultFor?: (request: RecordedRequest) => Fault | undefined;
   /** Serve HTTPS with this key and certificate (PEM), e.g. tlsFixture('server') from test/helpers/tls-fixtures.ts. */
   tls?: { key: string | Buffer; cert: string | Buffer };
 }
@@ -133,13 +141,21 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
         at: performance.now(),
       };
       requests.push(recorded);
+      res.on('finish', () => (recorded.answered = true));
+      res.on('close', () => (recorded.closedAt = performance.now()));
 
-      const fault = faults[method]?.shift();
+      const fault = faults[method]?.shift() ?? options.faultFor?.(recorded);
       const contract = () => answer(method, req.url ?? '', req.headers, text, body, res);
       const reply = () => {
         if (fault && 'interim' in fault) res.socket?.write(fault.interim);
         if (fault && 'gzip' in fault) gzipped.add(res);
         if (fault && 'delayMs' in fault) return void setTimeout(contract, fault.delayMs);
+        if (fault && 'lost' in fault) {
+          // The service acts on it; the answer never reaches the client.
+          res.writeHead = () => res;
+          res.end = () => (res.socket?.destroy(), res);
+          return contract();
+        }
         if (!fault || 'interim' in fault || 'gzip' in fault) return contract();
         playFault(fault, res);
       };
@@ -237,7 +253,7 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
 const gzipped = new WeakSet<ServerResponse>();
 
 function playFault(
-  fault: Exclude<Fault, { interim: string } | { gzip: true } | { delayMs: number }>,
+  fault: Exclude<Fault, { interim: string } | { gzip: true } | { delayMs: number } | { lost: true }>,
   res: ServerResponse,
 ): void {
   if ('drop' in fault) {

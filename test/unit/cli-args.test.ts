@@ -66,7 +66,7 @@ describe('commands', () => {
     [['deploy'], "unknown command 'deploy'. See `report-deployment --help`."],
     [
       ['--artifact-id', '42'],
-      "unknown command '--artifact-id' (a command comes first: run, start, finish, record, context). See `report-deployment --help`.",
+      "unknown command '--artifact-id' (a command comes first: run, start, finish, record, context, serve, deliveries). See `report-deployment --help`.",
     ],
   ])('%j is refused', (argv, line) => {
     expect(refused(argv).line).toBe(line);

@@ -1,0 +1,241 @@
+// The receiver's HTTP face (node:http): `POST /webhooks/<source>` for each source whose secret is
+// set, and `GET /healthz`, `/readyz`, `/metrics`. A delivery is read up to a bound, checked before a
+// byte of it is parsed, committed to the store, and only then answered 2xx.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { showControls } from '../core/log.js';
+import type { Log } from '../core/log.js';
+import type { DeploymentEvent, SourceName } from './event.js';
+import type { Metrics, Verdict } from './metrics.js';
+import type { Source } from './source.js';
+import type { Store } from './store/store.js';
+
+/** The receiver's bounds; tests shorten the times, nothing else does. */
+export interface ServerLimits {
+  /** Bytes of a delivery's body: GitHub's deployment events are tens of KiB; see docs/receiver.md. */
+  bodyBytes: number;
+  /** A client's whole request (headers and body) must have come within this. */
+  requestMs: number;
+  /** Headers in one request. */
+  headers: number;
+  /** Connections served at once (bounds the memory that bodies under way can take). */
+  connections: number;
+}
+
+export const DEFAULT_LIMITS: ServerLimits = {
+  bodyBytes: 1024 * 1024,
+  requestMs: 30_000,
+  headers: 100,
+  connections: 512,
+};
+
+/** A mapping file's overrides of artifact and environment, per source object. */
+export type MapEvents = (source: SourceName, events: readonly DeploymentEvent[]) => DeploymentEvent[];
+
+export interface EnabledSource {
+  source: Source;
+  secrets: unknown;
+}
+
+export interface ReceiverServerOptions {
+  /** Every source the receiver knows; `enabled` are those whose secret is set. */
+  known: readonly Source[];
+  enabled: readonly EnabledSource[];
+  store: Store;
+  metrics: Metrics;
+  log: Log;
+  /** Called once a delivery is committed: the worker looks for work at once. */
+  stored: () => void;
+  /** The mapping file's overrides (`serve --mapping`), applied before an event is stored. */
+  mapEvents?: MapEvents;
+  limits?: ServerLimits;
+}
+
+export function createReceiverServer(options: ReceiverServerOptions): Server {
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const server = createServer({
+    // Checked this often: a client that trickles is cut off within requestMs plus this.
+    connectionsCheckingInterval: Math.min(1000, limits.requestMs),
+    headersTimeout: limits.requestMs,
+    requestTimeout: limits.requestMs,
+    keepAliveTimeout: 5000,
+  });
+  server.maxHeadersCount = limits.headers;
+  server.maxConnections = limits.connections;
+  // A socket silent for the whole of requestMs is closed, whatever stage it is at.
+  server.setTimeout(limits.requestMs, (socket) => socket.destroy());
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    handle(request, response, options, limits).catch((error: unknown) => {
+      options.log.warning(`a request failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+      answer(response, 500, 'the receiver failed unexpectedly; the delivery was not stored\n');
+    });
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    // A client too slow with its headers or body is told so (408); anything else it sent is no HTTP.
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    else socket.destroy();
+  });
+  return server;
+}
+
+async function handle(
+  request: IncomingMessage,
+  response: ServerResponse,
+  options: ReceiverServerOptions,
+  limits: ServerLimits,
+): Promise<void> {
+  const path = (request.url ?? '/').split('?')[0] ?? '/';
+  if (path === '/healthz' || path === '/readyz' || path === '/metrics') {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return answer(response, 405, 'GET only\n');
+    return probe(path, response, options);
+  }
+  const route = /^\/webhooks\/([^/]+)$/.exec(path);
+  if (!route) return answer(response, 404, 'no such route: deliveries go to POST /webhooks/<source>\n');
+  const name = route[1] as string;
+  const source = options.known.find((known) => known.name === name);
+  const enabled = options.enabled.find((entry) => entry.source.name === name);
+  if (!source) {
+    const names = options.known.map((known) => known.name).join(', ');
+    return answer(
+      response,
+      404,
+      `no source named ${JSON.stringify(showControls(name.slice(0, 40)))}: the sources are ${names}\n`,
+    );
+  }
+  if (!enabled) {
+    return answer(
+      response,
+      404,
+      `the ${name} source is not enabled on this receiver: set ${source.secretVariables.join(' or ')} where it runs\n`,
+    );
+  }
+  if (request.method !== 'POST') return answer(response, 405, 'POST only\n');
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > limits.bodyBytes) return tooLarge(request, response, options, source.name, limits);
+  const body = await readBody(request, limits.bodyBytes);
+  if (body === 'too-large') return tooLarge(request, response, options, source.name, limits);
+  if (body === 'aborted') return;
+  await deliver(request, response, options, enabled, body);
+}
+
+async function deliver(
+  request: IncomingMessage,
+  response: ServerResponse,
+  { store, metrics, log, stored, mapEvents }: ReceiverServerOptions,
+  { source, secrets }: EnabledSource,
+  body: Buffer,
+): Promise<void> {
+  const incoming = { headers: request.headers, body, now: Date.now() };
+  const said = (verdict: Verdict, deliveryId: string | undefined, detail = '') => {
+    metrics.delivery(source.name, verdict);
+    log.info(`${source.name} delivery ${shown(deliveryId)}: ${verdict}${detail ? ` (${showControls(detail)})` : ''}`);
+  };
+  const claimed = headerId(request);
+  const verification = source.verify(incoming, secrets);
+  if (!verification.ok) {
+    said('unauthorized', claimed, verification.reason);
+    return answer(response, 401, `not authenticated: ${verification.reason}\n`);
+  }
+  const parsed = source.parse(incoming);
+  if (parsed.verdict === 'invalid') {
+    said('invalid', claimed, parsed.reason);
+    return answer(response, source.invalidStatus ?? 400, `not a delivery this receiver can record: ${parsed.reason}\n`);
+  }
+  if (parsed.verdict === 'ignored') {
+    said('ignored', parsed.deliveryId, parsed.reason);
+    return answer(response, 202, `ignored: ${parsed.reason}\n`);
+  }
+  let result;
+  try {
+    const events = mapEvents ? mapEvents(source.name, parsed.events) : parsed.events;
+    result = await store.accept({ source: source.name, deliveryId: parsed.deliveryId, events });
+  } catch (error) {
+    said(
+      'error',
+      parsed.deliveryId,
+      `the store did not take it: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return answer(response, 503, 'the store could not take the delivery: send it again later\n');
+  }
+  said(result, parsed.deliveryId, result === 'stored' ? `${parsed.events.length} event(s)` : '');
+  if (result === 'stored') stored();
+  answer(response, result === 'stored' ? 202 : 200, result === 'stored' ? 'stored\n' : 'already stored\n');
+}
+
+async function probe(path: string, response: ServerResponse, { store, metrics }: ReceiverServerOptions): Promise<void> {
+  if (path === '/healthz') return answer(response, 200, 'ok\n');
+  try {
+    if (path === '/readyz') {
+      await store.ping();
+      return answer(response, 200, 'ready\n');
+    }
+    const text = metrics.text(await store.stats());
+    return answer(response, 200, text, 'text/plain; version=0.0.4; charset=utf-8');
+  } catch (error) {
+    return answer(
+      response,
+      503,
+      `the store does not answer: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+  }
+}
+
+function tooLarge(
+  request: IncomingMessage,
+  response: ServerResponse,
+  { metrics, log }: ReceiverServerOptions,
+  source: SourceName,
+  limits: ServerLimits,
+): void {
+  metrics.delivery(source, 'too_large');
+  log.info(`${source} delivery ${shown(headerId(request))}: too_large (over ${limits.bodyBytes} bytes)`);
+  // Not read further: the connection closes once the answer is out.
+  response.setHeader('connection', 'close');
+  answer(response, 413, `the body is over ${limits.bodyBytes} bytes\n`);
+  response.on('finish', () => request.destroy());
+}
+
+/** The body, or 'too-large' as soon as it passes the bound (the rest is never read). */
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too-large' | 'aborted'> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.off('data', onData);
+        request.pause();
+        resolve('too-large');
+        return;
+      }
+      chunks.push(chunk);
+    };
+    request.on('data', onData);
+    request.on('end', () => resolve(Buffer.concat(chunks, size)));
+    request.on('error', () => resolve('aborted'));
+    request.on('close', () => {
+      if (!request.complete) resolve('aborted');
+    });
+  });
+}
+
+/** The delivery id a request claims, for the log only (it may be anything): GitHub's, GitLab's, Standard Webhooks'. */
+function headerId(request: IncomingMessage): string | undefined {
+  const value =
+    request.headers['x-github-delivery'] ?? request.headers['idempotency-key'] ?? request.headers['webhook-id'];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function shown(id: string | undefined): string {
+  if (id === undefined) return '(no id)';
+  return showControls(id.length > 100 ? `${id.slice(0, 100)}…` : id);
+}
+
+function answer(response: ServerResponse, status: number, text: string, type = 'text/plain; charset=utf-8'): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  response.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text) });
+  response.end(text);
+}

@@ -1,0 +1,120 @@
+// Argo CD notifications, `POST /webhooks/argocd`: the body is what the template this project ships
+// renders (examples/receiver/argocd-notifications-cm.yaml), one template per catalog trigger. Argo
+// CD cannot sign a request: it sends the token from its notifications secret as a bearer token.
+import type { DeploymentStatus } from '../../core/constants.js';
+import type { DeploymentEvent, IncomingRequest, Parsed } from '../event.js';
+import type { Source, Verification } from '../source.js';
+import { at, bounded, clean, firstOf, header, kubernetesUid, optional, parseJson, text } from './fields.js';
+import { derivedId, sameSecret } from './verify.js';
+
+/** The annotations on an Application that name its environment and artifact (the template sends them). */
+export const ARGOCD_ANNOTATIONS = {
+  environment: 'report-deployment/environment',
+  artifact: 'report-deployment/artifact',
+} as const;
+
+export const argocd: Source<Buffer> = {
+  name: 'argocd',
+  secretVariables: ['ARGOCD_WEBHOOK_TOKEN'],
+  secrets: (env) => (env.ARGOCD_WEBHOOK_TOKEN ? Buffer.from(env.ARGOCD_WEBHOOK_TOKEN, 'utf8') : undefined),
+  verify: verifyArgoCd,
+  parse: parseArgoCd,
+};
+
+export function verifyArgoCd(request: IncomingRequest, token: Buffer): Verification {
+  const given = /^Bearer (.+)$/.exec(header(request.headers, 'authorization') ?? '')?.[1];
+  if (given === undefined) return { ok: false, reason: 'no Authorization: Bearer header' };
+  return sameSecret(given, token)
+    ? { ok: true }
+    : { ok: false, reason: 'the bearer token does not match ARGOCD_WEBHOOK_TOKEN' };
+}
+
+export function parseArgoCd(request: IncomingRequest): Parsed {
+  const body = parseJson(request.body);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { verdict: 'invalid', reason: 'the body is not a JSON object' };
+  }
+  const uid = kubernetesUid(text(body, 'app', 'uid'));
+  const name = text(body, 'app', 'name');
+  if (!uid || !name) return { verdict: 'invalid', reason: 'app.uid (a Kubernetes uid) and app.name are required' };
+  const trigger = text(body, 'trigger');
+  const startedAt = text(body, 'operation', 'startedAt');
+  const decided = decide(trigger, text(body, 'operation', 'phase'), text(body, 'health'));
+  // Argo CD sends no delivery id, and its retries send the same body: the operation, the status
+  // and the trigger make the delivery one (a PreSync hook's second on-sync-running is a duplicate).
+  const deliveryId = derivedId('argocd', uid, startedAt, decided.status ?? decided.reason, trigger);
+  if (!decided.status) return { verdict: 'ignored', deliveryId, reason: decided.reason };
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/.test(startedAt)) {
+    return { verdict: 'invalid', reason: 'operation.startedAt (RFC 3339, UTC) is required to tie a sync to its end' };
+  }
+  // What the operation synced, else (while it runs) what it syncs, else what the application is synced to.
+  const revision = firstOf(
+    text(body, 'operation', 'revision'),
+    firstRevision(body),
+    text(body, 'operation', 'syncingRevision'),
+    text(body, 'syncRevision'),
+  );
+  if (!revision) return { verdict: 'invalid', reason: 'the body names no revision' };
+  const namespace = text(body, 'app', 'namespace');
+  const object = namespace ? `${namespace}/${name}` : name;
+  const argocdUrl = text(body, 'argocdUrl').replace(/\/+$/, '');
+  const event: DeploymentEvent = {
+    key: `argocd:${uid}:${startedAt}`,
+    status: decided.status,
+    object,
+    fields: {
+      artifactName: firstOf(text(body, 'app', 'artifact'), name),
+      version: revision,
+      environment: firstOf(text(body, 'app', 'environment'), 'Production'),
+      commitSha: revision,
+      user: firstOf(text(body, 'operation', 'initiatedBy', 'username'), 'Argo CD'),
+      branch: branchOf(text(body, 'app', 'targetRevision'), revision),
+      description: clean(
+        `Argo CD sync of ${object} (project ${firstOf(text(body, 'app', 'project'), 'default')}), ${trigger || 'no trigger named'}`,
+      ),
+      ...optional('changelog', text(body, 'app', 'repoURL')),
+      ...optional('link', /^https?:\/\//.test(argocdUrl) ? `${argocdUrl}/applications/${object}?operation=true` : ''),
+    },
+  };
+  return { verdict: 'accepted', deliveryId, events: [bounded(event)] };
+}
+
+type Decision = { status: DeploymentStatus; reason?: never } | { status?: never; reason: string };
+
+/**
+ * A running sync starts; a sync that succeeded ends only once the application is healthy
+ * (`on-deployed`): one that succeeded and never becomes healthy stays STARTED. A failed sync, or a
+ * degraded application, fails.
+ */
+function decide(trigger: string, phase: string, health: string): Decision {
+  if (trigger === 'on-health-degraded') {
+    return health === 'Degraded'
+      ? { status: 'FAILED' }
+      : { reason: `health ${JSON.stringify(health)} is not Degraded` };
+  }
+  if (phase === 'Running') return { status: 'STARTED' };
+  if (phase === 'Failed' || phase === 'Error') return { status: 'FAILED' };
+  if (phase === 'Succeeded') {
+    return health === 'Healthy'
+      ? { status: 'SUCCEEDED' }
+      : { reason: 'the sync succeeded but the application is not healthy yet: on-deployed ends it' };
+  }
+  return { reason: `operation phase ${JSON.stringify(phase)} records nothing` };
+}
+
+/** A multi-source application's first revision (the template sends syncResult.revisions). */
+function firstRevision(body: unknown): string {
+  const revisions = at(body, ['operation', 'revisions']);
+  return Array.isArray(revisions) ? text({ first: revisions[0] as unknown }, 'first') : '';
+}
+
+/**
+ * The branch: the application's targetRevision when it names one. `HEAD` (the repository's default
+ * branch, unnamed), a commit SHA, a Helm version range or none at all name no branch: the deployed
+ * revision is recorded as the branch, as for any deployment that names none.
+ */
+function branchOf(targetRevision: string, revision: string): string {
+  const named = targetRevision.replace(/^refs\/(heads|tags)\//, '');
+  if (!named || named === 'HEAD' || /^[0-9a-f]{7,64}$/i.test(named) || /[*^~<>=|\s]/.test(named)) return revision;
+  return named;
+}

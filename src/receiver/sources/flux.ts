@@ -1,0 +1,95 @@
+// Flux notification-controller events, `POST /webhooks/flux`, from a Provider of type `generic-hmac`:
+// `X-Signature: sha256=<hex HMAC-SHA256 of the body>` with the Provider's secret `token`.
+import type { DeploymentStatus } from '../../core/constants.js';
+import type { DeploymentEvent, IncomingRequest, Parsed } from '../event.js';
+import type { Source, Verification } from '../source.js';
+import { at, bounded, clean, firstOf, header, kubernetesUid, parseJson, text } from './fields.js';
+import { revisionFacts } from './flux-revision.js';
+import { derivedId, hmacSha256 } from './verify.js';
+import { timingSafeEqual } from 'node:crypto';
+
+/** The objects whose events are deployments. */
+const KINDS = new Set(['Kustomization', 'HelmRelease']);
+
+/** Reasons that end a deployment well. A rollback deploys a revision too (the one it returns to). */
+const SUCCEEDED = new Set(['ReconciliationSucceeded', 'InstallSucceeded', 'UpgradeSucceeded', 'RollbackSucceeded']);
+
+/** The event metadata keys (an Alert's `eventMetadata`) that name the environment and the artifact. */
+export const FLUX_METADATA = { environment: ['env', 'environment'], artifact: ['artifact'] } as const;
+
+/** Older controllers prefix their metadata keys with their API group; newer ones send them bare. */
+const GROUPS = ['kustomize.toolkit.fluxcd.io', 'helm.toolkit.fluxcd.io'];
+
+export const flux: Source<Buffer> = {
+  name: 'flux',
+  secretVariables: ['FLUX_WEBHOOK_KEY'],
+  secrets: (env) => (env.FLUX_WEBHOOK_KEY ? Buffer.from(env.FLUX_WEBHOOK_KEY, 'utf8') : undefined),
+  verify: verifyFlux,
+  parse: parseFlux,
+};
+
+export function verifyFlux(request: IncomingRequest, key: Buffer): Verification {
+  const given = /^sha256=([0-9a-f]{64})$/i.exec(header(request.headers, 'x-signature') ?? '')?.[1];
+  if (given === undefined) return { ok: false, reason: 'no X-Signature: sha256=<hex>' };
+  const expected = hmacSha256(key, request.body);
+  return timingSafeEqual(Buffer.from(given, 'hex'), expected)
+    ? { ok: true }
+    : { ok: false, reason: 'X-Signature does not match FLUX_WEBHOOK_KEY' };
+}
+
+export function parseFlux(request: IncomingRequest): Parsed {
+  const body = parseJson(request.body);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { verdict: 'invalid', reason: 'the body is not a JSON object' };
+  }
+  const kind = text(body, 'involvedObject', 'kind');
+  const uid = kubernetesUid(text(body, 'involvedObject', 'uid'));
+  const name = text(body, 'involvedObject', 'name');
+  if (!uid || !name || !kind) {
+    return { verdict: 'invalid', reason: 'involvedObject.kind, .name and .uid (a Kubernetes uid) are required' };
+  }
+  const reason = text(body, 'reason');
+  const revision = clean(metadata(body, 'revision'), 300);
+  const key = `flux:${uid}:${revision}`;
+  const status = statusOf(reason);
+  // Flux sends no delivery id, and repeats ReconciliationSucceeded after every reconcile: the object,
+  // its revision, the status and the reason make the delivery one, so a repeat (or a retry) is a
+  // duplicate and stores nothing. Not the timestamp: it differs on every repeat.
+  const deliveryId = derivedId(key, status ?? '', reason);
+  if (!KINDS.has(kind)) return { verdict: 'ignored', deliveryId, reason: `${kind} events are not deployments` };
+  if (!status) return { verdict: 'ignored', deliveryId, reason: `reason ${JSON.stringify(reason)} records nothing` };
+  if (!revision) return { verdict: 'ignored', deliveryId, reason: 'the event names no revision' };
+  const namespace = text(body, 'involvedObject', 'namespace');
+  const object = [kind, namespace, name].filter(Boolean).join('/');
+  const facts = revisionFacts(revision, metadata(body, 'originRevision'));
+  const event: DeploymentEvent = {
+    key,
+    status,
+    object,
+    fields: {
+      artifactName: firstOf(...FLUX_METADATA.artifact.map((k) => metadata(body, k)), name),
+      version: facts.version,
+      environment: firstOf(...FLUX_METADATA.environment.map((k) => metadata(body, k)), 'Production'),
+      commitSha: facts.commitSha,
+      user: 'Flux',
+      branch: facts.branch,
+      description: clean(`Flux ${object} ${reason}: ${text(body, 'message')}`),
+    },
+    baseline: { object, revision },
+  };
+  return { verdict: 'accepted', deliveryId, events: [bounded(event)] };
+}
+
+/** `Progressing` is a change set being applied; `*Failed` any failure; the successes above. */
+function statusOf(reason: string): DeploymentStatus | undefined {
+  if (reason === 'Progressing') return 'STARTED';
+  if (SUCCEEDED.has(reason)) return 'SUCCEEDED';
+  if (/^[A-Za-z]+Failed$/.test(reason)) return 'FAILED';
+  return undefined;
+}
+
+/** A metadata value, by its bare key or with a controller's group prefix. */
+function metadata(body: unknown, key: string): string {
+  const values = at(body, ['metadata']);
+  return firstOf(text(values, key), ...GROUPS.map((group) => text(values, `${group}/${key}`)));
+}

@@ -1,0 +1,127 @@
+// GitHub webhooks, `POST /webhooks/github` (an organization's, a repository's or an App's):
+// `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>` with GITHUB_WEBHOOK_SECRET.
+// `deployment_status` events record; the fields are the action's own `deployment_status` mapping
+// (src/ci/github.ts), so both faces say the same of one GitHub deployment.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { githubDefaults, deploymentFacts } from '../../ci/github.js';
+import { DefaultEnvironment, type DeploymentStatus } from '../../core/constants.js';
+import { isObject } from '../../core/json.js';
+import type { EventFields, IncomingRequest, Parsed } from '../event.js';
+import type { Source, Verification } from '../source.js';
+
+// A Map, not an object: a state named `__proto__` or `constructor` must find nothing.
+const STATES = new Map<string, DeploymentStatus>([
+  ['queued', 'STARTED'],
+  ['in_progress', 'STARTED'],
+  ['success', 'SUCCEEDED'],
+  ['failure', 'FAILED'],
+  ['error', 'FAILED'],
+]);
+
+/** Characters of a field kept: GitHub's own are far shorter; anything longer is not a GitHub event's. */
+const FIELD_LENGTH = 4096;
+
+export const github: Source<Buffer> = {
+  name: 'github',
+  secretVariables: ['GITHUB_WEBHOOK_SECRET'],
+  secrets: (env) => (env.GITHUB_WEBHOOK_SECRET ? Buffer.from(env.GITHUB_WEBHOOK_SECRET, 'utf8') : undefined),
+  verify: verifyGithub,
+  parse: parseGithub,
+};
+
+function header(request: IncomingRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function verifyGithub(request: IncomingRequest, secret: Buffer): Verification {
+  const given = /^sha256=([0-9a-f]{64})$/i.exec(header(request, 'x-hub-signature-256') ?? '')?.[1];
+  if (given === undefined) return { ok: false, reason: 'no X-Hub-Signature-256: sha256=<hex>' };
+  const expected = createHmac('sha256', secret).update(request.body).digest();
+  // Both 32 bytes: the comparison takes the same time whatever it finds.
+  return timingSafeEqual(Buffer.from(given, 'hex'), expected)
+    ? { ok: true }
+    : { ok: false, reason: 'X-Hub-Signature-256 does not match GITHUB_WEBHOOK_SECRET' };
+}
+
+export function parseGithub(request: IncomingRequest): Parsed {
+  const deliveryId = header(request, 'x-github-delivery')?.trim() ?? '';
+  if (!/^[\w.-]{1,100}$/.test(deliveryId)) {
+    return { verdict: 'invalid', reason: 'X-GitHub-Delivery is missing or is no delivery id' };
+  }
+  const event = header(request, 'x-github-event') ?? '';
+  if (event === 'ping') return { verdict: 'ignored', deliveryId, reason: 'a ping (the webhook was created)' };
+  if (event !== 'deployment_status') {
+    return { verdict: 'ignored', deliveryId, reason: `${safe(event) || 'an unnamed'} event records nothing` };
+  }
+  const payload = json(request.body);
+  if (payload === undefined)
+    return { verdict: 'invalid', reason: "the body is not JSON (set the webhook's content type to application/json)" };
+  return deploymentStatus(payload, deliveryId);
+}
+
+function deploymentStatus(payload: unknown, deliveryId: string): Parsed {
+  const facts = deploymentFacts(payload);
+  const repository = isObject(payload) ? payload.repository : undefined;
+  const repositoryId = isObject(repository) ? repository.id : undefined;
+  const repositoryName = isObject(repository) && typeof repository.name === 'string' ? repository.name.trim() : '';
+  if (
+    !facts ||
+    !facts.id ||
+    !Number.isSafeInteger(repositoryId) ||
+    (repositoryId as number) <= 0 ||
+    repositoryName === ''
+  ) {
+    return {
+      verdict: 'invalid',
+      reason: 'a deployment_status event needs deployment.id, repository.id and repository.name',
+    };
+  }
+  const status = STATES.get(facts.state);
+  if (!status) {
+    return { verdict: 'ignored', deliveryId, reason: `the state ${safe(facts.state) || '(none)'} records nothing` };
+  }
+  const defaults = githubDefaults({ eventName: 'deployment_status', payload, env: {} }).values;
+  const commitSha = defaults.commitSha?.value ?? '';
+  const branch = defaults.branch?.value ?? '';
+  if (!/^[0-9a-f]{7,64}$/i.test(commitSha) || branch === '') {
+    return {
+      verdict: 'invalid',
+      reason: 'a deployment_status event needs deployment.sha (a commit) and deployment.ref',
+    };
+  }
+  const value = (name: keyof typeof defaults) => defaults[name]?.value || undefined;
+  const fields: EventFields = {
+    artifactName: repositoryName,
+    // The core's rule: the version is the commit where the deployment names none.
+    version: value('version') ?? commitSha,
+    environment: value('environment') ?? DefaultEnvironment,
+    commitSha,
+    user: value('user') ?? 'GitHub',
+    branch,
+    ...optional('description', value('description')),
+    ...optional('link', value('link')),
+  };
+  if (Object.values(fields).some((field) => typeof field === 'string' && field.length > FIELD_LENGTH)) {
+    return { verdict: 'invalid', reason: `a field is over ${FIELD_LENGTH} characters` };
+  }
+  const key = `github:${repositoryId as number}:${facts.id}`;
+  return { verdict: 'accepted', deliveryId, events: [{ key, status, object: repositoryName, fields }] };
+}
+
+function optional<K extends 'description' | 'link'>(name: K, value: string | undefined): Partial<Record<K, string>> {
+  return value ? ({ [name]: value } as Partial<Record<K, string>>) : {};
+}
+
+function json(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A name from the request, for a reason: printable ASCII only, and short. */
+function safe(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 60);
+}

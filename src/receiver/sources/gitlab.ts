@@ -1,0 +1,98 @@
+// GitLab deployment events (project or group webhooks, "Deployment events"), `POST /webhooks/gitlab`.
+// Authenticated by the secret token GitLab sends as typed (`X-Gitlab-Token`), or by a signed webhook
+// (the Standard Webhooks scheme), or both: see verifyGitLab.
+import type { DeploymentStatus } from '../../core/constants.js';
+import type { DeploymentEvent, IncomingRequest, Parsed } from '../event.js';
+import type { Source } from '../source.js';
+import { at, bounded, clean, firstOf, header, optional, parseJson, text, wholeNumber } from './fields.js';
+import { gitLabSecrets, verifyGitLab, type GitLabSecrets } from './gitlab-auth.js';
+import { derivedId } from './verify.js';
+
+/**
+ * GitLab's deployment statuses that record something; `blocked`, `approved`, `rejected` and others
+ * record nothing. A Map, not an object: a status named `__proto__` or `constructor` finds nothing.
+ */
+const STATUSES = new Map<string, DeploymentStatus>([
+  ['running', 'STARTED'],
+  ['success', 'SUCCEEDED'],
+  ['failed', 'FAILED'],
+  ['canceled', 'FAILED'],
+]);
+
+export const gitlab: Source<GitLabSecrets> = {
+  name: 'gitlab',
+  secretVariables: ['GITLAB_WEBHOOK_TOKEN', 'GITLAB_WEBHOOK_SIGNING_TOKEN'],
+  secrets: gitLabSecrets,
+  verify: verifyGitLab,
+  parse: parseGitLab,
+  // GitLab disables a hook for good after a 4xx: an authentic event the receiver cannot use is
+  // answered 200 with its reason, and nothing is stored.
+  invalidStatus: 200,
+};
+
+export function parseGitLab(request: IncomingRequest): Parsed {
+  const payload = parseJson(request.body);
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    return { verdict: 'invalid', reason: 'the body is not a JSON object' };
+  }
+  const kind = text(payload, 'object_kind');
+  if (kind !== 'deployment') {
+    const deliveryId = senderId(request) ?? derivedId('gitlab', request.body.toString('base64'));
+    return { verdict: 'ignored', deliveryId, reason: `object_kind ${JSON.stringify(kind)} is not a deployment` };
+  }
+  const projectId = wholeNumber(at(payload, ['project', 'id']));
+  const deploymentId = wholeNumber(at(payload, ['deployment_id']));
+  if (projectId === undefined || deploymentId === undefined) {
+    return { verdict: 'invalid', reason: 'project.id and deployment_id must be positive whole numbers' };
+  }
+  const key = `gitlab:${projectId}:${deploymentId}`;
+  const state = text(payload, 'status');
+  const changedAt = text(payload, 'status_changed_at');
+  // GitLab 17.4 and later: Idempotency-Key (and webhook-id, equal to it) stays the same across
+  // retries and resends. Older GitLab sends neither: the deployment, its status and when it changed
+  // make the delivery one. Not X-Gitlab-Event-UUID: GitLab gives every webhook fired by one request
+  // the same value, so two events of one request would be taken for one.
+  const deliveryId = senderId(request) ?? derivedId(key, state, changedAt);
+  const status = STATUSES.get(state);
+  if (!status) return { verdict: 'ignored', deliveryId, reason: `status ${JSON.stringify(state)} records nothing` };
+  const commitSha = fullSha(payload);
+  if (!commitSha) {
+    return { verdict: 'invalid', reason: 'neither commit_url nor short_sha names the commit' };
+  }
+  const path = text(payload, 'project', 'path_with_namespace');
+  const event: DeploymentEvent = {
+    key,
+    status,
+    object: firstOf(path, String(projectId)),
+    fields: {
+      artifactName: firstOf(text(payload, 'project', 'name'), path.split('/').at(-1) ?? '', String(projectId)),
+      version: commitSha,
+      environment: firstOf(text(payload, 'environment'), 'Production'),
+      commitSha,
+      user: firstOf(text(payload, 'user', 'username'), text(payload, 'user', 'name'), 'GitLab'),
+      // GitLab's deployment event names no branch or tag: the commit is recorded as the branch, as
+      // for any deployment that names none (docs/receiver.md says why not the default branch).
+      branch: commitSha,
+      description: clean(`GitLab deployment ${deploymentId}: ${text(payload, 'commit_title')}`.replace(/: $/, '')),
+      ...optional('link', text(payload, 'deployable_url')),
+    },
+  };
+  return { verdict: 'accepted', deliveryId, events: [bounded(event)] };
+}
+
+/** The delivery's own id, as GitLab sends it: Idempotency-Key, else webhook-id. */
+function senderId(request: IncomingRequest): string | undefined {
+  for (const name of ['idempotency-key', 'webhook-id']) {
+    const value = header(request.headers, name);
+    if (value !== undefined && /^[\x21-\x7e]{1,200}$/.test(value)) return value;
+  }
+  return undefined;
+}
+
+/** The full SHA at the end of commit_url (SHA-1 or SHA-256), else the short one GitLab gives. */
+function fullSha(payload: unknown): string {
+  const short = text(payload, 'short_sha').toLowerCase();
+  const last = /\/commit\/([0-9a-f]{40}|[0-9a-f]{64})\/?$/i.exec(text(payload, 'commit_url'))?.[1]?.toLowerCase();
+  if (last && last.startsWith(short)) return last;
+  return /^[0-9a-f]{7,64}$/.test(short) ? short : '';
+}

@@ -1,0 +1,102 @@
+// A batch of deliveries into the PostgreSQL store, in the transaction the caller opened: a few
+// statements whatever the batch's size. The rows it touches are locked in one order (deliveries,
+// then keys, then Flux objects, each sorted), so that two replicas' batches never deadlock, and a key's
+// status is decided under its lock, so that two replicas never both queue an end for one deployment.
+import type pg from 'pg';
+import type { DeploymentStatus } from '../../core/constants.js';
+import type { DeploymentEvent } from '../event.js';
+import { refreshKeys, rows, S } from './postgres-schema.js';
+import { skipReason } from './rules.js';
+import type { AcceptResult, NewDelivery } from './store.js';
+
+export async function acceptBatch(db: pg.PoolClient, batch: NewDelivery[], at: number): Promise<AcceptResult[]> {
+  // Deliveries, in one order: the first of a batch's twins is stored, the others are duplicates.
+  const ids = [...new Set(batch.map((delivery) => JSON.stringify([delivery.source, delivery.deliveryId])))].sort();
+  const pairs = ids.map((id) => JSON.parse(id) as [string, string]);
+  const inserted = await rows<{ source: string; delivery_id: string }>(
+    db,
+    `INSERT INTO ${S}.deliveries (source, delivery_id, received_at)
+     SELECT s, d, $3 FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(s, d, n) ORDER BY n
+     ON CONFLICT DO NOTHING RETURNING source, delivery_id`,
+    [pairs.map((pair) => pair[0]), pairs.map((pair) => pair[1]), at],
+  );
+  const fresh = new Set(inserted.map((row) => JSON.stringify([row.source, row.delivery_id])));
+  const results = batch.map((delivery) => {
+    const id = JSON.stringify([delivery.source, delivery.deliveryId]);
+    return fresh.delete(id) ? ('stored' as const) : ('duplicate' as const);
+  });
+  const events = batch.flatMap((delivery, index) =>
+    results[index] === 'stored' ? delivery.events.map((event) => ({ delivery, event })) : [],
+  );
+  if (events.length === 0) return results;
+  // Then every key and object the batch touches, sorted, locked for the batch's length.
+  const keys = [...new Set(events.map(({ event }) => event.key))].sort();
+  // Made where new, locked where not, in one statement (a retention pass between the two could
+  // otherwise delete a key this batch is about to use): the status each key has accepted so far.
+  const accepted = new Map<string, DeploymentStatus | undefined>();
+  const keyRows = await rows<{ key: string; accepted: DeploymentStatus | null }>(
+    db,
+    `INSERT INTO ${S}.keys (key) SELECT k FROM unnest($1::text[]) AS t(k) ORDER BY k
+     ON CONFLICT (key) DO UPDATE SET key = excluded.key RETURNING key, accepted`,
+    [keys],
+  );
+  for (const row of keyRows) accepted.set(row.key, row.accepted ?? undefined);
+  const objects = [...new Set(events.flatMap(({ event }) => (event.baseline ? [event.baseline.object] : [])))].sort();
+  const revisions = new Map<string, string>();
+  if (objects.length) {
+    const found = await rows<{ object: string; revision: string }>(
+      db,
+      `SELECT object, revision FROM ${S}.revisions WHERE object = ANY($1) ORDER BY object FOR UPDATE`,
+      [objects],
+    );
+    for (const row of found) revisions.set(row.object, row.revision);
+  }
+  // The rules, in arrival order, over what the store holds and what this batch adds.
+  const items = events.map(({ delivery, event }) => itemOf(delivery, event, accepted, revisions, at));
+  const column = <K extends keyof (typeof items)[0]>(name: K) => items.map((item) => item[name]);
+  await db.query(
+    `INSERT INTO ${S}.items (source, delivery_id, key, status, fields, state, next_at, note, received_at, updated_at)
+     SELECT s, d, k, st, f, state, n, note, $9, $9
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[])
+       WITH ORDINALITY AS t(s, d, k, st, f, state, n, note, o) ORDER BY o`,
+    [...(['source', 'deliveryId', 'key', 'status', 'fields', 'state', 'nextAt', 'note'] as const).map(column), at],
+  );
+  await db.query(`UPDATE ${S}.keys SET accepted = t.a FROM unnest($1::text[], $2::text[]) AS t(k, a) WHERE key = t.k`, [
+    [...accepted.keys()],
+    [...accepted.values()].map((status) => status ?? null),
+  ]);
+  if (revisions.size)
+    await db.query(
+      `INSERT INTO ${S}.revisions (object, revision) SELECT * FROM unnest($1::text[], $2::text[])
+       ON CONFLICT (object) DO UPDATE SET revision = excluded.revision`,
+      [[...revisions.keys()], [...revisions.values()]],
+    );
+  await refreshKeys(db, keys);
+  return results;
+}
+
+function itemOf(
+  delivery: NewDelivery,
+  event: DeploymentEvent,
+  accepted: Map<string, DeploymentStatus | undefined>,
+  revisions: Map<string, string>,
+  at: number,
+) {
+  let lastRevision: string | undefined;
+  if (event.baseline) {
+    lastRevision = revisions.get(event.baseline.object);
+    revisions.set(event.baseline.object, event.baseline.revision);
+  }
+  const reason = skipReason(event, { accepted: accepted.get(event.key) }, lastRevision);
+  if (!reason) accepted.set(event.key, event.status);
+  return {
+    source: delivery.source,
+    deliveryId: delivery.deliveryId,
+    key: event.key,
+    status: event.status,
+    fields: JSON.stringify(event.fields),
+    state: reason ? 'skipped' : 'pending',
+    nextAt: reason ? null : at,
+    note: reason ?? null,
+  };
+}

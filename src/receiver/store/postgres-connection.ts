@@ -1,0 +1,38 @@
+// A `postgres://` URL as libpq reads it, for pg: TLS (`sslmode` and its files) from the URL or the
+// PGSSL* variables with libpq's meanings, what the URL leaves out from the PG* variables (pg reads
+// them itself), and a pg error in words.
+import type pg from 'pg';
+import { parse as parseConnectionString } from 'pg-connection-string';
+
+type Env = Record<string, string | undefined>;
+
+/** The libpq TLS variables, for a URL that does not say them itself. */
+const TLS_VARIABLES = { sslmode: 'PGSSLMODE', sslrootcert: 'PGSSLROOTCERT', sslcert: 'PGSSLCERT', sslkey: 'PGSSLKEY' };
+
+/**
+ * The pool's settings from a `postgres://` URL, read as libpq reads it: `sslmode` and its files in
+ * the URL or in PGSSLMODE..., and what the URL leaves out (host, user, password, database) from the
+ * PG* variables, which pg reads itself.
+ */
+export function connectionConfig(url: string, env: Env = process.env): pg.PoolConfig {
+  const [base, query = ''] = url.split(/\?(.*)/s, 2);
+  const params = new URLSearchParams(query);
+  for (const [param, variable] of Object.entries(TLS_VARIABLES)) {
+    const value = env[variable];
+    if (!params.has(param) && value) params.set(param, value);
+  }
+  const text = params.size ? `${base}?${params.toString()}` : (base ?? url);
+  const parsed = parseConnectionString(text, { useLibpqCompat: !params.has('uselibpqcompat') });
+  const config: Record<string, unknown> = {};
+  // What the URL leaves empty is left to pg's defaults: the PG* variables, as libpq.
+  for (const [name, value] of Object.entries(parsed))
+    if (value !== null && value !== undefined && value !== '') config[name] = value;
+  return config;
+}
+
+/** A pg error in words: its message, and PostgreSQL's code or Node's where there is one. */
+export function describe(error: unknown): string {
+  const { message, code } = error as { message?: string; code?: string };
+  const text = message || String(error);
+  return code && !text.includes(code) ? `${text} (${code})` : text;
+}

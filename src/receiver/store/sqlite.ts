@@ -1,0 +1,318 @@
+// The store on SQLite (node:sqlite), one file, one receiver at a time. Durable: WAL with
+// synchronous=FULL, so a commit is on disk before `accept` resolves. Deliveries that arrive while a
+// commit runs wait for the next one, which takes them all: one fsync acknowledges many.
+// node:sqlite is synchronous; each transaction is short and bounded by its batch.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DeploymentStatus } from '../../core/constants.js';
+import type { DeploymentEvent, EventFields, SourceName } from '../event.js';
+import { toRecord, type ItemRow } from './item-record.js';
+import { skipReason } from './rules.js';
+import { loadSqlite, type DatabaseSync } from './sqlite-load.js';
+import { applyOutcome } from './sqlite-outcome.js';
+import { sqlitePruner } from './sqlite-prune.js';
+import { prepareQueries } from './sqlite-queries.js';
+import { migrate } from './sqlite-schema.js';
+import type { AcceptResult, ItemState, NewDelivery, OperatorAnswer, Store, StoreOptions, Work } from './store.js';
+
+interface Pending {
+  delivery: NewDelivery;
+  resolve: (result: AcceptResult) => void;
+  reject: (error: unknown) => void;
+}
+
+interface KeyRow {
+  key: string;
+  accepted: DeploymentStatus | null;
+  recorded: DeploymentStatus | null;
+  service_id: string | null;
+  service_id_numeric: number | null;
+  lease_owner: string | null;
+  lease_token: number;
+}
+
+/** Deliveries taken in one commit at most: bounds how long one transaction holds the event loop. */
+const BATCH = 500;
+
+export function openSqliteStore(path: string, { now = Date.now, sole = false, held }: StoreOptions = {}): Store {
+  const { DatabaseSync } = loadSqlite();
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const db: DatabaseSync = new DatabaseSync(path);
+  db.exec('PRAGMA busy_timeout = 5000');
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = FULL');
+  db.exec('PRAGMA foreign_keys = OFF');
+  migrate(db, path);
+  // The earlier process is gone: what it had claimed is claimable now (a create it was sending is then held).
+  if (sole) db.prepare('UPDATE keys SET lease_until = 0 WHERE lease_owner IS NOT NULL').run();
+
+  const q = prepareQueries(db);
+  const prune = sqlitePruner(db, transaction);
+
+  function transaction<T>(work: () => T): T {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  /** The key's ready time: its first open item's, none while that item is held. */
+  function refreshKey(key: string): void {
+    const head = q.head.get(key) as unknown as { state: ItemState; next_at: number } | undefined;
+    q.setReady.run(head && head.state !== 'held' ? head.next_at : null, key);
+  }
+
+  function addEvent(source: SourceName, deliveryId: string, event: DeploymentEvent, at: number): void {
+    let lastRevision: string | undefined;
+    if (event.baseline) {
+      lastRevision = (q.revision.get(event.baseline.object) as unknown as { revision: string } | undefined)?.revision;
+      q.setRevision.run(event.baseline.object, event.baseline.revision);
+    }
+    const key = q.key.get(event.key) as unknown as KeyRow | undefined;
+    const reason = skipReason(event, { accepted: key?.accepted ?? undefined }, lastRevision);
+    const fields = JSON.stringify(event.fields);
+    if (reason) {
+      q.insertItem.run(source, deliveryId, event.key, event.status, fields, 'skipped', null, reason, at, at);
+      return;
+    }
+    q.accept.run(event.key, event.status);
+    q.insertItem.run(source, deliveryId, event.key, event.status, fields, 'pending', at, null, at, at);
+    refreshKey(event.key);
+  }
+
+  // Group commit: every delivery waiting when a commit starts goes into it.
+  const waiting: Pending[] = [];
+  let scheduled = false;
+  function flush(): void {
+    scheduled = false;
+    const batch = waiting.splice(0, BATCH);
+    if (waiting.length) schedule();
+    const at = now();
+    const results: Array<AcceptResult | { error: unknown }> = [];
+    try {
+      transaction(() => {
+        for (const { delivery } of batch) {
+          db.exec('SAVEPOINT one');
+          try {
+            const { changes } = q.insertDelivery.run(delivery.source, delivery.deliveryId, at);
+            if (Number(changes) === 0) results.push('duplicate');
+            else {
+              for (const event of delivery.events) addEvent(delivery.source, delivery.deliveryId, event, at);
+              results.push('stored');
+            }
+            db.exec('RELEASE one');
+          } catch (error) {
+            db.exec('ROLLBACK TO one');
+            db.exec('RELEASE one');
+            results.push({ error });
+          }
+        }
+      });
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+      return;
+    }
+    batch.forEach((pending, index) => {
+      const result = results[index] as AcceptResult | { error: unknown };
+      if (typeof result === 'string') pending.resolve(result);
+      else pending.reject(result.error);
+    });
+  }
+  function schedule(): void {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(flush);
+  }
+
+  function leaseHeld(work: Work): KeyRow | undefined {
+    const key = q.key.get(work.key) as unknown as KeyRow | undefined;
+    return key?.lease_owner === work.lease.owner && key.lease_token === work.lease.token ? key : undefined;
+  }
+
+  /** Creates a claim found still `sending` and held, for `held`. */
+  const justHeld: number[] = [];
+
+  function claimOne(key: KeyRow, owner: string, leaseMs: number, at: number): Work | undefined {
+    const head = q.head.get(key.key) as unknown as { id: number; state: ItemState } | undefined;
+    if (!head || head.state === 'held') {
+      refreshKey(key.key);
+      return undefined;
+    }
+    const row = q.item.get(head.id) as unknown as ItemRow;
+    if (head.state === 'sending') {
+      // Its worker stopped between marking the create sent and recording the answer.
+      const error = 'the receiver stopped while this create was being sent: it may have reached the service';
+      q.setItem.run('held', row.attempts, row.first_failed_at, null, error, null, at, row.id);
+      refreshKey(key.key);
+      justHeld.push(row.id);
+      return undefined;
+    }
+    q.lease.run(owner, at + leaseMs, key.key);
+    return {
+      key: key.key,
+      serviceId: key.service_id === null ? undefined : { text: key.service_id, numeric: key.service_id_numeric === 1 },
+      recorded: key.recorded ?? undefined,
+      item: {
+        id: row.id,
+        source: row.source,
+        deliveryId: row.delivery_id,
+        status: row.status,
+        fields: JSON.parse(row.fields) as EventFields,
+        attempts: row.attempts,
+        firstFailedAt: row.first_failed_at ?? undefined,
+      },
+      lease: { owner, token: key.lease_token + 1 },
+    };
+  }
+
+  /** A synchronous call as the promise the interface gives (a throw becomes a rejection). */
+  function settle<T>(work: () => T): Promise<T> {
+    try {
+      return Promise.resolve(work());
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  const record = (id: number) => toRecord(q.record.get(id) as unknown as ItemRow & { service_id: string | null });
+
+  function operator(
+    id: number,
+    allowed: readonly ItemState[],
+    change: (row: ItemRow, at: number) => string | undefined,
+  ): OperatorAnswer {
+    return transaction(() => {
+      const row = q.item.get(id) as unknown as ItemRow | undefined;
+      if (!row) return { ok: false, reason: `no delivery item ${id} in this store` };
+      if (!allowed.includes(row.state))
+        return { ok: false, reason: `item ${id} is ${row.state}, not ${allowed.join(' or ')}` };
+      const refused = change(row, now());
+      if (refused) return { ok: false, reason: refused };
+      refreshKey(row.key);
+      return { ok: true, record: record(id) };
+    });
+  }
+
+  return {
+    engine: 'sqlite',
+    accept(delivery) {
+      return new Promise((resolve, reject) => {
+        waiting.push({ delivery, resolve, reject });
+        schedule();
+      });
+    },
+    claim(owner, limit, leaseMs) {
+      return settle(() => {
+        justHeld.length = 0;
+        const claimed = transaction(() => {
+          const at = now();
+          const keys = q.due.all(at, at, limit) as unknown as KeyRow[];
+          return keys.map((key) => claimOne(key, owner, leaseMs, at)).filter((work) => work !== undefined);
+        });
+        // Told once committed.
+        for (const id of justHeld.splice(0)) held?.(record(id));
+        return claimed;
+      });
+    },
+    markSending(work) {
+      return settle(() => {
+        return transaction(() => {
+          if (!leaseHeld(work)) return false;
+          const row = q.item.get(work.item.id) as unknown as ItemRow;
+          if (row.state !== 'pending') return false;
+          q.setItem.run('sending', row.attempts, row.first_failed_at, row.next_at, row.error, null, now(), row.id);
+          return true;
+        });
+      });
+    },
+    finish(work, outcome) {
+      return settle(() => {
+        return transaction(() => {
+          if (!leaseHeld(work)) return false;
+          applyOutcome(q, work, outcome, now());
+          refreshKey(work.key);
+          q.unlease.run(work.key);
+          return true;
+        });
+      });
+    },
+    release(works) {
+      return settle(() => {
+        transaction(() => {
+          for (const work of works) if (leaseHeld(work)) q.unlease.run(work.key);
+        });
+      });
+    },
+    list(states, limit) {
+      return settle(() => {
+        if (states.length === 0) return [];
+        const marks = states.map(() => '?').join(', ');
+        const rows = db
+          .prepare(
+            `SELECT items.*, keys.service_id FROM items LEFT JOIN keys ON keys.key = items.key WHERE items.state IN (${marks}) ORDER BY items.id LIMIT ?`,
+          )
+          .all(...states, limit) as unknown as Array<ItemRow & { service_id: string | null }>;
+        return rows.map(toRecord);
+      });
+    },
+    retry(id) {
+      return settle(() => {
+        return operator(id, ['held', 'failed'], (row, at) => {
+          q.setItem.run('pending', 0, null, at, null, `sent again by an operator (was ${row.state})`, at, row.id);
+          return undefined;
+        });
+      });
+    },
+    resolve(id, serviceId) {
+      return settle(() => {
+        return operator(id, ['held'], (row, at) => {
+          const key = q.key.get(row.key) as unknown as KeyRow;
+          if (key.service_id !== null) return `its deployment already has the service's id ${key.service_id}`;
+          q.setService.run(serviceId.text, serviceId.numeric ? 1 : 0, row.status, row.key);
+          q.setItem.run(
+            'done',
+            row.attempts,
+            row.first_failed_at,
+            null,
+            null,
+            `resolved by an operator as ${serviceId.text}`,
+            at,
+            row.id,
+          );
+          return undefined;
+        });
+      });
+    },
+    stats() {
+      return settle(() => {
+        const count = (state: ItemState) => (q.count.get(state) as unknown as { n: number }).n;
+        const oldest = q.oldest.get() as unknown as { received_at: number } | undefined;
+        return {
+          queueDepth: count('pending') + count('sending'),
+          oldestPendingSeconds: oldest ? Math.max(0, (now() - oldest.received_at) / 1000) : 0,
+          held: count('held'),
+          failed: count('failed'),
+        };
+      });
+    },
+    prune(olderThanMs) {
+      return prune(now() - olderThanMs);
+    },
+    ping() {
+      return settle(() => {
+        db.prepare('SELECT 1').get();
+      });
+    },
+    close() {
+      return settle(() => {
+        while (waiting.length) flush();
+        if (db.isOpen) db.close();
+      });
+    },
+  };
+}

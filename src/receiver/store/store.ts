@@ -1,0 +1,150 @@
+// The receiver's store: what it must keep so that nothing acknowledged is lost, whatever the engine
+// (SQLite here, PostgreSQL next). A second engine is a second file implementing `Store`; the
+// contract tests (test/helpers/receiver/store-contract.ts) run every engine through the same cases.
+//
+// The model, in words:
+// - A delivery (source, deliveryId) is stored once; a second one with the same id stores nothing.
+// - Each of its events becomes an item, queued under its correlation key. Per key the store keeps
+//   the service's id, the status the service has, and the highest status accepted so far: an event
+//   that would move the status backwards (a late `in_progress` after `success`), or any event after
+//   an end, is stored as `skipped` at once. Flux's `baseline` rule is applied as events arrive.
+// - The worker claims keys whose next item is due, with a lease (PostgreSQL: FOR UPDATE SKIP
+//   LOCKED on the keys). One key is never claimed twice at once, and its items are worked in the
+//   order they arrived.
+// - A create is marked `sending` (committed) before it is sent. A claim that finds an item still
+//   `sending` (its worker died) makes it `held`, as does a create that may have reached the
+//   service; a held item blocks its key until an operator retries or resolves it.
+import type { DeploymentStatus } from '../../core/constants.js';
+import type { DeploymentId } from '../../core/ids.js';
+import type { DeploymentEvent, EventFields, SourceName } from '../event.js';
+
+/** The schema version this code reads and writes; an engine migrates an older store up to it. */
+export const SCHEMA_VERSION = 1;
+
+/** Where an item stands. `pending` and `sending` are work; `held` and `failed` wait for an operator. */
+export type ItemState = 'pending' | 'sending' | 'done' | 'skipped' | 'held' | 'failed';
+export const ItemStates: readonly ItemState[] = ['pending', 'sending', 'done', 'skipped', 'held', 'failed'];
+
+export interface NewDelivery {
+  source: SourceName;
+  deliveryId: string;
+  events: readonly DeploymentEvent[];
+}
+
+/** `stored`: committed (answer 2xx). `duplicate`: that delivery was stored before; nothing more is. */
+export type AcceptResult = 'stored' | 'duplicate';
+
+/** One claimed key and the item to work on now. */
+export interface Work {
+  key: string;
+  /** The service's id for this key, once a create has returned one (or an operator resolved it). */
+  serviceId: DeploymentId | undefined;
+  /** The status the service holds for this key; undefined before a create. */
+  recorded: DeploymentStatus | undefined;
+  item: {
+    id: number;
+    source: SourceName;
+    deliveryId: string;
+    status: DeploymentStatus;
+    fields: EventFields;
+    /** Failed attempts so far, and when the first of them was (ms since the epoch). */
+    attempts: number;
+    firstFailedAt: number | undefined;
+  };
+  /** The claim's own mark: a store refuses a finish from a claim whose lease was taken over. */
+  lease: { owner: string; token: number };
+}
+
+/** What became of a claimed item. */
+export type Outcome =
+  | { kind: 'created'; serviceId: DeploymentId }
+  | { kind: 'updated' }
+  /** Nothing to send (the service already has this status or a later one). */
+  | { kind: 'skipped'; reason: string }
+  /** A transient failure: try again at `at` (ms since the epoch). */
+  | { kind: 'retry'; at: number; error: string }
+  /** A create that may have reached the service: never sent again by itself. */
+  | { kind: 'held'; error: string }
+  | { kind: 'failed'; error: string };
+
+/** An item as the `deliveries` command shows it. */
+export interface ItemRecord {
+  id: number;
+  source: SourceName;
+  deliveryId: string;
+  key: string;
+  status: DeploymentStatus;
+  state: ItemState;
+  /** The service's id for the key, as text; null where none is known. */
+  serviceId: string | null;
+  error: string | null;
+  /** Why it was skipped, or what an operator did. */
+  note: string | null;
+  attempts: number;
+  receivedAt: string;
+  updatedAt: string;
+  /** When a pending item is tried next; null for the others. */
+  nextAttemptAt: string | null;
+}
+
+export interface StoreStats {
+  /** Items waiting to be sent (pending or sending). */
+  queueDepth: number;
+  /** Age of the oldest pending item, in seconds; 0 when none waits. */
+  oldestPendingSeconds: number;
+  held: number;
+  failed: number;
+}
+
+/** What an operator's `retry` or `resolve` did to an item, or why it did nothing. */
+export type OperatorAnswer = { ok: true; record: ItemRecord } | { ok: false; reason: string };
+
+export interface Store {
+  /** "sqlite" or "postgres": for messages and metrics. */
+  readonly engine: string;
+  /** Commits the delivery before it resolves (deliveries arriving together share one commit). */
+  accept(delivery: NewDelivery): Promise<AcceptResult>;
+  /**
+   * Claims up to `limit` keys whose next item is due, each for `leaseMs`. An item found still
+   * `sending` (its worker died mid-create) is made `held` here and not returned.
+   */
+  claim(owner: string, limit: number, leaseMs: number): Promise<Work[]>;
+  /** Commits that the item's create is about to be sent; false when the lease was lost (send nothing). */
+  markSending(work: Work): Promise<boolean>;
+  /** Records what became of the item and lets the key go; false when the lease was lost (nothing written). */
+  finish(work: Work, outcome: Outcome): Promise<boolean>;
+  /** Lets claimed keys go untouched (a stop before their work started). */
+  release(works: readonly Work[]): Promise<void>;
+  /** Items in these states, oldest first, at most `limit`. */
+  list(states: readonly ItemState[], limit: number): Promise<ItemRecord[]>;
+  /** A held or failed item becomes pending again (a held create is sent again: the operator's call). */
+  retry(id: number): Promise<OperatorAnswer>;
+  /** A held create did reach the service as `serviceId`: the key keeps it, and its later items update it. */
+  resolve(id: number, serviceId: DeploymentId): Promise<OperatorAnswer>;
+  stats(): Promise<StoreStats>;
+  /**
+   * Retention: deletes finished items (done, skipped) and deliveries' deduplication rows older than
+   * `olderThanMs`, and the keys of ended deployments left with no item; resolves to the rows
+   * deleted. Pending, sending, held and failed items stay, whatever their age.
+   */
+  prune(olderThanMs: number): Promise<number>;
+  /** Resolves when the store answers (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** The clock (ms since the epoch); tests move it. */
+  now?: () => number;
+  /**
+   * This process is the only receiver on the store (SQLite: one receiver per file): the leases an
+   * earlier process left are void at once, so its unfinished work is taken up at start, not once
+   * the leases end. A store shared by several receivers (PostgreSQL) ignores it.
+   */
+  sole?: boolean;
+  /**
+   * Told of each create the store itself holds (found still `sending` by a claim: its worker
+   * stopped mid-create), so that the receiver can log it; the worker logs the holds it decides.
+   */
+  held?: (record: ItemRecord) => void;
+}

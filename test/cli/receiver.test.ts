@@ -1,0 +1,385 @@
+// `serve` and `deliveries` as they ship (the npm package, and the executable in its own project),
+// against the fake service: real signed GitHub deliveries, real signals, a real store file.
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeService, type FakeService, type FakeServiceOptions } from '../helpers/fake-service.ts';
+import {
+  argocdDelivery,
+  fluxDelivery,
+  githubDelivery,
+  gitlabDelivery,
+  SOURCE_ENV,
+} from '../helpers/receiver/deliveries.ts';
+import { deploymentStatus, post, SECRET, signed } from '../helpers/receiver/github-delivery.ts';
+import { openStore } from '../../src/receiver/store/index.ts';
+import type { Work } from '../../src/receiver/store/store.ts';
+import { event } from '../helpers/receiver/store-contract.ts';
+import { INSTALL_TIMEOUT_MS, installedCli, runCli, type CliResult } from '../helpers/run-cli.ts';
+
+interface Receiver {
+  port: number;
+  child: ChildProcess;
+  ended: Promise<CliResult>;
+  /** Resolves once the receiver's log has a line matching `pattern`. */
+  logged(pattern: RegExp): Promise<void>;
+}
+
+// Packing (and, for the executable, building it) happens once, before the timed tests.
+beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
+
+const services: FakeService[] = [];
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const service of services.splice(0)) await service.close();
+});
+
+/** The fake service, and a wait for a condition on it checked after each answer (no sleeps). */
+async function fakeService(options: FakeServiceOptions = {}) {
+  const waiters = new Set<() => void>();
+  const service = await startFakeService({ ...options, onChange: () => waiters.forEach((check) => check()) });
+  services.push(service);
+  // Bounded: a condition never met fails with what the service saw.
+  const until = (condition: () => boolean) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        const seen = service.requests.map(
+          (request) => `${request.method} ${request.path} ${JSON.stringify(request.body)}`,
+        );
+        reject(new Error(`the service never got there; it saw:\n${seen.join('\n')}`));
+      }, 15_000);
+      const check = () => {
+        if (!condition()) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+      check();
+    });
+  return { service, until };
+}
+
+function serve(
+  service: FakeService,
+  store: string,
+  { args = [], env = { GITHUB_WEBHOOK_SECRET: SECRET } }: { args?: string[]; env?: Record<string, string> } = {},
+): Promise<Receiver> {
+  let child: ChildProcess | undefined;
+  const ended = runCli(['serve', '--listen', '127.0.0.1:0', '--store', store, ...args], {
+    env: { DEPLOY_TRACKER_URL: service.url, DEPLOY_TRACKER_API_KEY: service.apiKey, ...env },
+    killAfterMs: 25_000,
+    onSpawn: (spawned) => {
+      child = spawned;
+      children.push(spawned);
+    },
+  });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const logged = (pattern: RegExp) =>
+      new Promise<void>((found, never) => {
+        const look = () => {
+          if (!pattern.test(seen)) return;
+          child?.stderr?.off('data', look);
+          found();
+        };
+        child?.stderr?.on('data', look);
+        void ended.then(() => never(new Error(`serve ended before logging ${pattern}: ${seen}`)));
+        look();
+      });
+    child?.stderr?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const port = /listening on [^\s]+:(\d+) /.exec(seen)?.[1];
+      if (port && child) resolve({ port: Number(port), child, ended, logged });
+    });
+    void ended.then((result) => reject(new Error(`serve ended: ${result.stderr}`)));
+  });
+}
+
+async function deliveries(store: string, ...args: string[]): Promise<Array<Record<string, unknown>>> {
+  const result = await runCli(['deliveries', '--store', store, '--json', ...args]);
+  expect(result.exitCode, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+}
+
+const freshStore = () => join(mkdtempSync(join(tmpdir(), 'rd-serve-')), 'receiver.sqlite');
+
+describe('report-deployment serve', () => {
+  it('records a GitHub deployment from its start and its end, once, whatever is delivered twice or late', async () => {
+    const { service, until } = await fakeService();
+    const store = freshStore();
+    const receiver = await serve(service, store);
+    const queued = deploymentStatus('queued', 101);
+    expect(await post(receiver.port, queued)).toMatchObject({ status: 202 });
+    expect(await post(receiver.port, queued)).toMatchObject({ status: 200, text: 'already stored\n' });
+    expect(await post(receiver.port, deploymentStatus('in_progress', 101))).toMatchObject({ status: 202 });
+    expect(await post(receiver.port, deploymentStatus('success', 101))).toMatchObject({ status: 202 });
+    // Another deployment, its end first: one create with the final status; its start changes nothing.
+    expect(await post(receiver.port, deploymentStatus('failure', 102))).toMatchObject({ status: 202 });
+    expect(await post(receiver.port, deploymentStatus('in_progress', 102))).toMatchObject({ status: 202 });
+    expect(await post(receiver.port, signed('ping', Buffer.from('{"zen":"hi"}')))).toMatchObject({ status: 202 });
+    await until(
+      () =>
+        [...service.deployments.values()]
+          .map((d) => d.statuses.join())
+          .sort()
+          .join(' ') === 'FAILED STARTED,SUCCEEDED',
+    );
+    const bodies = [...service.deployments.values()].map((deployment) => deployment.body);
+    expect(bodies[0]).toMatchObject({ artifactName: 'storefront', type: 'SIMPLE' });
+    expect(service.requests.map((request) => request.method).sort()).toEqual(['PATCH', 'POST', 'POST']);
+    const all = await deliveries(store, '--state', 'all');
+    expect(all.map((item) => item.state).sort()).toEqual(['done', 'done', 'done', 'skipped', 'skipped']);
+    receiver.child.kill('SIGTERM');
+    const ended = await receiver.ended;
+    expect(ended.exitCode).toBe(0);
+    expect(ended.stderr).not.toContain(service.apiKey);
+    expect(ended.stderr).not.toMatch(/ExperimentalWarning/);
+  });
+
+  it('answers 401 to a wrong or missing signature and 413 to a body over the limit, storing nothing', async () => {
+    const { service } = await fakeService();
+    const store = freshStore();
+    const receiver = await serve(service, store);
+    const forged = deploymentStatus('success', 201, { secret: 'not the secret' });
+    expect((await post(receiver.port, forged)).status).toBe(401);
+    const unsigned = deploymentStatus('success', 202);
+    delete unsigned.headers['x-hub-signature-256'];
+    expect((await post(receiver.port, unsigned)).status).toBe(401);
+    const huge = signed('deployment_status', Buffer.alloc(2 * 1024 * 1024, 0x20));
+    expect((await post(receiver.port, huge)).status).toBe(413);
+    expect((await post(receiver.port, deploymentStatus('success', 203), '/webhooks/gitlab')).status).toBe(404);
+    expect(await deliveries(store, '--state', 'all')).toEqual([]);
+    const metrics = await (await fetch(`http://127.0.0.1:${receiver.port}/metrics`)).text();
+    expect(metrics).toContain('report_deployment_deliveries_total{source="github",verdict="unauthorized"} 2');
+    expect(metrics).toContain('report_deployment_deliveries_total{source="github",verdict="too_large"} 1');
+    receiver.child.kill('SIGTERM');
+    expect((await receiver.ended).exitCode).toBe(0);
+    expect(service.requests).toEqual([]);
+  });
+
+  it('holds a create it was sending when killed, keeps what it had acknowledged, and lets an operator resolve it', async () => {
+    let release: () => void = () => undefined;
+    let reached: () => void = () => undefined;
+    const postReached = new Promise<void>((resolve) => (reached = resolve));
+    const { service, until } = await fakeService({
+      gate: (request) => {
+        if (request.method !== 'POST') return;
+        reached();
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+    });
+    const store = freshStore();
+    const first = await serve(service, store);
+    expect((await post(first.port, deploymentStatus('in_progress', 301))).status).toBe(202);
+    await postReached;
+    // Acknowledged while its start's create hangs: it must outlive the kill.
+    expect((await post(first.port, deploymentStatus('success', 301))).status).toBe(202);
+    first.child.kill('SIGKILL');
+    await first.ended;
+    release(); // the service records the create whose answer the receiver never read
+    const second = await serve(service, store);
+    // The restarted receiver finds the create it was sending and holds it (bounded: each look is a run).
+    let open: Array<Record<string, unknown>> = [];
+    for (let look = 0; look < 100 && open[0]?.state !== 'held'; look++)
+      open = await deliveries(store, '--state', 'held,pending');
+    expect(open.map((item) => [item.state, item.status])).toEqual([
+      ['held', 'STARTED'],
+      ['pending', 'SUCCEEDED'],
+    ]);
+    expect(String(open[0]?.error)).toMatch(/may have reached the service/);
+    expect(service.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+    // The operator finds that it did arrive: its end then updates that deployment.
+    const [created] = [...service.deployments.values()];
+    expect(created?.statuses).toEqual(['STARTED']);
+    const resolved = await runCli([
+      'deliveries',
+      'resolve',
+      String(open[0]?.id),
+      '--deployment-id',
+      String(created?.id),
+      '--store',
+      store,
+    ]);
+    expect(resolved.exitCode, resolved.stderr).toBe(0);
+    await until(() => created?.statuses.join() === 'STARTED,SUCCEEDED');
+    expect(await deliveries(store)).toEqual([]);
+    expect(service.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+    second.child.kill('SIGTERM');
+    const ended = await second.ended;
+    expect(ended.exitCode).toBe(0);
+    // An operator watching the log sees the hold, with no secret and no body.
+    expect(ended.stderr).toMatch(
+      /held \S+ STARTED \(item \d+, delivery [^)]+\): the receiver stopped while this create was being sent/,
+    );
+    expect(ended.stderr).not.toContain(SECRET);
+    expect(ended.stderr).not.toContain(service.apiKey);
+  });
+
+  it('fails a create the service refuses, lists it, and sends it again on retry', async () => {
+    const { service, until } = await fakeService();
+    service.fail('POST', { status: 422, body: { detail: 'artifact storefront is unknown' } });
+    const store = freshStore();
+    const receiver = await serve(service, store);
+    expect((await post(receiver.port, deploymentStatus('success', 401))).status).toBe(202);
+    await until(() => service.requests.length === 1);
+    let failed: Array<Record<string, unknown>> = [];
+    while (failed.length === 0) failed = await deliveries(store, '--state', 'failed');
+    expect(String(failed[0]?.error)).toContain('HTTP 422: artifact storefront is unknown');
+    const retried = await runCli(['deliveries', 'retry', String(failed[0]?.id), '--store', store]);
+    expect(retried.exitCode, retried.stderr).toBe(0);
+    await until(() => service.deployments.size === 1);
+    receiver.child.kill('SIGTERM');
+    expect((await receiver.ended).exitCode).toBe(0);
+  });
+
+  it('deletes, as it starts, finished rows older than 7 days, and keeps the rest', async () => {
+    const { service } = await fakeService();
+    const store = freshStore();
+    // A store written 8 days ago: one deployment recorded then, one delivery refused then.
+    const then = Date.now() - 8 * 24 * 3600_000;
+    const old = openStore(store, { now: () => then });
+    await old.accept({ source: 'github', deliveryId: 'old-1', events: [event('k1', 'SUCCEEDED')] });
+    await old.accept({ source: 'github', deliveryId: 'old-2', events: [event('k2', 'SUCCEEDED')] });
+    const [done, failed] = await old.claim('w', 2, 30_000);
+    await old.finish(done as Work, { kind: 'created', serviceId: { text: '7', numeric: true } });
+    await old.finish(failed as Work, { kind: 'failed', error: 'HTTP 422: unknown artifact' });
+    await old.close();
+    const receiver = await serve(service, store);
+    receiver.child.kill('SIGTERM');
+    const ended = await receiver.ended;
+    expect(ended.exitCode).toBe(0);
+    expect(ended.stderr).toMatch(/retention: deleted \d+ finished row\(s\) older than 7 days/);
+    expect((await deliveries(store, '--state', 'all')).map((item) => [item.deliveryId, item.state])).toEqual([
+      ['old-2', 'failed'],
+    ]);
+    expect(service.requests).toEqual([]);
+  });
+
+  it('on SIGTERM, answers the delivery under way, lets the create under way finish, and exits 0', async () => {
+    let release: () => void = () => undefined;
+    let reached: () => void = () => undefined;
+    const postReached = new Promise<void>((resolve) => (reached = resolve));
+    const { service, until } = await fakeService({
+      gate: (request, index) => {
+        if (request.method !== 'POST' || index > 0) return;
+        reached();
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+    });
+    const store = freshStore();
+    const receiver = await serve(service, store);
+    expect((await post(receiver.port, deploymentStatus('in_progress', 501))).status).toBe(202);
+    await postReached; // the worker's create is under way
+    // A delivery under way when the signal comes: its headers read (the server said 100 Continue), half its body sent.
+    const delivery = deploymentStatus('success', 502);
+    const socket = connect(receiver.port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const closed = once(socket, 'close');
+    const head = Object.entries({
+      ...delivery.headers,
+      host: '127.0.0.1',
+      expect: '100-continue',
+      'content-length': String(delivery.body.length),
+    })
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\r\n');
+    const half = Math.floor(delivery.body.length / 2);
+    socket.write(`POST /webhooks/github HTTP/1.1\r\n${head}\r\n\r\n`);
+    await once(socket, 'data');
+    expect(Buffer.concat(chunks).toString()).toMatch(/^HTTP\/1\.1 100 /);
+    socket.write(delivery.body.subarray(0, half));
+    receiver.child.kill('SIGTERM');
+    await receiver.logged(/SIGTERM: taking no more deliveries/);
+    socket.end(delivery.body.subarray(half));
+    await closed;
+    expect(Buffer.concat(chunks).toString()).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 202 /);
+    release();
+    const ended = await receiver.ended;
+    expect(ended.exitCode, ended.stderr).toBe(0);
+    expect(ended.stderr).toMatch(/recorded github:\S+ STARTED/);
+    // Nothing left claimed nor held: a receiver started again records the rest, each create once.
+    expect(await deliveries(store, '--state', 'held,sending')).toEqual([]);
+    const again = await serve(service, store);
+    await until(
+      () =>
+        [...service.deployments.values()]
+          .map((d) => d.statuses.join())
+          .sort()
+          .join(' ') === 'STARTED SUCCEEDED',
+    );
+    expect(service.requests.filter((request) => request.method === 'POST')).toHaveLength(2);
+    again.child.kill('SIGTERM');
+    expect((await again.ended).exitCode).toBe(0);
+  });
+
+  it("records a signed delivery of each of the four sources, with the mapping file's artifact and environment", async () => {
+    const { service, until } = await fakeService();
+    const store = freshStore();
+    const mapping = join(mkdtempSync(join(tmpdir(), 'rd-mapping-')), 'mapping.yaml');
+    writeFileSync(
+      mapping,
+      [
+        'argocd:',
+        '  argocd/guestbook: { artifact: guestbook-web, environment: Production EU }',
+        'flux:',
+        '  Kustomization/flux-system/apps: { environment: Staging }',
+        'gitlab:',
+        '  root/test-deployment-webhooks: { artifact: webhooks-api }',
+        '',
+      ].join('\n'),
+    );
+    const receiver = await serve(service, store, { args: ['--mapping', mapping], env: { ...SOURCE_ENV } });
+    for (const delivery of [
+      githubDelivery('success', 901),
+      gitlabDelivery('success'),
+      argocdDelivery('running'),
+      fluxDelivery('progressing'),
+    ]) {
+      expect(await post(receiver.port, delivery, delivery.path), delivery.path).toMatchObject({ status: 202 });
+    }
+    await until(() => service.deployments.size === 4);
+    const recorded = [...service.deployments.values()]
+      .map(({ body, statuses }) => {
+        const { artifactName, environment } = body as { artifactName: string; environment: string };
+        return `${artifactName} ${environment} ${statuses.join()}`;
+      })
+      .sort();
+    expect(recorded).toEqual([
+      'apps Staging STARTED',
+      'guestbook-web Production EU STARTED',
+      'storefront staging SUCCEEDED',
+      'webhooks-api staging SUCCEEDED',
+    ]);
+    // A source's secret is needed for its route: a forged Argo CD token is refused.
+    const forged = argocdDelivery('deployed');
+    forged.headers.authorization = 'Bearer not-the-token';
+    expect((await post(receiver.port, forged, forged.path)).status).toBe(401);
+    receiver.child.kill('SIGTERM');
+    const ended = await receiver.ended;
+    expect(ended.exitCode).toBe(0);
+    for (const secret of [...Object.values(SOURCE_ENV), service.apiKey]) expect(ended.stderr).not.toContain(secret);
+  });
+
+  it('refuses to start on a mapping file with a mistake, naming --mapping, the file and the line', async () => {
+    const { service } = await fakeService();
+    const mapping = join(mkdtempSync(join(tmpdir(), 'rd-mapping-')), 'mapping.yaml');
+    writeFileSync(mapping, 'argocd:\n  argocd/guestbook: { artifact: web, colour: blue }\n');
+    const result = await runCli(['serve', '--listen', '127.0.0.1:0', '--store', freshStore(), '--mapping', mapping], {
+      env: { DEPLOY_TRACKER_URL: service.url, DEPLOY_TRACKER_API_KEY: service.apiKey, ...SOURCE_ENV },
+      killAfterMs: 25_000,
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--mapping');
+    expect(result.stderr).toContain(`${mapping}: line 2:`);
+    expect(result.stderr).toContain('"colour" is not a field');
+  });
+});

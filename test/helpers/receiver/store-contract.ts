@@ -1,0 +1,340 @@
+// What every store engine must do (src/receiver/store/store.ts), as one suite each engine's test
+// file runs: `storeContract('sqlite', engine)`. The clock is the test's: leases and retries move
+// with it, nothing waits.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DeploymentStatus } from '../../../src/core/constants.ts';
+import type { DeploymentEvent } from '../../../src/receiver/event.ts';
+import type { ItemRecord, Store, StoreOptions, Work } from '../../../src/receiver/store/store.ts';
+
+type ReopenOptions = Pick<StoreOptions, 'sole' | 'held'>;
+
+export interface Engine {
+  /** A store on a fresh place of its own; `reopen` opens the same place again (a restart). */
+  fresh(now: () => number): Promise<{ store: Store; reopen: (options?: ReopenOptions) => Promise<Store> }>;
+  /** Several receivers share it (PostgreSQL): `sole` is ignored, a live lease may be another's. */
+  shared?: boolean;
+}
+
+export function event(key: string, status: DeploymentStatus, extra: Partial<DeploymentEvent> = {}): DeploymentEvent {
+  return {
+    key,
+    status,
+    object: 'shop',
+    fields: {
+      artifactName: 'shop',
+      version: '1.0.0',
+      environment: 'prod',
+      commitSha: 'a'.repeat(40),
+      user: 'ana',
+      branch: 'main',
+    },
+    ...extra,
+  };
+}
+
+export function storeContract(name: string, engine: Engine): void {
+  describe(`store contract: ${name}`, () => {
+    let clock = Date.UTC(2030, 0, 1);
+    const now = () => clock;
+    const open: Store[] = [];
+    async function fresh() {
+      clock = Date.UTC(2030, 0, 1);
+      const made = await engine.fresh(now);
+      open.push(made.store);
+      return {
+        store: made.store,
+        reopen: async (options?: ReopenOptions) => {
+          const again = await made.reopen(options);
+          open.push(again);
+          return again;
+        },
+      };
+    }
+    afterEach(async () => {
+      for (const store of open.splice(0)) await store.close().catch(() => undefined);
+    });
+    const accept = (store: Store, deliveryId: string, ...events: DeploymentEvent[]) =>
+      store.accept({ source: 'github', deliveryId, events });
+    const LEASE = 30_000;
+
+    it('stores a delivery once: a second with its id stores nothing, another source with it stores', async () => {
+      const { store } = await fresh();
+      expect(await accept(store, 'd1', event('k1', 'STARTED'))).toBe('stored');
+      expect(await accept(store, 'd1', event('k1', 'SUCCEEDED'))).toBe('duplicate');
+      expect(await store.accept({ source: 'flux', deliveryId: 'd1', events: [event('k2', 'STARTED')] })).toBe('stored');
+      const items = await store.list(['pending'], 100);
+      expect(items.map((item) => [item.key, item.status])).toEqual([
+        ['k1', 'STARTED'],
+        ['k2', 'STARTED'],
+      ]);
+    });
+
+    it('commits deliveries that arrive together, duplicates among them stored once', async () => {
+      const { store } = await fresh();
+      const ids = Array.from({ length: 300 }, (_, index) => `d${index % 200}`);
+      const results = await Promise.all(ids.map((id) => accept(store, id, event(`k-${id}`, 'STARTED'))));
+      expect(results.filter((result) => result === 'stored')).toHaveLength(200);
+      expect(results.filter((result) => result === 'duplicate')).toHaveLength(100);
+      expect((await store.stats()).queueDepth).toBe(200);
+    });
+
+    it('keeps what it acknowledged across a restart', async () => {
+      const { store, reopen } = await fresh();
+      await accept(store, 'd1', event('k1', 'STARTED'));
+      await store.close();
+      const again = await reopen();
+      expect((await again.list(['pending'], 10)).map((item) => item.deliveryId)).toEqual(['d1']);
+      expect(await accept(again, 'd1', event('k1', 'STARTED'))).toBe('duplicate');
+    });
+
+    it('hands out a key once at a time, its items in order, and the next once the first is finished', async () => {
+      const { store } = await fresh();
+      await accept(store, 'd1', event('k1', 'STARTED'));
+      await accept(store, 'd2', event('k1', 'SUCCEEDED'));
+      const [first, ...others] = await store.claim('w1', 10, LEASE);
+      expect(others).toEqual([]);
+      expect(first).toMatchObject({
+        key: 'k1',
+        recorded: undefined,
+        serviceId: undefined,
+        item: { status: 'STARTED', deliveryId: 'd1' },
+      });
+      expect(await store.claim('w2', 10, LEASE)).toEqual([]);
+      expect(await store.finish(first as Work, { kind: 'created', serviceId: { text: '41', numeric: true } })).toBe(
+        true,
+      );
+      const [second] = await store.claim('w2', 10, LEASE);
+      expect(second).toMatchObject({
+        recorded: 'STARTED',
+        serviceId: { text: '41', numeric: true },
+        item: { status: 'SUCCEEDED', deliveryId: 'd2' },
+      });
+      await store.finish(second as Work, { kind: 'updated' });
+      expect(await store.claim('w1', 10, LEASE)).toEqual([]);
+      expect((await store.list(['done'], 10)).map((item) => [item.status, item.serviceId])).toEqual([
+        ['STARTED', '41'],
+        ['SUCCEEDED', '41'],
+      ]);
+    });
+
+    it('never moves a status backwards: a late start, or a second end, is skipped as it arrives', async () => {
+      const { store } = await fresh();
+      await accept(store, 'd1', event('k1', 'SUCCEEDED'));
+      await accept(store, 'd2', event('k1', 'STARTED'));
+      await accept(store, 'd3', event('k1', 'FAILED'));
+      await accept(store, 'd4', event('k2', 'STARTED'));
+      await accept(store, 'd5', event('k2', 'STARTED'));
+      const skipped = await store.list(['skipped'], 10);
+      expect(skipped.map((item) => item.deliveryId)).toEqual(['d2', 'd3', 'd5']);
+      expect(skipped.every((item) => item.note)).toBe(true);
+      // The end with no start is one item: one create with the final status.
+      const claimed = await store.claim('w', 10, LEASE);
+      expect(claimed.map((work) => [work.key, work.item.status])).toEqual([
+        ['k1', 'SUCCEEDED'],
+        ['k2', 'STARTED'],
+      ]);
+    });
+
+    it('takes a lease back once it ends, and refuses a finish from the claim that lost it', async () => {
+      const { store } = await fresh();
+      await accept(store, 'd1', event('k1', 'STARTED'));
+      const [stale] = await store.claim('w1', 1, LEASE);
+      clock += LEASE + 1;
+      const [fresher] = await store.claim('w2', 1, LEASE);
+      expect(fresher?.item.id).toBe(stale?.item.id);
+      expect(await store.markSending(stale as Work)).toBe(false);
+      expect(await store.finish(stale as Work, { kind: 'updated' })).toBe(false);
+      expect(await store.finish(fresher as Work, { kind: 'created', serviceId: { text: 'x', numeric: false } })).toBe(
+        true,
+      );
+    });
+
+    it('lets a released key go at once', async () => {
+      const { store } = await fresh();
+      await accept(store, 'd1', event('k1', 'STARTED'));
+      const claimed = await store.claim('w1', 1, LEASE);
+      await store.release(claimed);
+      expect((await store.claim('w2', 1, LEASE)).map((work) => work.key)).toEqual(['k1']);
+    });
+
+    it('waits until a retry is due, counting attempts from the first failure', async () => {
+      const { store } = await fresh();
+      await accept(store, 'd1', event('k1', 'STARTED'));
+      const [work] = await store.claim('w', 1, LEASE);
+      const started = clock;
+      await store.finish(work as Work, { kind: 'retry', at: clock + 5_000, error: 'HTTP 503' });
+      expect(await store.claim('w', 1, LEASE)).toEqual([]);
+      clock += 5_000;
+      const [again] = await store.claim('w', 1, LEASE);
+      expect(again?.item).toMatchObject({ attempts: 1, firstFailedAt: started });
+      const [pending] = await store.list(['pending'], 1);
+      expect(pending?.error).toBe('HTTP 503');
+    });
+
+    it('holds a create whose worker stopped while sending it, and blocks its key until resolved', async () => {
+      const { store, reopen } = await fresh();
+      await accept(store, 'd1', event('k1', 'STARTED'));
+      await accept(store, 'd2', event('k1', 'SUCCEEDED'));
+      const [work] = await store.claim('w1', 1, LEASE);
+      expect(await store.markSending(work as Work)).toBe(true);
+      await store.close(); // the worker died here
+      const told: ItemRecord[] = [];
+      const restarted = await reopen({ held: (record) => told.push(record) });
+      clock += LEASE;
+      expect(await restarted.claim('w2', 10, LEASE)).toEqual([]);
+      const [held] = await restarted.list(['held'], 10);
+      // The receiver is told, so that it logs it.
+      expect(told).toEqual([held]);
+      expect(held).toMatchObject({ deliveryId: 'd1', state: 'held', serviceId: null });
+      expect(held?.error).toMatch(/may have reached the service/);
+      expect((await restarted.stats()).held).toBe(1);
+      // The operator says it did arrive, as 77: the end updates 77.
+      const answer = await restarted.resolve(held?.id as number, { text: '77', numeric: true });
+      expect(answer).toMatchObject({ ok: true, record: { state: 'done', serviceId: '77' } });
+      const [end] = await restarted.claim('w2', 10, LEASE);
+      expect(end).toMatchObject({ recorded: 'STARTED', serviceId: { text: '77' }, item: { status: 'SUCCEEDED' } });
+    });
+
+    it(
+      engine.shared
+        ? 'ignores `sole` (another replica may hold a live lease): what a dead one claimed waits for its lease to end'
+        : 'takes up at once, as the sole receiver, what a dead one had claimed',
+      async () => {
+        const { store, reopen } = await fresh();
+        await accept(store, 'd1', event('k1', 'STARTED'));
+        await accept(store, 'd2', event('k2', 'STARTED'));
+        const [sending, claimed] = await store.claim('w1', 2, LEASE);
+        await store.markSending(sending as Work);
+        expect(claimed).toBeDefined();
+        await store.close();
+        const restarted = await reopen({ sole: true });
+        if (engine.shared) {
+          expect(await restarted.claim('w2', 10, LEASE)).toEqual([]);
+          clock += LEASE;
+        }
+        expect((await restarted.claim('w2', 10, LEASE)).map((work) => work.key)).toEqual(['k2']);
+        expect((await restarted.list(['held'], 10)).map((item) => item.key)).toEqual(['k1']);
+      },
+    );
+
+    it('sends a held or failed item again when an operator retries it, and refuses other states', async () => {
+      const { store } = await fresh();
+      await accept(store, 'd1', event('k1', 'STARTED'));
+      await accept(store, 'd2', event('k2', 'STARTED'));
+      const [one, two] = await store.claim('w', 2, LEASE);
+      await store.finish(one as Work, { kind: 'held', error: 'timed out' });
+      await store.finish(two as Work, { kind: 'failed', error: 'HTTP 400' });
+      expect((await store.list(['held', 'failed'], 10)).map((item) => item.state)).toEqual(['held', 'failed']);
+      expect(await store.claim('w', 2, LEASE)).toEqual([]);
+      for (const item of await store.list(['held', 'failed'], 10)) {
+        expect(await store.retry(item.id)).toMatchObject({ ok: true, record: { state: 'pending', attempts: 0 } });
+      }
+      expect((await store.claim('w', 5, LEASE)).map((work) => work.key).sort()).toEqual(['k1', 'k2']);
+      expect(await store.retry(1)).toMatchObject({ ok: false });
+      const missing = await store.retry(999);
+      expect(missing.ok ? '' : missing.reason).toMatch(/no delivery item 999/);
+      expect(await store.resolve(2, { text: '5', numeric: true })).toMatchObject({ ok: false });
+    });
+
+    it('a failed item does not block its key: the end after a failed start creates the deployment', async () => {
+      const { store } = await fresh();
+      await accept(store, 'd1', event('k1', 'STARTED'));
+      await accept(store, 'd2', event('k1', 'FAILED'));
+      const [start] = await store.claim('w', 1, LEASE);
+      await store.finish(start as Work, { kind: 'failed', error: 'HTTP 422' });
+      const [end] = await store.claim('w', 1, LEASE);
+      expect(end).toMatchObject({ serviceId: undefined, recorded: undefined, item: { status: 'FAILED' } });
+    });
+
+    it('applies the baseline rule: an end that started nothing counts only where the revision moved', async () => {
+      const { store } = await fresh();
+      const flux = (key: string, status: DeploymentStatus, revision: string) =>
+        event(key, status, { baseline: { object: 'flux:uid-1', revision } });
+      await accept(store, 'f1', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1')); // first sight: baseline
+      await accept(store, 'f2', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1')); // same revision
+      await accept(store, 'f3', flux('flux:uid-1:r2', 'SUCCEEDED', 'r2')); // a missed start: recorded
+      await accept(store, 'f4', flux('flux:uid-1:r3', 'STARTED', 'r3'));
+      await accept(store, 'f5', flux('flux:uid-1:r3', 'FAILED', 'r3')); // its own start: recorded
+      expect((await store.list(['skipped'], 10)).map((item) => item.deliveryId)).toEqual(['f1', 'f2']);
+      expect((await store.list(['pending'], 10)).map((item) => item.deliveryId)).toEqual(['f3', 'f4', 'f5']);
+    });
+
+    it('counts the queue, its oldest item, held and failed', async () => {
+      const { store } = await fresh();
+      expect(await store.stats()).toEqual({ queueDepth: 0, oldestPendingSeconds: 0, held: 0, failed: 0 });
+      await accept(store, 'd1', event('k1', 'STARTED'));
+      clock += 2_000;
+      await accept(store, 'd2', event('k2', 'STARTED'));
+      await accept(store, 'd3', event('k3', 'STARTED'));
+      clock += 1_000;
+      const [one] = await store.claim('w', 1, LEASE);
+      await store.finish(one as Work, { kind: 'held', error: 'reset' });
+      expect(await store.stats()).toEqual({ queueDepth: 2, oldestPendingSeconds: 1, held: 1, failed: 0 });
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+
+    it('prunes finished items, old deliveries and ended keys past the bound, and nothing else', async () => {
+      const { store } = await fresh();
+      const DAY = 24 * 3600_000;
+      const finishAll = async (outcome: (work: Work) => Parameters<Store['finish']>[1]) => {
+        for (const work of await store.claim('w', 10, LEASE)) await store.finish(work, outcome(work));
+      };
+      // Old: an ended deployment (done, skipped), one still started, a held and a failed create, a pending one.
+      await accept(store, 'old-1', event('ended', 'STARTED'));
+      await accept(store, 'old-2', event('ended', 'SUCCEEDED'), event('ended', 'STARTED'));
+      await accept(store, 'old-3', event('running', 'STARTED'));
+      await accept(store, 'old-4', event('held', 'STARTED'));
+      await accept(store, 'old-5', event('failed', 'STARTED'));
+      const ids: Record<string, string> = { ended: '1', running: '2' };
+      const outcomes = (work: Work): Parameters<Store['finish']>[1] =>
+        ids[work.key]
+          ? { kind: 'created', serviceId: { text: ids[work.key] as string, numeric: true } }
+          : work.key === 'held'
+            ? { kind: 'held', error: 'timed out' }
+            : { kind: 'failed', error: 'HTTP 422' };
+      await finishAll(outcomes);
+      await finishAll(() => ({ kind: 'updated' }));
+      expect((await store.list(['done', 'skipped'], 10)).map((item) => item.key)).toEqual([
+        'ended',
+        'ended',
+        'ended',
+        'running',
+      ]);
+      clock += DAY + 1; // just inside the bound, at the end
+      await accept(store, 'pending', event('later', 'STARTED'));
+      clock += 7 * DAY - 1;
+      await accept(store, 'recent', event('recent', 'STARTED'));
+      await finishAll(() => ({ kind: 'retry', at: clock + DAY, error: 'HTTP 503' }));
+      // Seven days: the first deliveries and what finished then go; the rest stays.
+      expect(await store.prune(7 * DAY)).toBeGreaterThanOrEqual(5 + 4 + 1);
+      expect(await store.list(['done', 'skipped'], 10)).toEqual([]);
+      expect((await store.list(['held', 'failed', 'pending'], 10)).map((item) => item.key)).toEqual([
+        'held',
+        'failed',
+        'later',
+        'recent',
+      ]);
+      expect(await accept(store, 'recent', event('recent', 'STARTED'))).toBe('duplicate');
+      expect(await accept(store, 'pending', event('later', 'STARTED'))).toBe('duplicate');
+      expect(await accept(store, 'old-3', event('x', 'STARTED'))).toBe('stored');
+      // A deployment that never ended keeps its id, so that its end still updates it.
+      await accept(store, 'end-of-running', event('running', 'SUCCEEDED'));
+      const works = await store.claim('w', 10, LEASE);
+      expect(works.find((work) => work.key === 'running')).toMatchObject({ serviceId: { text: '2' } });
+      // An ended one is gone: nothing of it is left to block a key.
+      await accept(store, 'late', event('ended', 'FAILED'));
+      expect((await store.list(['pending'], 10)).map((item) => item.deliveryId)).toContain('late');
+      expect(await store.prune(7 * DAY)).toBe(0);
+    });
+
+    it('claims at most the limit asked, oldest first', async () => {
+      const { store } = await fresh();
+      for (let index = 0; index < 50; index++) {
+        await accept(store, `d${index}`, event(`k${index}`, 'STARTED'));
+        clock += 1;
+      }
+      const claimed = await store.claim('w', 20, LEASE);
+      expect(claimed.map((work) => work.key)).toEqual(Array.from({ length: 20 }, (_, index) => `k${index}`));
+    });
+  });
+}

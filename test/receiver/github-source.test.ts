@@ -1,0 +1,89 @@
+import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { IncomingRequest } from '../../src/receiver/event.ts';
+import { github, parseGithub, verifyGithub } from '../../src/receiver/sources/github.ts';
+import { deploymentStatus, signed } from '../helpers/receiver/github-delivery.ts';
+
+const request = (headers: Record<string, string>, body: Buffer): IncomingRequest => ({ headers, body, now: 0 });
+
+describe('the GitHub source', () => {
+  it("checks GitHub's own test vector", () => {
+    const secret = Buffer.from("It's a Secret to Everybody");
+    const body = Buffer.from('Hello, World!');
+    const header = 'sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17';
+    expect(verifyGithub(request({ 'x-hub-signature-256': header }, body), secret)).toEqual({ ok: true });
+    expect(verifyGithub(request({ 'x-hub-signature-256': header.replace('757', '758') }, body), secret).ok).toBe(false);
+    expect(verifyGithub(request({ 'x-hub-signature': 'sha1=abc' }, body), secret).ok).toBe(false);
+  });
+
+  it('maps deployment_status states, and keys a deployment by repository and deployment id', () => {
+    const statuses = ['queued', 'in_progress', 'success', 'failure', 'error', 'pending', 'inactive', 'waiting'].map(
+      (state) => {
+        const parsed = parseGithub(request(deploymentStatus(state, 7).headers, deploymentStatus(state, 7).body));
+        return parsed.verdict === 'accepted' ? parsed.events[0]?.status : parsed.verdict;
+      },
+    );
+    expect(statuses).toEqual(['STARTED', 'STARTED', 'SUCCEEDED', 'FAILED', 'FAILED', 'ignored', 'ignored', 'ignored']);
+    const delivery = deploymentStatus('success', 7);
+    const parsed = parseGithub(request(delivery.headers, delivery.body));
+    expect(parsed).toMatchObject({
+      verdict: 'accepted',
+      deliveryId: delivery.headers['x-github-delivery'],
+      events: [
+        {
+          key: 'github:742519063:7',
+          object: 'storefront',
+          fields: { artifactName: 'storefront', user: 'acme-deployer[bot]', branch: 'main' },
+        },
+      ],
+    });
+  });
+
+  it('ignores a ping, and says "GitHub" where no one is named', () => {
+    expect(parseGithub(request(signed('ping', Buffer.from('{}')).headers, Buffer.from('{}'))).verdict).toBe('ignored');
+    const delivery = deploymentStatus('success', 8);
+    const payload = JSON.parse(delivery.body.toString()) as { deployment: { creator?: unknown } };
+    delete payload.deployment.creator;
+    const parsed = parseGithub(request(delivery.headers, Buffer.from(JSON.stringify(payload))));
+    expect(parsed.verdict === 'accepted' && parsed.events[0]?.fields.user).toBe('GitHub');
+  });
+
+  it('never throws, and accepts only what holds a deployment id, a repository and a commit (hostile bodies and headers)', () => {
+    const secret = Buffer.from('s');
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string(), fc.json(), fc.constant(deploymentStatus('success', 9).body.toString())),
+        fc.dictionary(fc.constantFrom('x-github-event', 'x-github-delivery', 'x-hub-signature-256'), fc.string()),
+        (text, headers) => {
+          const body = Buffer.from(text);
+          const incoming = request({ 'x-github-event': 'deployment_status', ...headers }, body);
+          const verification = github.verify(incoming, secret);
+          const sig = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+          expect(verification.ok).toBe(headers['x-hub-signature-256']?.toLowerCase() === sig);
+          const parsed = github.parse(incoming);
+          if (parsed.verdict === 'accepted') {
+            const [event] = parsed.events;
+            expect(event?.key).toMatch(/^github:\d+:\d+$/);
+            expect(
+              Object.keys(event?.fields ?? {}).every((name) =>
+                [
+                  'artifactName',
+                  'version',
+                  'environment',
+                  'commitSha',
+                  'user',
+                  'branch',
+                  'description',
+                  'link',
+                ].includes(name),
+              ),
+            ).toBe(true);
+            expect(event?.fields.commitSha).toMatch(/^[0-9a-f]{7,64}$/i);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,279 @@
+// Hostile deliveries to the GitLab, Argo CD and Flux sources: whatever the bytes and headers, no
+// exception escapes, no wrong credential passes, and an accepted event holds only what the contract
+// carries, as bounded one-line strings.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { DeploymentEvent, IncomingRequest } from '../../src/receiver/event.ts';
+import { argocd } from '../../src/receiver/sources/argocd.ts';
+import { FIELD_LENGTH } from '../../src/receiver/sources/fields.ts';
+import { flux } from '../../src/receiver/sources/flux.ts';
+import { gitlab } from '../../src/receiver/sources/gitlab.ts';
+import type { Source } from '../../src/receiver/source.ts';
+import { hostileText } from '../helpers/hostile.ts';
+import { fixture, fluxSignature, NOW, request, standardSignature } from '../helpers/receiver/request.ts';
+
+const RUNS = { numRuns: 200 };
+const EVENT_KEYS = ['baseline', 'fields', 'key', 'object', 'status'];
+const FIELD_KEYS = [
+  'artifactName',
+  'branch',
+  'changelog',
+  'commitSha',
+  'description',
+  'environment',
+  'link',
+  'user',
+  'version',
+];
+const UNSAFE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+
+/** A value to put anywhere in a payload: hostile text, any JSON, or something of the wrong type. */
+const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  hostileText(),
+  fc.string({ unit: 'binary', maxLength: 50 }),
+  fc.string({ minLength: 1100, maxLength: 1500 }),
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.constantFrom(null, 0, -1, 1.5, 2 ** 60, true, [], {}, '__proto__'),
+);
+
+/** The payload with some of its values, at the given paths, replaced by hostile ones. */
+function hostilePayload(base: Record<string, unknown>, paths: string[][]): fc.Arbitrary<unknown> {
+  return fc.array(fc.tuple(fc.constantFrom(...paths), hostileValue), { maxLength: 6 }).map((changes) => {
+    const payload = structuredClone(base);
+    for (const [path, value] of changes) {
+      let target: Record<string, unknown> = payload;
+      for (const name of path.slice(0, -1)) {
+        const next = target[name];
+        if (typeof next !== 'object' || next === null || Array.isArray(next)) target[name] = {};
+        target = target[name] as Record<string, unknown>;
+      }
+      target[path.at(-1) as string] = value;
+    }
+    return payload;
+  });
+}
+
+const gitlabPayload = hostilePayload(fixture('gitlab', 'deployment-success.json'), [
+  ['status'],
+  ['object_kind'],
+  ['deployment_id'],
+  ['project', 'id'],
+  ['project', 'name'],
+  ['project', 'path_with_namespace'],
+  ['environment'],
+  ['user', 'username'],
+  ['user', 'name'],
+  ['user'],
+  ['commit_url'],
+  ['short_sha'],
+  ['commit_title'],
+  ['deployable_url'],
+  ['status_changed_at'],
+  ['project'],
+]);
+
+const argoBase = {
+  trigger: 'on-deployed',
+  app: {
+    uid: '5b3f0e2c-8a41-4d6f-9c2e-7a1b0d3e4f56',
+    name: 'guestbook',
+    namespace: 'argocd',
+    project: 'default',
+    environment: 'Staging',
+    artifact: '',
+    repoURL: 'https://github.com/argoproj/argocd-example-apps.git',
+    targetRevision: 'main',
+  },
+  operation: {
+    phase: 'Succeeded',
+    startedAt: '2026-03-02T10:15:03Z',
+    finishedAt: '2026-03-02T10:15:40Z',
+    initiatedBy: { username: 'alice' },
+    revision: '53e28ff20cc530b9ada2173fbbd64d48338583ba',
+    revisions: null,
+    syncingRevision: '53e28ff20cc530b9ada2173fbbd64d48338583ba',
+  },
+  health: 'Healthy',
+  syncRevision: '53e28ff20cc530b9ada2173fbbd64d48338583ba',
+  argocdUrl: 'https://argocd.example.com',
+};
+const argoPayload = hostilePayload(argoBase, [
+  ['trigger'],
+  ['app', 'uid'],
+  ['app', 'name'],
+  ['app', 'namespace'],
+  ['app', 'project'],
+  ['app', 'environment'],
+  ['app', 'artifact'],
+  ['app', 'repoURL'],
+  ['app', 'targetRevision'],
+  ['operation', 'phase'],
+  ['operation', 'startedAt'],
+  ['operation', 'initiatedBy'],
+  ['operation', 'initiatedBy', 'username'],
+  ['operation', 'revision'],
+  ['operation', 'revisions'],
+  ['operation', 'syncingRevision'],
+  ['health'],
+  ['argocdUrl'],
+  ['app'],
+]);
+
+const fluxPayload = fc.oneof(
+  ...[
+    'kustomization-progressing.json',
+    'helmrelease-upgrade-succeeded.json',
+    'kustomization-succeeded-prefixed.json',
+  ].map((name) =>
+    hostilePayload(fixture('flux', name), [
+      ['involvedObject', 'kind'],
+      ['involvedObject', 'name'],
+      ['involvedObject', 'namespace'],
+      ['involvedObject', 'uid'],
+      ['reason'],
+      ['message'],
+      ['metadata'],
+      ['metadata', 'revision'],
+      ['metadata', 'kustomize.toolkit.fluxcd.io/revision'],
+      ['metadata', 'originRevision'],
+      ['metadata', 'env'],
+      ['metadata', 'artifact'],
+    ]),
+  ),
+);
+
+/** Any bytes: hostile payloads as JSON, JSON of any shape, and no JSON at all. */
+function bodies(payload: fc.Arbitrary<unknown>): fc.Arbitrary<Buffer> {
+  return fc.oneof(
+    { weight: 4, arbitrary: payload.map((value) => Buffer.from(JSON.stringify(value))) },
+    { weight: 1, arbitrary: fc.jsonValue().map((value) => Buffer.from(JSON.stringify(value))) },
+    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)) },
+  );
+}
+
+const headers = fc.dictionary(
+  fc.constantFrom(
+    'idempotency-key',
+    'webhook-id',
+    'webhook-timestamp',
+    'webhook-signature',
+    'x-gitlab-token',
+    'authorization',
+    'x-signature',
+  ),
+  fc.oneof(hostileText(), fc.array(fc.string(), { maxLength: 2 })),
+);
+
+function checkEvent(event: DeploymentEvent): void {
+  expect(Object.keys(event).every((key) => EVENT_KEYS.includes(key))).toBe(true);
+  expect(Object.keys(event.fields).every((key) => FIELD_KEYS.includes(key))).toBe(true);
+  expect(['STARTED', 'SUCCEEDED', 'FAILED']).toContain(event.status);
+  const strings: string[] = [
+    event.key,
+    event.object,
+    ...(Object.values(event.fields) as string[]),
+    ...Object.values(event.baseline ?? {}),
+  ];
+  for (const value of strings) {
+    expect(typeof value).toBe('string');
+    expect(value.length).toBeGreaterThan(0);
+    expect([...value].length).toBeLessThanOrEqual(FIELD_LENGTH);
+    expect(value).not.toMatch(UNSAFE);
+    expect(value.isWellFormed()).toBe(true);
+  }
+  for (const name of ['artifactName', 'version', 'environment', 'commitSha', 'user', 'branch'] as const) {
+    expect(event.fields[name].trim()).not.toBe('');
+  }
+}
+
+function checkParse(source: Source, request: IncomingRequest): void {
+  const parsed = source.parse(request);
+  expect(['accepted', 'ignored', 'invalid']).toContain(parsed.verdict);
+  if (parsed.verdict !== 'invalid') {
+    expect(parsed.deliveryId).toMatch(/^[\x21-\x7e]{1,200}$/);
+  }
+  if (parsed.verdict === 'accepted') parsed.events.forEach(checkEvent);
+  else expect(parsed.reason).not.toMatch(UNSAFE);
+}
+
+describe.each([
+  ['gitlab', gitlab as Source, gitlabPayload],
+  ['argocd', argocd as Source, argoPayload],
+  ['flux', flux as Source, fluxPayload],
+])('the %s source, on hostile deliveries', (_name, source, payload) => {
+  it('never throws, and an event holds only bounded one-line strings of the contract', () => {
+    fc.assert(
+      fc.property(bodies(payload), headers, (body, given) => {
+        checkParse(source, { headers: given, body, now: NOW });
+      }),
+      RUNS,
+    );
+  });
+
+  it('accepts at least some of them, so that the invariants above are not vacuous', () => {
+    const accepted = fc
+      .sample(payload, 200)
+      .filter((value) => source.parse(request(value as object)).verdict === 'accepted');
+    expect(accepted.length).toBeGreaterThan(20);
+  });
+});
+
+describe('no wrong credential passes', () => {
+  it('GitLab: neither a wrong token nor a signature made without the key', () => {
+    const key = Buffer.from('the signing key, 32 bytes long..');
+    const secrets = gitlab.secrets({
+      GITLAB_WEBHOOK_TOKEN: 'tok-3f9a',
+      GITLAB_WEBHOOK_SIGNING_TOKEN: `whsec_${key.toString('base64')}`,
+    })!;
+    fc.assert(
+      fc.property(
+        bodies(gitlabPayload),
+        headers,
+        fc.uint8Array({ minLength: 1, maxLength: 40 }),
+        (body, given, otherKey) => {
+          fc.pre(given['x-gitlab-token'] !== 'tok-3f9a');
+          const id = 'msg_1';
+          const timestamp = String(NOW / 1000);
+          const forged = standardSignature(Buffer.from(otherKey), id, NOW / 1000, body);
+          fc.pre(!Buffer.from(otherKey).equals(key));
+          const withForgery = {
+            ...given,
+            'webhook-id': id,
+            'webhook-timestamp': timestamp,
+            'webhook-signature': forged,
+          };
+          expect(gitlab.verify({ headers: withForgery, body, now: NOW }, secrets).ok).toBe(false);
+          expect(
+            gitlab.verify({ headers: { ...given, 'webhook-signature': undefined }, body, now: NOW }, secrets).ok,
+          ).toBe(false);
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('Argo CD: any Authorization but the bearer token', () => {
+    const token = argocd.secrets({ ARGOCD_WEBHOOK_TOKEN: 's3cr3t-argo' })!;
+    fc.assert(
+      fc.property(headers, (given) => {
+        fc.pre(given.authorization !== 'Bearer s3cr3t-argo');
+        expect(argocd.verify({ headers: given, body: Buffer.from('{}'), now: NOW }, token).ok).toBe(false);
+      }),
+      RUNS,
+    );
+  });
+
+  it('Flux: any X-Signature but the HMAC of these bytes with the key', () => {
+    const key = flux.secrets({ FLUX_WEBHOOK_KEY: 'flux-key' })!;
+    fc.assert(
+      fc.property(bodies(fluxPayload), headers, fc.string({ minLength: 1 }), (body, given, otherKey) => {
+        fc.pre(otherKey !== 'flux-key');
+        expect(flux.verify({ headers: given, body, now: NOW }, key).ok).toBe(false);
+        expect(flux.verify({ headers: { 'x-signature': fluxSignature(otherKey, body) }, body, now: NOW }, key).ok).toBe(
+          false,
+        );
+      }),
+      RUNS,
+    );
+  });
+});

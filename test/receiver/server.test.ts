@@ -1,0 +1,226 @@
+// The receiver's HTTP face in-process (src/receiver/server.ts) over real sockets on loopback, with
+// short limits: a client that trickles is cut off while others are served, and hostile requests of
+// every shape crash nothing and store nothing without a valid signature.
+import { once } from 'node:events';
+import { connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Log } from '../../src/core/log.ts';
+import { Metrics } from '../../src/receiver/metrics.ts';
+import { createReceiverServer, type ServerLimits } from '../../src/receiver/server.ts';
+import { SOURCES } from '../../src/receiver/sources/index.ts';
+import { github } from '../../src/receiver/sources/github.ts';
+import { openStore } from '../../src/receiver/store/index.ts';
+import type { Store } from '../../src/receiver/store/store.ts';
+import { deploymentStatus, post, SECRET, signed } from '../helpers/receiver/github-delivery.ts';
+
+const LIMITS: ServerLimits = { bodyBytes: 16 * 1024, requestMs: 400, headers: 30, connections: 64 };
+const lines: string[] = [];
+const keep = (text: string | readonly string[] | (() => string | readonly string[])) => {
+  const value = typeof text === 'function' ? text() : text;
+  lines.push(...(typeof value === 'string' ? [value] : value));
+};
+const log: Log = { debug: keep, info: keep, warning: keep, clean: (line) => line };
+
+let store: Store;
+let port: number;
+let server: ReturnType<typeof createReceiverServer>;
+beforeAll(async () => {
+  store = openStore(':memory:');
+  server = createReceiverServer({
+    known: SOURCES,
+    enabled: [{ source: github, secrets: github.secrets({ GITHUB_WEBHOOK_SECRET: SECRET }) }],
+    store,
+    metrics: new Metrics(),
+    log,
+    stored: () => undefined,
+    limits: LIMITS,
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await store.close();
+});
+
+/** Everything the server sent on one connection until it closed it (or the client gave up). */
+function exchange(bytes: Buffer | string, { end = true } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => undefined); // a reset after the answer is part of the game
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.write(bytes, (error) => {
+      if (error) reject(error);
+      else if (end) socket.end();
+    });
+  });
+}
+
+/** Writes one byte of `text` at a time, a byte each 20 ms, until the server closes the socket (bounded by the text). */
+function trickle(text: string): { socket: Socket; closed: Promise<string> } {
+  const socket = connect(port, '127.0.0.1');
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  socket.on('error', () => undefined);
+  let index = 0;
+  const timer = setInterval(() => {
+    if (socket.destroyed || index >= text.length) return clearInterval(timer);
+    socket.write(text[index++] as string);
+  }, 20);
+  const closed = new Promise<string>((resolve) =>
+    socket.on('close', () => {
+      clearInterval(timer);
+      resolve(Buffer.concat(chunks).toString('latin1'));
+    }),
+  );
+  return { socket, closed };
+}
+
+const all = () => store.list(['pending', 'sending', 'done', 'skipped', 'held', 'failed'], 1000);
+
+describe('a client that trickles', () => {
+  // Far longer than requestMs: the server must cut it off before it is done.
+  const slowHeaders = `POST /webhooks/github HTTP/1.1\r\nHost: x\r\n${'X-Padding: aaaaaaaaaa\r\n'.repeat(20)}\r\n`;
+
+  it.each([
+    ['its headers', slowHeaders],
+    ['its body', `POST /webhooks/github HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\n${'{'.repeat(500)}`],
+  ])('a byte at a time (%s) is cut off, while another client is served', async (_what, text) => {
+    const slow = trickle(text);
+    await once(slow.socket, 'connect');
+    // Served meanwhile, and the slow one is still connected then.
+    const delivery = deploymentStatus('success', 700 + text.length);
+    expect(await post(port, delivery)).toMatchObject({ status: 202 });
+    expect(slow.socket.destroyed).toBe(false);
+    const answer = await slow.closed;
+    expect(answer === '' || answer.startsWith('HTTP/1.1 408'), answer).toBe(true);
+    expect(slow.socket.bytesWritten).toBeLessThan(text.length);
+    expect((await all()).map((item) => item.deliveryId)).not.toContain(undefined);
+  });
+});
+
+describe('hostile requests', () => {
+  const token = fc.stringMatching(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,20}$/);
+  const headerValue = fc.string({ maxLength: 60 }).map((text) => text.replace(/[\r\n\0]/g, ' '));
+  const request = fc.record({
+    method: fc.oneof(fc.constantFrom('POST', 'GET', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH'), token),
+    path: fc.oneof(
+      fc.constantFrom('/webhooks/github', '/webhooks/gitlab', '/webhooks/', '/healthz', '/metrics', '/', '*'),
+      fc.webPath(),
+      fc.string({ maxLength: 80 }).map((text) => `/${encodeURIComponent(text)}`),
+      fc.constant(`/webhooks/github?${'x'.repeat(3000)}`),
+    ),
+    headers: fc
+      .tuple(
+        fc.dictionary(
+          fc.oneof(
+            token,
+            fc.constantFrom('x-github-event', 'x-github-delivery', 'x-hub-signature-256', 'content-type'),
+          ),
+          headerValue,
+          { maxKeys: 40 },
+        ),
+        // Mostly GitHub's own headers, so that the body is read as GitHub's when the signature is let by.
+        fc.option(fc.constantFrom('deployment_status', 'ping'), { freq: 4 }),
+        fc.option(fc.uuid(), { freq: 4 }),
+      )
+      .map(([others, event, delivery]) => ({
+        ...others,
+        ...(event ? { 'x-github-event': event } : {}),
+        ...(delivery ? { 'x-github-delivery': delivery } : {}),
+      })),
+    body: fc.oneof(
+      fc.uint8Array({ maxLength: 9000 }).map((bytes) => Buffer.from(bytes)),
+      fc.json().map((text) => Buffer.from(text)),
+      fc.constant(deploymentStatus('success', 1).body),
+      fc.integer({ min: 16 * 1024 + 1, max: 40_000 }).map((size) => Buffer.alloc(size, '{')),
+    ),
+    length: fc.constantFrom('exact', 'absent', 'shorter', 'longer', 'huge', 'junk'),
+    signature: fc.constantFrom('none', 'wrong secret', 'garbage', 'the right secret for another body'),
+  });
+
+  // A GitHub delivery but for its signature, and perhaps its length: what a forger sends.
+  const nearlyGithub = fc
+    .record({
+      request,
+      state: fc.constantFrom('queued', 'success', 'failure'),
+      id: fc.integer({ min: 1, max: 1e9 }),
+      length: fc.constantFrom('exact', 'shorter', 'longer'),
+    })
+    .map(({ request: base, state, id, length }) => ({
+      ...base,
+      method: 'POST',
+      path: '/webhooks/github',
+      body: deploymentStatus(state, id).body,
+      headers: { ...base.headers, 'x-github-event': 'deployment_status', 'x-github-delivery': `d-${id}` },
+      length,
+    }));
+
+  it('crash nothing, store nothing without a valid signature, and leave the receiver serving', async () => {
+    const before = (await all()).length;
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(request, nearlyGithub), async ({ method, path, headers, body, length, signature }) => {
+        const sent: Record<string, string> = { ...headers };
+        for (const name of Object.keys(sent))
+          if (/^(content-length|transfer-encoding|connection|host|expect)$/i.test(name)) delete sent[name];
+        if (signature !== 'none') {
+          const key = signature === 'wrong secret' ? 'not the secret' : SECRET;
+          const signedBody = signature === 'the right secret for another body' ? Buffer.from(`${body.length}x`) : body;
+          sent['x-hub-signature-256'] =
+            signature === 'garbage'
+              ? 'sha256=zz'
+              : (signed('deployment_status', signedBody, { secret: key }).headers['x-hub-signature-256'] as string);
+        }
+        const declared = {
+          exact: String(body.length),
+          absent: undefined,
+          shorter: String(Math.max(0, body.length - 1)),
+          longer: String(body.length + 10),
+          huge: String(10 * 1024 * 1024 * 1024),
+          junk: 'twelve',
+        }[length];
+        const head = [
+          `${method} ${path} HTTP/1.1`,
+          'Host: 127.0.0.1',
+          'Connection: close',
+          ...(declared === undefined ? [] : [`Content-Length: ${declared}`]),
+          ...Object.entries(sent).map(([name, value]) => `${name}: ${value}`),
+        ].join('\r\n');
+        const answer = await exchange(Buffer.concat([Buffer.from(`${head}\r\n\r\n`, 'latin1'), body]));
+        const status = /^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1];
+        // An answer, when there is one, is never a failure of ours.
+        if (answer !== '') expect(status, answer.slice(0, 200)).toBeDefined();
+        expect(status).not.toBe('500');
+        if (status === '200' || status === '202')
+          expect(
+            ['/healthz', '/metrics'].includes(path.split('?')[0] as string) || path.startsWith('/webhooks/github'),
+          ).toBe(true);
+        expect(await all()).toHaveLength(before);
+      }),
+      { numRuns: 150 },
+    );
+    // Still serving, and still storing what is signed.
+    expect(await post(port, deploymentStatus('queued', 800))).toMatchObject({ status: 202 });
+    expect((await all()).slice(before).map((item) => item.status)).toEqual(['STARTED']);
+    expect(lines.join('\n')).not.toContain(SECRET);
+  });
+
+  it('answers a body over the limit 413 from its Content-Length, before a byte of it is sent', async () => {
+    const head = `POST /webhooks/github HTTP/1.1\r\nHost: x\r\nContent-Length: ${LIMITS.bodyBytes + 1}\r\n\r\n`;
+    const answer = await exchange(head, { end: false });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+  });
+
+  it('cuts off a body that streams past the limit without reading the rest', async () => {
+    const chunked = `POST /webhooks/github HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const piece = `1000\r\n${'a'.repeat(0x1000)}\r\n`;
+    const answer = await exchange(`${chunked}${piece.repeat(6)}`, { end: false });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+  });
+});

@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/core/config-error.ts';
+import { defaultStorePath, openStore } from '../../src/receiver/store/index.ts';
+import { SCHEMA_VERSION } from '../../src/receiver/store/store.ts';
+import { storeContract } from '../helpers/receiver/store-contract.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'rd-store-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let count = 0;
+
+storeContract('sqlite', {
+  fresh(now) {
+    const path = join(dir, `s${++count}`, 'receiver.sqlite');
+    return Promise.resolve({
+      store: openStore(path, { now }),
+      reopen: (options) => Promise.resolve(openStore(path, { now, ...options })),
+    });
+  },
+});
+
+describe('the SQLite store file', () => {
+  it('records its schema version, and refuses a file written by a newer schema', async () => {
+    const path = join(dir, 'versioned.sqlite');
+    await openStore(path).close();
+    const db = new DatabaseSync(path);
+    expect(db.prepare(`SELECT value FROM meta WHERE name = 'schema_version'`).get()).toEqual({
+      value: String(SCHEMA_VERSION),
+    });
+    db.prepare(`UPDATE meta SET value = ? WHERE name = 'schema_version'`).run(String(SCHEMA_VERSION + 1));
+    db.close();
+    expect(() => openStore(path)).toThrow(/written by a newer report-deployment/);
+  });
+
+  it('refuses a file that is not a store, and leaves a PostgreSQL URL to PostgreSQL', async () => {
+    const other = join(dir, 'other.sqlite');
+    const db = new DatabaseSync(other);
+    db.exec('CREATE TABLE t (x)');
+    db.close();
+    expect(() => openStore(other)).toThrow(/not a receiver's store/);
+    const junk = join(dir, 'junk.sqlite');
+    writeFileSync(junk, 'not sqlite at all, just text that is long enough to be a header '.repeat(4));
+    expect(() => openStore(junk)).toThrow(ConfigError);
+    // A PostgreSQL URL is PostgreSQL's (store-postgres.test.ts), never taken for a file's path.
+    const postgres = openStore('postgres://db/x');
+    expect(postgres.engine).toBe('postgres');
+    await postgres.close();
+  });
+
+  it("lives in systemd's state directory, else the XDG state directory", () => {
+    expect(defaultStorePath({ STATE_DIRECTORY: '/var/lib/rd:/other' }, '/home/u')).toBe('/var/lib/rd/receiver.sqlite');
+    expect(defaultStorePath({ XDG_STATE_HOME: '/x' }, '/home/u')).toBe('/x/report-deployment/receiver.sqlite');
+    expect(defaultStorePath({ XDG_STATE_HOME: 'relative' }, '/home/u')).toBe(
+      '/home/u/.local/state/report-deployment/receiver.sqlite',
+    );
+    expect(defaultStorePath({}, '/home/u')).toBe('/home/u/.local/state/report-deployment/receiver.sqlite');
+  });
+});
