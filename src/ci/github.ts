@@ -199,7 +199,7 @@ export function deploymentEventStatus(
 }
 
 /** What a deployment's event says of it; '' for what it does not say (or says in no string, or blank). */
-export interface DeploymentFacts {
+interface DeploymentFacts {
   sha: string;
   ref: string;
   environment: string;

@@ -5,14 +5,14 @@ import { Settings, type SettingName } from '../core/constants.js';
 import { quote } from '../core/text.js';
 import { UsageError } from './args.js';
 
-export const ReceiverCommands = ['serve', 'deliveries'] as const;
+const ReceiverCommands = ['serve', 'deliveries'] as const;
 export type ReceiverCommandName = (typeof ReceiverCommands)[number];
 
 /** The address `serve` listens on where --listen is not given: loopback, behind the reverse proxy that terminates TLS. */
-export const DEFAULT_LISTEN = { host: '127.0.0.1', port: 8080 };
+const DEFAULT_LISTEN = { host: '127.0.0.1', port: 8080 };
 
 const STATES = ['held', 'failed', 'pending', 'sending', 'done', 'skipped'] as const;
-export type ListedState = (typeof STATES)[number];
+type ListedState = (typeof STATES)[number];
 
 export type ReceiverArgs =
   | {
@@ -53,7 +53,7 @@ export function isReceiverCommand(word: string | undefined): word is ReceiverCom
 const fail = (command: ReceiverCommandName, message: string) =>
   new UsageError(message, undefined, `See \`report-deployment ${command} --help\`.`);
 
-export function parseReceiverArgs(
+function parseReceiverArgs(
   command: ReceiverCommandName,
   args: readonly string[],
 ): ReceiverArgs | { help: ReceiverCommandName } {
@@ -106,7 +106,7 @@ function serveArgs(values: Map<string, string>, words: string[], store: string |
 }
 
 /** HOST:PORT, [IPv6]:PORT, or :PORT (all addresses). */
-export function parseListen(text: string): { host: string; port: number } {
+function parseListen(text: string): { host: string; port: number } {
   const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]*)):(\d{1,5})$/.exec(text);
   const port = Number(match?.[3]);
   if (!match || port > 65535) {

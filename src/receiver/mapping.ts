@@ -11,12 +11,12 @@ import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../core/config-error.js';
 import type { DeploymentEvent, SourceName } from './event.js';
 
-export interface MappingEntry {
+interface MappingEntry {
   artifact?: string;
   environment?: string;
 }
 
-export type Mapping = Partial<Record<SourceName, ReadonlyMap<string, MappingEntry>>>;
+type Mapping = Partial<Record<SourceName, ReadonlyMap<string, MappingEntry>>>;
 
 const SOURCES: readonly SourceName[] = ['github', 'gitlab', 'argocd', 'flux'];
 const FIELDS = ['artifact', 'environment'] as const;

@@ -4,7 +4,7 @@ import type { SourceName } from './event.js';
 import type { StoreStats } from './store/store.js';
 
 export type Verdict = 'stored' | 'duplicate' | 'ignored' | 'invalid' | 'unauthorized' | 'too_large' | 'error';
-export type CallResult = 'created' | 'updated' | 'retry' | 'held' | 'failed';
+type CallResult = 'created' | 'updated' | 'retry' | 'held' | 'failed';
 
 export class Metrics {
   private readonly deliveries = new Map<string, number>();

@@ -25,9 +25,9 @@ import { startWorker } from './worker.js';
 type Env = Record<string, string | undefined>;
 
 /** The whole stop, from the signal to the exit. */
-export const STOP_MS = 10_000;
+const STOP_MS = 10_000;
 
-export interface ServeOptions {
+interface ServeOptions {
   listen: { host: string; port: number };
   /** An SQLite file's path, or a PostgreSQL URL. */
   store: string;

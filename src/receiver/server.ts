@@ -36,7 +36,7 @@ export interface EnabledSource {
   secrets: unknown;
 }
 
-export interface ReceiverServerOptions {
+interface ReceiverServerOptions {
   /** Every source the receiver knows; `enabled` are those whose secret is set. */
   known: readonly Source[];
   enabled: readonly EnabledSource[];

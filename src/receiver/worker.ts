@@ -17,7 +17,7 @@ import type { Metrics } from './metrics.js';
 import { nextStep } from './store/rules.js';
 import type { Outcome, Store, Work } from './store/store.js';
 
-export interface WorkerOptions {
+interface WorkerOptions {
   store: Store;
   http: HttpClient;
   connection: Connection;
@@ -37,7 +37,7 @@ export interface WorkerOptions {
 }
 
 /** Longer than any sender redelivers (GitHub: 3 days), so that a redelivery is still found a duplicate. */
-export const RETAIN_MS = 7 * 24 * 3600_000;
+const RETAIN_MS = 7 * 24 * 3600_000;
 
 export interface Worker {
   /** New work was stored: look now rather than at the next poll. */
@@ -246,7 +246,7 @@ export function startWorker(options: WorkerOptions): Worker {
 }
 
 /** A claim's lease: the request's timeout twice over (its answer written back within it), and 5 s more. */
-export const leaseFor = (timeoutMs: number) => 2 * timeoutMs + 5_000;
+const leaseFor = (timeoutMs: number) => 2 * timeoutMs + 5_000;
 
 function days(ms: number): string {
   return ms >= 24 * 3600_000 ? `${Number((ms / (24 * 3600_000)).toFixed(1))} days` : `${Math.round(ms / 1000)} s`;

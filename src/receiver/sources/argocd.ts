@@ -7,12 +7,6 @@ import type { Source, Verification } from '../source.js';
 import { at, bounded, clean, firstOf, header, kubernetesUid, optional, parseJson, text } from './fields.js';
 import { derivedId, sameSecret } from './verify.js';
 
-/** The annotations on an Application that name its environment and artifact (the template sends them). */
-export const ARGOCD_ANNOTATIONS = {
-  environment: 'report-deployment/environment',
-  artifact: 'report-deployment/artifact',
-} as const;
-
 export const argocd: Source<Buffer> = {
   name: 'argocd',
   secretVariables: ['ARGOCD_WEBHOOK_TOKEN'],
@@ -21,7 +15,7 @@ export const argocd: Source<Buffer> = {
   parse: parseArgoCd,
 };
 
-export function verifyArgoCd(request: IncomingRequest, token: Buffer): Verification {
+function verifyArgoCd(request: IncomingRequest, token: Buffer): Verification {
   const given = /^Bearer (.+)$/.exec(header(request.headers, 'authorization') ?? '')?.[1];
   if (given === undefined) return { ok: false, reason: 'no Authorization: Bearer header' };
   return sameSecret(given, token)
@@ -29,7 +23,7 @@ export function verifyArgoCd(request: IncomingRequest, token: Buffer): Verificat
     : { ok: false, reason: 'the bearer token does not match ARGOCD_WEBHOOK_TOKEN' };
 }
 
-export function parseArgoCd(request: IncomingRequest): Parsed {
+function parseArgoCd(request: IncomingRequest): Parsed {
   const body = parseJson(request.body);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { verdict: 'invalid', reason: 'the body is not a JSON object' };

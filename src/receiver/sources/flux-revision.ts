@@ -4,7 +4,7 @@
 // Flux 2.0, and a HelmRelease's chart version as it is (`1.2.3`, or `1.2.3@sha256:<digest>` for an
 // OCI chart).
 
-export interface RevisionFacts {
+interface RevisionFacts {
   commitSha: string;
   branch: string;
   version: string;

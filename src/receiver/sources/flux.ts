@@ -15,7 +15,7 @@ const KINDS = new Set(['Kustomization', 'HelmRelease']);
 const SUCCEEDED = new Set(['ReconciliationSucceeded', 'InstallSucceeded', 'UpgradeSucceeded', 'RollbackSucceeded']);
 
 /** The event metadata keys (an Alert's `eventMetadata`) that name the environment and the artifact. */
-export const FLUX_METADATA = { environment: ['env', 'environment'], artifact: ['artifact'] } as const;
+const FLUX_METADATA = { environment: ['env', 'environment'], artifact: ['artifact'] } as const;
 
 /** Older controllers prefix their metadata keys with their API group; newer ones send them bare. */
 const GROUPS = ['kustomize.toolkit.fluxcd.io', 'helm.toolkit.fluxcd.io'];
@@ -28,7 +28,7 @@ export const flux: Source<Buffer> = {
   parse: parseFlux,
 };
 
-export function verifyFlux(request: IncomingRequest, key: Buffer): Verification {
+function verifyFlux(request: IncomingRequest, key: Buffer): Verification {
   const given = /^sha256=([0-9a-f]{64})$/i.exec(header(request.headers, 'x-signature') ?? '')?.[1];
   if (given === undefined) return { ok: false, reason: 'no X-Signature: sha256=<hex>' };
   const expected = hmacSha256(key, request.body);
@@ -37,7 +37,7 @@ export function verifyFlux(request: IncomingRequest, key: Buffer): Verification 
     : { ok: false, reason: 'X-Signature does not match FLUX_WEBHOOK_KEY' };
 }
 
-export function parseFlux(request: IncomingRequest): Parsed {
+function parseFlux(request: IncomingRequest): Parsed {
   const body = parseJson(request.body);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { verdict: 'invalid', reason: 'the body is not a JSON object' };

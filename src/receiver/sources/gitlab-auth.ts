@@ -15,7 +15,7 @@ export interface GitLabSecrets {
 }
 
 /** A signature's timestamp further off than this, either way, is a replay. */
-export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
+const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
 
 const SIGNING_PREFIX = 'whsec_';
 

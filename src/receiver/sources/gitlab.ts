@@ -30,7 +30,7 @@ export const gitlab: Source<GitLabSecrets> = {
   invalidStatus: 200,
 };
 
-export function parseGitLab(request: IncomingRequest): Parsed {
+function parseGitLab(request: IncomingRequest): Parsed {
   const payload = parseJson(request.body);
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
     return { verdict: 'invalid', reason: 'the body is not a JSON object' };

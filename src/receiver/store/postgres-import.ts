@@ -12,7 +12,7 @@ import { migrate, refreshKeys, rows, S } from './postgres-schema.js';
 import { loadSqlite } from './sqlite-load.js';
 import { SCHEMA_VERSION } from './store.js';
 
-export interface Imported {
+interface Imported {
   items: number;
   /** Events still to send (pending, sending) or waiting for an operator (held, failed). */
   open: number;

@@ -4,13 +4,13 @@ import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent } from '../event.js';
 
 /** STARTED before an end; SUCCEEDED and FAILED are both ends. */
-export function rank(status: DeploymentStatus | undefined | null): number {
+function rank(status: DeploymentStatus | undefined | null): number {
   if (!status) return 0;
   return status === 'STARTED' ? 1 : 2;
 }
 
 /** What the store knows of a key when an event for it arrives. */
-export interface KeySoFar {
+interface KeySoFar {
   /** The highest status accepted for the key; undefined for a key never seen. */
   accepted: DeploymentStatus | undefined;
 }

@@ -23,7 +23,6 @@ export const SCHEMA_VERSION = 1;
 
 /** Where an item stands. `pending` and `sending` are work; `held` and `failed` wait for an operator. */
 export type ItemState = 'pending' | 'sending' | 'done' | 'skipped' | 'held' | 'failed';
-export const ItemStates: readonly ItemState[] = ['pending', 'sending', 'done', 'skipped', 'held', 'failed'];
 
 export interface NewDelivery {
   source: SourceName;
