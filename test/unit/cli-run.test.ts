@@ -615,15 +615,21 @@ describe('a stop signal while the command runs', () => {
   ) {
     const command = counting(options.code ?? 0);
     let pid = 0;
+    const said: string[] = [];
     const running = run([...FIELDS, '--', ...(options.setsid ? ['setsid'] : []), ...command.command], {
       witness: options.witness,
       interactive: options.interactive,
+      onLine: (line) => said.push(line),
       act: (send) =>
         void command.ready().then(async (ready) => {
           pid = ready;
           send(signal);
           if (options.twice) send(signal);
-          await until(() => patches().length > 0);
+          // The command is ended only once the CLI has decided what to do with the signal, and has
+          // done it: on a busy machine, FAILED can be sent before the signal is passed on.
+          await until(() => patches().length > 0 && said.some((line) => line.startsWith(`${signal} received:`)));
+          if (said.some((line) => /received: passed on to the command(\.|, which)/.test(line)))
+            await until(() => command.got(signal) > 0);
           process.kill(pid, 'SIGUSR2');
         }),
     });
