@@ -139,13 +139,14 @@ function plan(): { baselines: Delivery[]; deliveries: Delivery[]; finals: Map<nu
   const baselines: Delivery[] = [];
   const deliveries: Delivery[] = [];
   const finals = new Map<number, string>();
-  const commit = (index: number, salt: string) =>
-    (index.toString(16) + salt + SEED.toString(16)).padEnd(40, 'a').slice(0, 40);
+  // Fixed widths, so that no two commits of a run are the same (a deployment's, `d`; a baseline's, `b`).
+  const commit = (index: number, kind: 'd' | 'b') =>
+    `${kind}${index.toString(16).padStart(4, '0')}${SEED.toString(16).padStart(8, '0')}`.padEnd(40, '0');
   for (let index = 1; index <= DEPLOYMENTS; index++) {
     const source = planned.pick(SOURCES);
     const deployment: Deployment = {
       id: 70_000 + index,
-      sha: commit(index, ''),
+      sha: commit(index, 'd'),
       ...(source === 'flux' ? { baseline: commit(index, 'b') } : {}),
     };
     const words = WORDS[source];
