@@ -1,19 +1,29 @@
 // A chaos soak: three `serve` processes of the packed CLI on one PostgreSQL database and one faulty
-// service (5xx, resets, slow answers, answers lost after the service acted), GitHub and GitLab deliveries with
-// duplicates, ends before their starts and ends without starts spread across them, replicas killed
-// (SIGKILL) and started again at random. At the end, after an operator settles the held creates:
-// every deployment recorded exactly once with its final status, requests of one deployment never two
-// at once, nothing left claimed, each held create one whose answer was lost or that was being sent
-// when its replica died, and a killed replica's work finished by another within 30 s.
+// service (5xx, resets, slow answers, answers lost after the service acted), deliveries of all four
+// sources (GitHub, GitLab, Argo CD, Flux) with duplicates, ends before their starts and ends without
+// starts spread across them, replicas killed (SIGKILL) and started again at random. Each Flux object
+// is first seen at a baseline revision (acknowledged before the chaos: the first sight of an object is
+// no deployment), then deploys a revision of its own. At the end, after an operator settles the held
+// creates: every deployment recorded exactly once with its final status and no baseline recorded,
+// requests of one deployment never two at once, nothing left claimed, each held create one whose
+// answer was lost or that was being sent when its replica died, and a killed replica's work finished
+// by another within 30 s.
 // Seeded and bounded in time: CHAOS_SEED=N reruns a failure, whose message gives its seed.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { type Fault, type FakeService, type RecordedRequest, startFakeService } from '../helpers/fake-service.ts';
 import { testDatabase } from '../helpers/postgres.ts';
 import {
+  type ArgocdTrigger,
+  argocdKey,
+  argocdPayload,
+  deliverArgocd,
+  deliverFlux,
   deliverGithub,
   deliverGitlab,
-  type GithubDeployment,
+  type Deployment,
+  fluxKey,
+  fluxPayload,
   githubKey,
   githubPayload,
   gitlabKey,
@@ -52,11 +62,17 @@ const kills = seeded(SEED + 2);
 const sends = seeded(SEED + 3);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+type Source = 'github' | 'gitlab' | 'argocd' | 'flux';
+
 interface Delivery {
+  /** The sender's delivery id for GitHub and GitLab; for Argo CD and Flux, which send none, the test's own name. */
   id: string;
-  source: 'github' | 'gitlab';
-  deployment: GithubDeployment;
+  source: Source;
+  deployment: Deployment;
+  /** GitHub's and GitLab's state, Argo CD's trigger, Flux's reason. */
   state: string;
+  /** Flux: the event is of the object's baseline revision, not of the deployment's. */
+  baseline?: true;
 }
 
 /** Each source's words for a start, the ends (and what they record), and a state that records nothing. */
@@ -71,27 +87,79 @@ const WORDS = {
     ends: { success: 'SUCCEEDED', failed: 'FAILED', canceled: 'FAILED' },
     idle: 'created',
   },
+  argocd: {
+    starts: ['on-sync-running'],
+    ends: { 'on-deployed': 'SUCCEEDED', 'on-sync-failed': 'FAILED', 'on-health-degraded': 'FAILED' },
+    idle: 'terminating',
+  },
+  flux: {
+    starts: ['Progressing'],
+    ends: { ReconciliationSucceeded: 'SUCCEEDED', HealthCheckFailed: 'FAILED', ReconciliationFailed: 'FAILED' },
+    idle: 'DependencyNotReady',
+  },
 } as const;
+const SOURCES = Object.keys(WORDS) as Source[];
 const keyOf = (delivery: Pick<Delivery, 'source' | 'deployment'>) =>
-  delivery.source === 'github' ? githubKey(delivery.deployment) : gitlabKey(delivery.deployment);
-const send = (port: number, delivery: Delivery) =>
-  delivery.source === 'github'
-    ? deliverGithub(port, delivery.id, githubPayload(delivery.deployment, delivery.state))
-    : deliverGitlab(port, delivery.id, gitlabPayload(delivery.deployment, delivery.state));
+  ({ github: githubKey, gitlab: gitlabKey, argocd: argocdKey, flux: fluxKey })[delivery.source](delivery.deployment);
+const send = (port: number, delivery: Delivery) => {
+  const { deployment, state } = delivery;
+  switch (delivery.source) {
+    case 'github':
+      return deliverGithub(port, delivery.id, githubPayload(deployment, state));
+    case 'gitlab':
+      return deliverGitlab(port, delivery.id, gitlabPayload(deployment, state));
+    case 'argocd':
+      return deliverArgocd(port, argocdPayload(deployment, state as ArgocdTrigger));
+    case 'flux':
+      return deliverFlux(port, fluxPayload(deployment, state, delivery.baseline ? 'baseline' : 'deployment'));
+  }
+};
+/**
+ * What the store holds for a delivery that records something: GitHub's and GitLab's by their
+ * delivery ids; Argo CD's and Flux's, whose ids the receiver derives, by key and status (each
+ * deployment has one start and one end of theirs).
+ */
+const storedAs = (delivery: Delivery): string => {
+  if (delivery.source === 'github' || delivery.source === 'gitlab') return `${delivery.source} ${delivery.id}`;
+  const words = WORDS[delivery.source];
+  const status = (words.starts as readonly string[]).includes(delivery.state)
+    ? 'STARTED'
+    : (words.ends as Record<string, string>)[delivery.state];
+  const key = delivery.baseline
+    ? keyOf({ ...delivery, deployment: { ...delivery.deployment, sha: delivery.deployment.baseline as string } })
+    : keyOf(delivery);
+  return `${delivery.source} ${key} ${status as string}`;
+};
 
-/** Each deployment's deliveries: maybe a start, its end (maybe first), some twice, all shuffled together. */
-function plan(): { deliveries: Delivery[]; finals: Map<number, string> } {
+/**
+ * Each deployment's deliveries: maybe a start, its end (maybe first), some twice, all shuffled
+ * together; and each Flux object's baseline, sent before them.
+ */
+function plan(): { baselines: Delivery[]; deliveries: Delivery[]; finals: Map<number, string> } {
+  const baselines: Delivery[] = [];
   const deliveries: Delivery[] = [];
   const finals = new Map<number, string>();
+  // Fixed widths, so that no two commits of a run are the same (a deployment's, `d`; a baseline's, `b`).
+  const commit = (index: number, kind: 'd' | 'b') =>
+    `${kind}${index.toString(16).padStart(4, '0')}${SEED.toString(16).padStart(8, '0')}`.padEnd(40, '0');
   for (let index = 1; index <= DEPLOYMENTS; index++) {
-    const deployment = {
+    const source = planned.pick(SOURCES);
+    const deployment: Deployment = {
       id: 70_000 + index,
-      sha: (index.toString(16) + SEED.toString(16)).padEnd(40, 'a').slice(0, 40),
+      sha: commit(index, 'd'),
+      ...(source === 'flux' ? { baseline: commit(index, 'b') } : {}),
     };
-    const source = planned.pick(['github', 'gitlab'] as const);
     const words = WORDS[source];
     const end = planned.pick(Object.keys(words.ends));
     finals.set(deployment.id, (words.ends as Record<string, string>)[end] as string);
+    if (source === 'flux')
+      baselines.push({
+        id: `baseline-${index}-${SEED}`,
+        source,
+        deployment,
+        state: 'ReconciliationSucceeded',
+        baseline: true,
+      });
     const own: Delivery[] = [];
     if (planned.next() < 0.75)
       own.push({ id: `start-${index}-${SEED}`, source, deployment, state: planned.pick(words.starts) });
@@ -107,7 +175,7 @@ function plan(): { deliveries: Delivery[]; finals: Map<number, string> } {
     delivery,
     at: index / deliveries.length + planned.next() * 0.15,
   }));
-  return { deliveries: keyed.sort((a, b) => a.at - b.at).map(({ delivery }) => delivery), finals };
+  return { baselines, deliveries: keyed.sort((a, b) => a.at - b.at).map(({ delivery }) => delivery), finals };
 }
 
 /** The service's faults while the chaos lasts; none afterwards. */
@@ -160,8 +228,24 @@ describe('chaos: replicas killed at random on one PostgreSQL, the service faulti
         items: { id: number; updatedAt: number }[];
         finishedAt: Map<number, number>;
       }[] = [];
-      const { deliveries, finals } = plan();
+      const { baselines, deliveries, finals } = plan();
       const senders = { done: false };
+      // Sends a delivery to live replicas until one acknowledges it (a sender that retries).
+      const acknowledged = new Set<string>();
+      const deliver = async (delivery: Delivery) => {
+        for (let attempt = 0; attempt < 100; attempt++) {
+          const target = sends.pick(live());
+          const answer = await send(target.port, delivery);
+          if ('status' in answer && answer.status >= 200 && answer.status < 300) {
+            acknowledged.add(delivery.id);
+            return;
+          }
+          await pause(100);
+        }
+      };
+      // Each Flux object's first sight, its baseline, acknowledged before its deployment's events.
+      for (const baseline of baselines) await deliver(baseline);
+      expect([...acknowledged], `seed ${SEED}: the baselines acknowledged`).toEqual(baselines.map(({ id }) => id));
       const started = Date.now();
 
       const killer = (async () => {
@@ -223,23 +307,14 @@ describe('chaos: replicas killed at random on one PostgreSQL, the service faulti
         }
       })();
 
-      // Deliveries, four at a time, each to a live replica until one acknowledges it (a sender that retries).
-      const acknowledged = new Set<string>();
+      // Deliveries, four at a time, each to a live replica until one acknowledges it.
       const queue = [...deliveries];
       const spacing = CHAOS_MS / deliveries.length;
       await Promise.all(
         Array.from({ length: 4 }, async () => {
           for (let delivery = queue.shift(); delivery; delivery = queue.shift()) {
             await pause(spacing * 4 * sends.next() * 2);
-            for (let attempt = 0; attempt < 100; attempt++) {
-              const target = sends.pick(live());
-              const answer = await send(target.port, delivery);
-              if ('status' in answer && answer.status >= 200 && answer.status < 300) {
-                acknowledged.add(delivery.id);
-                break;
-              }
-              await pause(100);
-            }
+            await deliver(delivery);
           }
         }),
       );
@@ -308,6 +383,13 @@ describe('chaos: replicas killed at random on one PostgreSQL, the service faulti
           true,
         );
       }
+      // A Flux object's baseline is no deployment.
+      for (const { deployment } of baselines) {
+        const recorded = [...service.deployments.values()].filter(
+          (recorded) => recorded.body.commitSha === deployment.baseline,
+        );
+        expect(recorded, `seed ${SEED}: deployment ${deployment.id}'s baseline recorded`).toEqual([]);
+      }
       // Per deployment, never two requests at once.
       const idOfSha = new Map(
         [...service.deployments.values()].map((deployment) => [deployment.body.commitSha, String(deployment.id)]),
@@ -332,10 +414,21 @@ describe('chaos: replicas killed at random on one PostgreSQL, the service faulti
       }
       // Every acknowledged delivery that records something stored once (an idle state records nothing);
       // nothing left claimed, failed or held.
-      const stored = await query<{ delivery_id: string }>(`SELECT delivery_id FROM report_deployment.deliveries`);
-      expect(new Set(stored.map((row) => row.delivery_id))).toEqual(
-        new Set([...acknowledged].filter((id) => !id.startsWith('idle-'))),
+      const items = await query<{ source: Source; delivery_id: string; key: string; status: string }>(
+        `SELECT source, delivery_id, key, status FROM report_deployment.items`,
       );
+      const asStored = (item: (typeof items)[0]) =>
+        item.source === 'github' || item.source === 'gitlab'
+          ? `${item.source} ${item.delivery_id}`
+          : `${item.source} ${item.key} ${item.status}`;
+      const sent = new Map([...baselines, ...deliveries].map((delivery) => [delivery.id, delivery]));
+      const expected = [...acknowledged]
+        .filter((id) => !id.startsWith('idle-'))
+        .map((id) => storedAs(sent.get(id) as Delivery))
+        .sort();
+      expect(items.map(asStored).sort(), `seed ${SEED}: the deliveries stored`).toEqual(expected);
+      const stored = await query<{ n: string }>(`SELECT count(*) AS n FROM report_deployment.deliveries`);
+      expect(Number(stored[0]?.n), `seed ${SEED}: one delivery each`).toBe(expected.length);
       expect(await query(`SELECT key FROM report_deployment.keys WHERE lease_owner IS NOT NULL`)).toEqual([]);
       expect(await query(`SELECT id, state FROM report_deployment.items WHERE state IN ('failed', 'held')`)).toEqual(
         [],
@@ -355,7 +448,7 @@ describe('chaos: replicas killed at random on one PostgreSQL, the service faulti
       }
       const faulted = service.requests.filter((request) => !request.answered).length;
       console.info(
-        `chaos seed ${SEED}: ${deliveries.length} deliveries, ${takeovers.length} kills, ${takeovers.reduce((n, kill) => n + kill.items.length, 0)} items taken over, ${held.length} held creates settled, ${service.requests.length} requests (${faulted} unanswered)`,
+        `chaos seed ${SEED}: ${deliveries.length} deliveries (${SOURCES.map((source) => `${deliveries.filter((delivery) => delivery.source === source).length} ${source}`).join(', ')}) and ${baselines.length} baselines, ${takeovers.length} kills, ${takeovers.reduce((n, kill) => n + kill.items.length, 0)} items taken over, ${held.length} held creates settled, ${service.requests.length} requests (${faulted} unanswered)`,
       );
       // Each stops cleanly.
       for (const replica of live()) replica.kill('SIGTERM');
