@@ -85,7 +85,7 @@ function reachable(found: Binaries): Binaries {
 }
 
 /** A port nothing listens on now (the server binds it a moment later; a clash fails the start loudly). */
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -8,7 +8,6 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { freePort } from './postgres.ts';
 import { renderGoTemplate } from './receiver/go-template.ts';
 import { installedCli, installedSea } from './run-cli.ts';
 
@@ -38,14 +37,16 @@ export interface Replica {
 
 /** Starts `serve` and resolves once it listens; rejects with its log if it ends or stays silent 30 s. */
 export async function startReplica(options: ReplicaOptions): Promise<Replica> {
-  const port = await freePort();
+  // Port 0: the kernel's choice, read back from the log (a port found free and then freed could be
+  // taken by another test's process before serve binds it).
+  let port = 0;
   const bin = options.subject === 'sea' ? installedSea().bin : installedCli().bin;
   const child: ChildProcess = spawn(
     bin,
     [
       'serve',
       '--listen',
-      `127.0.0.1:${port}`,
+      '127.0.0.1:0',
       '--store',
       options.store,
       '--base-url',
@@ -75,7 +76,9 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     const timer = setTimeout(() => resolve(false), 30_000);
     child.stderr?.on('data', (chunk: Buffer) => {
       log += chunk.toString();
-      if (log.includes(`listening on 127.0.0.1:${port}`)) {
+      const listened = /listening on 127\.0\.0\.1:(\d+) /.exec(log);
+      if (listened) {
+        port = Number(listened[1]);
         clearTimeout(timer);
         resolve(true);
       }
@@ -87,7 +90,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   });
   if (!(await listening)) {
     child.kill('SIGKILL');
-    throw new Error(`serve did not start on 127.0.0.1:${port}:\n${log}`);
+    throw new Error(`serve did not start:\n${log}`);
   }
   return {
     port,
