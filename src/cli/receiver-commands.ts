@@ -86,6 +86,8 @@ async function runDeliveries(
     if (args.action === 'list') {
       const items = await store.list(args.states, 10_000);
       writeStdout(args.json ? `${JSON.stringify(items, null, 2)}\n` : table(items));
+      // An empty table says nothing: the person who asked is told, on stderr (stdout stays empty for scripts).
+      if (!args.json && items.length === 0) log.info(`no delivery is ${args.states.join(' or ')}`);
       return ExitCodes.ok;
     }
     if (args.action === 'retry') {

@@ -137,6 +137,13 @@ describe('report-deployment serve', () => {
     expect(service.requests.map((request) => request.method).sort()).toEqual(['PATCH', 'POST', 'POST']);
     const all = await deliveries(store, '--state', 'all');
     expect(all.map((item) => item.state).sort()).toEqual(['done', 'done', 'done', 'skipped', 'skipped']);
+    // Nothing held or failed: no table on stdout, and a line that says so on stderr.
+    const listed = await runCli(['deliveries', '--store', store]);
+    expect([listed.exitCode, listed.stdout, listed.stderr]).toEqual([
+      0,
+      '',
+      'report-deployment: no delivery is held or failed\n',
+    ]);
     receiver.child.kill('SIGTERM');
     const ended = await receiver.ended;
     expect(ended.exitCode).toBe(0);
