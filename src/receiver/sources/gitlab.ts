@@ -5,7 +5,7 @@ import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent, IncomingRequest, Parsed } from '../event.js';
 import type { Source } from '../source.js';
 import { at, bounded, clean, firstOf, header, optional, parseJson, text, wholeNumber } from './fields.js';
-import { gitLabSecrets, verifyGitLab, type GitLabSecrets } from './gitlab-auth.js';
+import { checkGitLabHeaders, gitLabSecrets, verifyGitLab, type GitLabSecrets } from './gitlab-auth.js';
 import { derivedId } from './verify.js';
 
 /**
@@ -23,6 +23,7 @@ export const gitlab: Source<GitLabSecrets> = {
   name: 'gitlab',
   secretVariables: ['GITLAB_WEBHOOK_TOKEN', 'GITLAB_WEBHOOK_SIGNING_TOKEN'],
   secrets: gitLabSecrets,
+  checkHeaders: checkGitLabHeaders,
   verify: verifyGitLab,
   parse: parseGitLab,
   // GitLab disables a hook for good after a 4xx: an authentic event the receiver cannot use is
