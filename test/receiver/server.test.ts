@@ -82,6 +82,9 @@ function trickle(text: string): { socket: Socket; closed: Promise<string> } {
   return { socket, closed };
 }
 
+/** A signature header of the right form (and the wrong value): what passes the check of the headers alone. */
+const FORMED = `X-Hub-Signature-256: sha256=${'0'.repeat(64)}\r\n`;
+
 const all = () => store.list(['pending', 'sending', 'done', 'skipped', 'held', 'failed'], 1000);
 
 describe('a client that trickles', () => {
@@ -90,7 +93,7 @@ describe('a client that trickles', () => {
 
   it.each([
     ['its headers', slowHeaders],
-    ['its body', `POST /webhooks/github HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\n${'{'.repeat(500)}`],
+    ['its body', `POST /webhooks/github HTTP/1.1\r\nHost: x\r\n${FORMED}Content-Length: 500\r\n\r\n${'{'.repeat(500)}`],
   ])('a byte at a time (%s) is cut off, while another client is served', async (_what, text) => {
     const slow = trickle(text);
     await once(slow.socket, 'connect');
@@ -212,15 +215,163 @@ describe('hostile requests', () => {
   });
 
   it('answers a body over the limit 413 from its Content-Length, before a byte of it is sent', async () => {
-    const head = `POST /webhooks/github HTTP/1.1\r\nHost: x\r\nContent-Length: ${LIMITS.bodyBytes + 1}\r\n\r\n`;
+    const head = `POST /webhooks/github HTTP/1.1\r\nHost: x\r\n${FORMED}Content-Length: ${LIMITS.bodyBytes + 1}\r\n\r\n`;
     const answer = await exchange(head, { end: false });
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
   });
 
   it('cuts off a body that streams past the limit without reading the rest', async () => {
-    const chunked = `POST /webhooks/github HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const chunked = `POST /webhooks/github HTTP/1.1\r\nHost: x\r\n${FORMED}Transfer-Encoding: chunked\r\n\r\n`;
     const piece = `1000\r\n${'a'.repeat(0x1000)}\r\n`;
     const answer = await exchange(`${chunked}${piece.repeat(6)}`, { end: false });
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+  });
+});
+
+/** A server of its own, with `limits`, its log in `said`; closed by the caller. */
+async function ownServer(limits: ServerLimits, said: string[] = []) {
+  const own = createReceiverServer({
+    known: SOURCES,
+    enabled: [{ source: github, secrets: github.secrets({ GITHUB_WEBHOOK_SECRET: SECRET }) }],
+    store,
+    metrics: new Metrics(),
+    log: {
+      ...log,
+      info: (text) => {
+        said.push(...(typeof text === 'string' ? [text] : text));
+      },
+    },
+    stored: () => undefined,
+    limits,
+  });
+  own.listen(0, '127.0.0.1');
+  await once(own, 'listening');
+  const ownPort = (own.address() as AddressInfo).port;
+  const close = async () => {
+    own.closeAllConnections();
+    await new Promise((resolve) => own.close(resolve));
+  };
+  return { server: own, port: ownPort, said, close };
+}
+
+/** Resolves once `check` holds, looking again on each turn of the event loop (bounded). */
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let turn = 0; turn < 5000; turn++) {
+    if (await check()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error('never came true');
+}
+
+const connections = (server: ReturnType<typeof createReceiverServer>) =>
+  new Promise<number>((resolve) => server.getConnections((_error, count) => resolve(count)));
+
+describe('what a client without a credential can make the receiver hold', () => {
+  it('refuses a request whose headers carry no signature before reading a byte of its body', async () => {
+    // The body never comes: without the check of the headers the server would wait for it until requestMs.
+    const head = `POST /webhooks/github HTTP/1.1\r\nHost: x\r\nContent-Length: 10000\r\nX-GitHub-Delivery: evil\r\n\r\n`;
+    const answer = await exchange(head, { end: false });
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(answer).toContain('not authenticated: no X-Hub-Signature-256 header');
+    expect(answer.toLowerCase()).toContain('connection: close');
+  });
+
+  it('answers 503 with Retry-After a body that would pass the budget of bodies under way, and takes it once there is room', async () => {
+    const own = await ownServer({ ...LIMITS, bodyBytes: 32 * 1024, bodyBudgetBytes: 32 * 1024 });
+    try {
+      // A slow client holds 25,000 bytes of a body it never finishes.
+      const slow = connect(own.port, '127.0.0.1');
+      slow.on('error', () => undefined);
+      slow.write(`POST /webhooks/github HTTP/1.1\r\nHost: x\r\n${FORMED}Content-Length: 30000\r\n\r\n`);
+      slow.write('{'.repeat(25_000));
+      await until(async () => (await connections(own.server)) === 1);
+      const delivery = deploymentStatus('success', 901);
+      expect(delivery.body.length + 25_000).toBeGreaterThan(32 * 1024);
+      await until(async () => (await post(own.port, delivery)).status === 503);
+      const response = await fetch(`http://127.0.0.1:${own.port}/webhooks/github`, {
+        method: 'POST',
+        headers: delivery.headers,
+        body: delivery.body,
+      });
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      slow.destroy();
+      await until(async () => (await post(own.port, delivery)).status === 202);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe('connections', () => {
+  it('keeps one client address from filling the server: the probes of another are answered', async () => {
+    const own = await ownServer({ ...LIMITS, connections: 8, perClientConnections: 4 });
+    const idle: Socket[] = [];
+    try {
+      // Eight idle connections from one address, as many as the server takes in all.
+      for (let index = 0; index < 8; index++) {
+        const socket = connect({ port: own.port, host: '127.0.0.1', localAddress: '127.0.0.1' });
+        socket.on('error', () => undefined);
+        idle.push(socket);
+        await once(socket, 'connect');
+      }
+      // Those past four are closed by the server.
+      await until(() => idle.filter((socket) => socket.closed).length === 4);
+      const probe = await new Promise<string>((resolve) => {
+        const socket = connect({ port: own.port, host: '127.0.0.1', localAddress: '127.0.0.2' });
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+        socket.end('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      });
+      expect(probe).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      for (const socket of idle) socket.destroy();
+      await own.close();
+    }
+  });
+});
+
+describe('refused requests in the log', () => {
+  it('are counted, and said in one line per interval without the ids the clients chose', async () => {
+    const own = await ownServer({ ...LIMITS, refusalLogMs: 60_000 });
+    const metrics = async () => (await fetch(`http://127.0.0.1:${own.port}/metrics`)).text();
+    try {
+      for (let index = 0; index < 20; index++) {
+        const forged = deploymentStatus('success', 950 + index, { secret: 'not the secret', guid: `evil-${index}` });
+        expect((await post(own.port, forged)).status).toBe(401);
+      }
+      expect(await metrics()).toContain(
+        'report_deployment_deliveries_total{source="github",verdict="unauthorized"} 20',
+      );
+    } finally {
+      await own.close();
+    }
+    expect(own.said.join('\n')).not.toContain('evil-');
+    expect(own.said).toEqual([
+      'refused 1 request(s) (github unauthorized 1); the last: github unauthorized: X-Hub-Signature-256 does not match GITHUB_WEBHOOK_SECRET',
+      // The rest, once the server closes (or the interval ends).
+      'refused 19 request(s) (github unauthorized 19); the last: github unauthorized: X-Hub-Signature-256 does not match GITHUB_WEBHOOK_SECRET',
+    ]);
+  });
+});
+
+describe('one secret per source', () => {
+  // A documented decision (docs/receiver.md#one-secret-per-source): the secret of a source speaks
+  // for every object of that source; a tenant of its own gets a receiver of its own.
+  it('accepts a delivery signed with the source secret whatever repository it names', async () => {
+    const stored: string[] = [];
+    for (const [index, repository] of ['acme/payments', 'other-org/anything'].entries()) {
+      const payload = JSON.parse(deploymentStatus('queued', 990 + index).body.toString()) as {
+        repository: { id: number; name: string; full_name: string };
+      };
+      payload.repository = { ...payload.repository, id: 4200 + index, name: repository, full_name: repository };
+      const delivery = signed('deployment_status', Buffer.from(JSON.stringify(payload)));
+      expect((await post(port, delivery)).status).toBe(202);
+      stored.push(delivery.headers['x-github-delivery'] as string);
+    }
+    const ids = (await all()).map((item) => item.deliveryId);
+    expect(ids).toEqual(expect.arrayContaining(stored));
   });
 });
