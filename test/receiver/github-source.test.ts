@@ -40,6 +40,9 @@ describe('the GitHub source', () => {
     }
     expect(() => github.secrets({ GITHUB_WEBHOOK_SECRET: 'hunter2' })).toThrow(/under the 16/);
     expect(() => github.secrets({ GITHUB_WEBHOOK_SECRET: 'hunter2' })).not.toThrow(/hunter2/);
+    expect(() => github.secrets({ GITHUB_WEBHOOK_SECRET: 'replace-with-the-github-webhook-secret' })).toThrow(
+      /placeholder of the shipped examples/,
+    );
     expect(github.secrets({ GITHUB_WEBHOOK_SECRET: '' })).toBeUndefined();
     expect(github.secrets({ GITHUB_WEBHOOK_SECRET: 'sixteen-chars-ok' })).toEqual(Buffer.from('sixteen-chars-ok'));
   });

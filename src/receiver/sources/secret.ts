@@ -12,6 +12,9 @@ type Env = Record<string, string | undefined>;
  */
 export const MIN_SECRET_CHARACTERS = 16;
 
+/** How the shipped examples' placeholders begin (examples/receiver/kubernetes/secret.yaml). */
+const PLACEHOLDER = 'replace-with-';
+
 /** The secret in `variable`, as UTF-8 bytes; undefined when it is unset or empty. */
 export function readSecret(env: Env, variable: string): Buffer | undefined {
   const value = env[variable];
@@ -20,20 +23,26 @@ export function readSecret(env: Env, variable: string): Buffer | undefined {
   return Buffer.from(value, 'utf8');
 }
 
-/** Throws a ConfigError naming `variable` when `value` is blank, padded or too short to be a secret. */
-export function checkSecret(variable: string, value: string, length = [...value].length): void {
-  const problem =
-    value.trim() === ''
-      ? 'is only white space: anyone could send it.'
-      : value.trim() !== value
-        ? 'starts or ends with white space (a line break from `echo`?): senders do not send it, so nothing would match.'
-        : length < MIN_SECRET_CHARACTERS
-          ? `is ${length} characters long, under the ${MIN_SECRET_CHARACTERS} a secret needs.`
-          : undefined;
+/** Throws a ConfigError naming `variable` (never its value) when `value` is no secret worth the name. */
+export function checkSecret(variable: string, value: string): void {
+  const problem = problemOf(value);
   if (problem) {
     throw new ConfigError(
       `Environment variable ${variable}`,
       `${problem} Set it to a random secret of at least ${MIN_SECRET_CHARACTERS} characters (\`openssl rand -hex 32\`), the same as the sender's.`,
     );
   }
+}
+
+function problemOf(value: string): string | undefined {
+  if (value.trim() === '') return 'is only white space: anyone could send it.';
+  if (value.trim() !== value) {
+    return 'starts or ends with white space (a line break from `echo`?): senders do not send it, so nothing would match.';
+  }
+  const length = [...value].length;
+  if (length < MIN_SECRET_CHARACTERS) {
+    return `is ${length} characters long, under the ${MIN_SECRET_CHARACTERS} a secret needs.`;
+  }
+  if (value.startsWith(PLACEHOLDER)) return 'is the placeholder of the shipped examples, which anyone can read.';
+  return undefined;
 }
