@@ -1,25 +1,50 @@
-// What an outsider can make the receiver hold, bounded: connections per client address (so that one
-// client cannot fill the server and lock out the probes), and the bytes of all bodies being read at
-// once (so that slow clients cannot take the memory the pod is given).
-import type { IncomingMessage, Server } from 'node:http';
+// What an outsider can make the receiver hold, bounded: connections, in all and per client address
+// (so that idle or slow clients cannot lock out the probes), and the bytes of all bodies being read
+// at once (so that slow clients cannot take the memory the pod is given).
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
-/** Closes a client's connections past `perClient` at once, as soon as they are accepted. */
-export function limitConnectionsPerClient(server: Server, perClient: number): void {
-  const open = new Map<string, number>();
-  server.on('connection', (socket) => {
+interface Connection {
+  address: string;
+  /** A request of it is being read or answered; otherwise it is idle (no request yet, or between two). */
+  busy: boolean;
+}
+
+/**
+ * At most `connections` at once, and `perClient` from one address. A connection past either bound
+ * closes the oldest idle one within that bound to make room, so that a new client (a probe) is
+ * always served while others only hold connections open; where none is idle, it is closed itself.
+ */
+export function limitConnections(server: Server, connections: number, perClient: number): void {
+  // Oldest first: a Map keeps the order of insertion.
+  const open = new Map<Socket, Connection>();
+  // Node's own bound is past ours, so that a connection over ours is accepted and can make room.
+  server.maxConnections = connections + perClient;
+  server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
-    const count = (open.get(address) ?? 0) + 1;
-    if (count > perClient) {
-      socket.destroy();
-      return;
-    }
-    open.set(address, count);
-    socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left > 0) open.set(address, left);
-      else open.delete(address);
-    });
+    open.set(socket, { address, busy: false });
+    socket.once('close', () => open.delete(socket));
+    const mine = (entry: Connection) => entry.address === address;
+    if ([...open.values()].filter(mine).length > perClient) makeRoom(open, socket, mine);
+    else if (open.size > connections) makeRoom(open, socket, () => true);
   });
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const entry = open.get(request.socket);
+    if (!entry) return;
+    entry.busy = true;
+    response.once('close', () => (entry.busy = false));
+  });
+}
+
+function makeRoom(open: Map<Socket, Connection>, newcomer: Socket, within: (entry: Connection) => boolean): void {
+  for (const [socket, entry] of open) {
+    if (socket === newcomer || entry.busy || !within(entry)) continue;
+    open.delete(socket);
+    socket.destroy();
+    return;
+  }
+  open.delete(newcomer);
+  newcomer.destroy();
 }
 
 /** Bytes of the bodies under way, shared by every request: a request whose body would pass it waits for none and is told to come back. */

@@ -8,7 +8,7 @@ import type { DeploymentEvent, SourceName } from './event.js';
 import type { Metrics, Verdict } from './metrics.js';
 import type { Source } from './source.js';
 import type { Store } from './store/store.js';
-import { BodyBudget, limitConnectionsPerClient, readBody } from './edge.js';
+import { BodyBudget, limitConnections, readBody } from './edge.js';
 import { RefusalLog } from './refusals.js';
 
 /** The receiver's bounds; tests shorten the times, nothing else does. */
@@ -21,7 +21,7 @@ export interface ServerLimits {
   headers: number;
   /** Connections served at once. */
   connections: number;
-  /** Connections of one client address at once: one client cannot fill `connections` and lock the probes out. */
+  /** Connections of one client address at once; past either bound, a new connection closes the oldest idle one. */
   perClientConnections?: number;
   /** Bytes of all bodies being read at once: what slow clients can make the receiver hold (256 MiB pods). */
   bodyBudgetBytes?: number;
@@ -83,8 +83,7 @@ export function createReceiverServer(options: ReceiverServerOptions): Server {
     keepAliveTimeout: 5000,
   });
   server.maxHeadersCount = limits.headers;
-  server.maxConnections = limits.connections;
-  limitConnectionsPerClient(server, limits.perClientConnections);
+  limitConnections(server, limits.connections, limits.perClientConnections);
   server.on('close', () => shared.refusals.flush());
   // A socket silent for the whole of requestMs is closed, whatever stage it is at.
   server.setTimeout(limits.requestMs, (socket) => socket.destroy());

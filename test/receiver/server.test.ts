@@ -303,31 +303,67 @@ describe('what a client without a credential can make the receiver hold', () => 
   });
 });
 
+/** Opens `count` connections from `localAddress` that send nothing. */
+async function idleConnections(port: number, localAddress: string, count: number): Promise<Socket[]> {
+  const sockets: Socket[] = [];
+  for (let index = 0; index < count; index++) {
+    const socket = connect({ port, host: '127.0.0.1', localAddress });
+    socket.on('error', () => undefined);
+    sockets.push(socket);
+    await once(socket, 'connect');
+  }
+  return sockets;
+}
+
+/** GET `path` on a connection of its own from `localAddress`: everything the server sent. */
+function probeFrom(port: number, localAddress: string, path = '/healthz'): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress });
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.end(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+  });
+}
+
 describe('connections', () => {
-  it('keeps one client address from filling the server: the probes of another are answered', async () => {
-    const own = await ownServer({ ...LIMITS, connections: 8, perClientConnections: 4 });
+  it('idle connections of one address, or of all, never lock the probes out: the oldest idle one makes room', async () => {
+    const own = await ownServer({ ...LIMITS, connections: 6, perClientConnections: 4 });
     const idle: Socket[] = [];
     try {
-      // Eight idle connections from one address, as many as the server takes in all.
-      for (let index = 0; index < 8; index++) {
-        const socket = connect({ port: own.port, host: '127.0.0.1', localAddress: '127.0.0.1' });
-        socket.on('error', () => undefined);
-        idle.push(socket);
-        await once(socket, 'connect');
-      }
-      // Those past four are closed by the server.
+      // Eight idle connections from one address: past four, each closes that address's oldest.
+      idle.push(...(await idleConnections(own.port, '127.0.0.1', 8)));
       await until(() => idle.filter((socket) => socket.closed).length === 4);
-      const probe = await new Promise<string>((resolve) => {
-        const socket = connect({ port: own.port, host: '127.0.0.1', localAddress: '127.0.0.2' });
-        const chunks: Buffer[] = [];
-        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-        socket.on('error', () => undefined);
-        socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
-        socket.end('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-      });
-      expect(probe).toMatch(/^HTTP\/1\.1 200 /);
+      expect(idle.slice(0, 4).every((socket) => socket.closed)).toBe(true);
+      // A probe from that very address (a kubelet behind the same SNAT) and from another are answered.
+      expect(await probeFrom(own.port, '127.0.0.1')).toMatch(/^HTTP\/1\.1 200 /);
+      expect(await probeFrom(own.port, '127.0.0.2', '/readyz')).toMatch(/^HTTP\/1\.1 200 /);
+      // The server full of idle connections from two addresses (3 and 3): a third address is served too.
+      idle.push(...(await idleConnections(own.port, '127.0.0.2', 3)));
+      await until(async () => (await connections(own.server)) === 6);
+      expect(await probeFrom(own.port, '127.0.0.3')).toMatch(/^HTTP\/1\.1 200 /);
     } finally {
       for (const socket of idle) socket.destroy();
+      await own.close();
+    }
+  });
+
+  it('a connection whose request is under way is not closed to make room: the newcomer is', async () => {
+    const own = await ownServer({ ...LIMITS, requestMs: 5000, connections: 8, perClientConnections: 1 });
+    try {
+      const busy = connect({ port: own.port, host: '127.0.0.1', localAddress: '127.0.0.4' });
+      busy.on('error', () => undefined);
+      const closed = new Promise<void>((resolve) => busy.on('close', () => resolve()));
+      busy.write(`POST /webhooks/github HTTP/1.1\r\nHost: x\r\n${FORMED}Content-Length: 100\r\n\r\n{`);
+      await until(async () => (await connections(own.server)) === 1);
+      // Its headers are in: the request is under way (the server holds it until the body comes).
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await probeFrom(own.port, '127.0.0.4')).toBe('');
+      expect(busy.closed).toBe(false);
+      busy.destroy();
+      await closed;
+    } finally {
       await own.close();
     }
   });
