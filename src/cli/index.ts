@@ -70,7 +70,7 @@ export function endProcess(
 /** For a command whose product is its output (help, the version): 0 once its reader has it all, else 1, said. */
 async function outputCode(log: CliLog): Promise<number> {
   if (await outputWritten(process.stdout)) return ExitCodes.ok;
-  log.error('the output could not be written on stdout (closed, or its reader has gone).');
+  log.error('the output could not be written on stdout (closed, full, or its reader has gone).');
   return ExitCodes.notRecorded;
 }
 

@@ -95,7 +95,7 @@ async function runDeliveries(
           `only the first ${args.limit} items are listed (--limit ${args.limit}): more are ${args.states.join(' or ')}; give a larger --limit, or a narrower --state`,
         );
       if (await outputWritten()) return ExitCodes.ok;
-      log.error('the list could not be written on stdout (closed, or its reader has gone).');
+      log.error('the list could not be written on stdout (closed, full, or its reader has gone).');
       return ExitCodes.notRecorded;
     }
     if (args.action === 'retry') {

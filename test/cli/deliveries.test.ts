@@ -98,10 +98,24 @@ describe('deliveries, a listing of thousands of items', () => {
 
       expect(result.exitCode).toBe(1);
       expect(result.messages).toEqual([
-        'error: the list could not be written on stdout (closed, or its reader has gone).',
+        'error: the list could not be written on stdout (closed, full, or its reader has gone).',
       ]);
     } finally {
       closeSync(writer);
+    }
+  });
+
+  it('stdout a full device (/dev/full, a full disk): exit 1, said on stderr', async () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const result = await runCli(['deliveries', '--store', store, '--state', 'all', '--json'], { stdout: full });
+
+      expect(result.exitCode).toBe(1);
+      expect(result.messages.at(-1)).toBe(
+        'error: the list could not be written on stdout (closed, full, or its reader has gone).',
+      );
+    } finally {
+      closeSync(full);
     }
   });
 });
@@ -118,7 +132,7 @@ describe('help, with stdout a pipe whose reader has gone', () => {
 
       expect(result.exitCode).toBe(1);
       expect(result.messages).toEqual([
-        'error: the output could not be written on stdout (closed, or its reader has gone).',
+        'error: the output could not be written on stdout (closed, full, or its reader has gone).',
       ]);
     } finally {
       closeSync(writer);
