@@ -49,6 +49,33 @@ describe('the GitHub source', () => {
     expect(parsed.verdict === 'accepted' && parsed.events[0]?.fields.user).toBe('GitHub');
   });
 
+  it('cleans every value as the other sources do: one line, no control or bidirectional override, bounded', () => {
+    const delivery = deploymentStatus('success', 10);
+    const payload = JSON.parse(delivery.body.toString()) as {
+      deployment: { environment: string; creator: { login: string }; payload: { version: string } };
+      deployment_status: { environment: string; description: string; log_url: string };
+      repository: { name: string };
+    };
+    payload.repository.name = 'store\u202efront';
+    payload.deployment.creator.login = 'eve\r\n::error::forged';
+    payload.deployment.payload.version = `2.5.0\u0000${'x'.repeat(2000)}`;
+    payload.deployment_status.environment = '\u2028\n';
+    payload.deployment_status.log_url = `https://ci.example.com/${'l'.repeat(1100)}`;
+    const parsed = parseGithub(request(delivery.headers, Buffer.from(JSON.stringify(payload))));
+    expect(parsed.verdict).toBe('accepted');
+    const event = parsed.verdict === 'accepted' ? parsed.events[0] : undefined;
+    expect(event?.object).toBe('store front');
+    expect(event?.fields).toMatchObject({
+      artifactName: 'store front',
+      user: 'eve ::error::forged',
+      version: `2.5.0 ${'x'.repeat(994)}`,
+      // A status environment that cleans to nothing gives way to the deployment's.
+      environment: 'staging',
+    });
+    // A link too long to keep whole is left out, never cut.
+    expect(event?.fields.link).toBeUndefined();
+  });
+
   it('never throws, and accepts only what holds a deployment id, a repository and a commit (hostile bodies and headers)', () => {
     const secret = Buffer.from('s');
     fc.assert(
