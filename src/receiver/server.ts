@@ -136,7 +136,7 @@ async function deliver(
     said('unauthorized', claimed, verification.reason);
     return answer(response, 401, `not authenticated: ${verification.reason}\n`);
   }
-  const parsed = source.parse(incoming);
+  const parsed = source.parse(incoming, verification);
   if (parsed.verdict === 'invalid') {
     said('invalid', claimed, parsed.reason);
     return answer(response, source.invalidStatus ?? 400, `not a delivery this receiver can record: ${parsed.reason}\n`);
