@@ -20,7 +20,7 @@ export interface EventFields {
 
 export interface DeploymentEvent {
   /**
-   * One deployment, across its deliveries: e.g. `github:<repository id>:<deployment id>`,
+   * One deployment, across its deliveries: e.g. `github:<instance>:<repository id>:<deployment id>`,
    * `argocd:<application uid>:<operation startedAt>`, `flux:<object uid>:<revision>`.
    */
   key: string;

@@ -32,12 +32,28 @@ describe('the GitHub source', () => {
       deliveryId: delivery.headers['x-github-delivery'],
       events: [
         {
-          key: 'github:742519063:7',
+          key: 'github:github.com:742519063:7',
           object: 'storefront',
           fields: { artifactName: 'storefront', user: 'acme-deployer[bot]', branch: 'main' },
         },
       ],
     });
+  });
+
+  it('keys a deployment by its instance: GitHub Enterprise Server names itself, github.com does not', () => {
+    const keyOf = (headers: Record<string, string | string[]>) => {
+      const delivery = deploymentStatus('success', 7);
+      const parsed = parseGithub(request({ ...delivery.headers, ...headers } as Record<string, string>, delivery.body));
+      return parsed.verdict === 'accepted' ? parsed.events[0]?.key : parsed;
+    };
+    expect(keyOf({})).toBe('github:github.com:742519063:7');
+    expect(keyOf({ 'x-github-enterprise-host': 'GHES.example.com' })).toBe('github:ghes.example.com:742519063:7');
+    for (const host of ['ghes example', 'https://user@ghes.example.com', ['a.example.com', 'b.example.com']]) {
+      expect(keyOf({ 'x-github-enterprise-host': host })).toMatchObject({
+        verdict: 'invalid',
+        reason: 'X-GitHub-Enterprise-Host is no host name',
+      });
+    }
   });
 
   it('ignores a ping, and says "GitHub" where no one is named', () => {
@@ -91,7 +107,7 @@ describe('the GitHub source', () => {
           const parsed = github.parse(incoming);
           if (parsed.verdict === 'accepted') {
             const [event] = parsed.events;
-            expect(event?.key).toMatch(/^github:\d+:\d+$/);
+            expect(event?.key).toMatch(/^github:github\.com:\d+:\d+$/);
             expect(
               Object.keys(event?.fields ?? {}).every((name) =>
                 [

@@ -101,7 +101,7 @@ describe('GitLab: parse', () => {
       deliveryId: 'f6b1d7b0-3c44-4a27-9d4e-2a8c1e0b5f31',
       events: [
         {
-          key: 'gitlab:30:15',
+          key: 'gitlab:10.126.0.2:3000:30:15',
           status: 'SUCCEEDED',
           object: 'root/test-deployment-webhooks',
           fields: {
@@ -126,7 +126,7 @@ describe('GitLab: parse', () => {
     ['canceled', 'FAILED'],
   ])('records %s as %s', (state, status) => {
     const parsed = gitlab.parse(request({ ...success, status: state }));
-    expect(parsed).toMatchObject({ verdict: 'accepted', events: [{ key: 'gitlab:30:15', status }] });
+    expect(parsed).toMatchObject({ verdict: 'accepted', events: [{ key: 'gitlab:10.126.0.2:3000:30:15', status }] });
   });
 
   it.each(['blocked', 'approved', 'rejected', 'created'])('ignores %s, with its reason', (state) => {
@@ -163,6 +163,39 @@ describe('GitLab: parse', () => {
     expect(id({})).toBe(id({}));
     expect(id({})).not.toBe(id({}, { ...success, status: 'running' }));
     expect(id({})).not.toBe(id({}, { ...success, deployment_id: 16 }));
+  });
+
+  it('keys a deployment by its GitLab instance: X-Gitlab-Instance, else the base of project.web_url', () => {
+    const keyOf = (headers: Record<string, string | string[]>, body: object = success) => {
+      const parsed = gitlab.parse(request(body, headers));
+      return parsed.verdict === 'accepted' ? parsed.events[0]?.key : parsed;
+    };
+    expect(keyOf({ 'x-gitlab-instance': 'https://gitlab.com' })).toBe('gitlab:gitlab.com:30:15');
+    expect(keyOf({ 'x-gitlab-instance': 'https://GitLab.Example.com/gitlab/' })).toBe(
+      'gitlab:gitlab.example.com/gitlab:30:15',
+    );
+    // The same project and deployment ids on two instances are two deployments.
+    expect(keyOf({ 'x-gitlab-instance': 'https://gitlab.com' })).not.toBe(
+      keyOf({ 'x-gitlab-instance': 'https://gitlab.example.com' }),
+    );
+    // An older GitLab sends no header: project.web_url less the project's path is the same URL.
+    expect(keyOf({})).toBe('gitlab:10.126.0.2:3000:30:15');
+    const project = success.project as Record<string, unknown>;
+    const relative = {
+      ...success,
+      project: { ...project, web_url: 'https://example.com/gitlab/root/test-deployment-webhooks' },
+    };
+    expect(keyOf({}, relative)).toBe('gitlab:example.com/gitlab:30:15');
+    for (const given of [
+      { 'x-gitlab-instance': 'not a url at all' },
+      { 'x-gitlab-instance': ['https://a', 'https://b'] },
+    ]) {
+      expect(keyOf(given)).toMatchObject({ verdict: 'invalid', reason: /X-Gitlab-Instance/ });
+    }
+    expect(keyOf({}, { ...success, project: { ...project, web_url: undefined } })).toMatchObject({
+      verdict: 'invalid',
+      reason: 'neither X-Gitlab-Instance nor project.web_url names the GitLab instance',
+    });
   });
 
   it('deduplicates a signed delivery on its signed webhook-id, never on the unsigned Idempotency-Key', () => {

@@ -278,3 +278,49 @@ describe('a signed GitLab delivery', () => {
     }
   });
 });
+
+describe('two instances of a sender behind one receiver', () => {
+  it('records GitHub.com and a GitHub Enterprise Server deployment of the same ids, both', async () => {
+    const before = (await all()).length;
+    const fromGithubCom = deploymentStatus('success', 901);
+    // The same ids, and the same payload but for the URLs in it, which name the server.
+    const enterpriseBody = Buffer.from(
+      fromGithubCom.body
+        .toString()
+        .replaceAll('https://api.github.com/', 'https://ghes.example.com/api/v3/')
+        .replaceAll('https://github.com/', 'https://ghes.example.com/'),
+    );
+    const fromEnterprise = signed('deployment_status', enterpriseBody);
+    fromEnterprise.headers['x-github-enterprise-host'] = 'ghes.example.com';
+    expect(await post(port, fromGithubCom)).toEqual({ status: 202, text: 'stored\n' });
+    expect(await post(port, fromEnterprise)).toEqual({ status: 202, text: 'stored\n' });
+    const items = (await all()).slice(before);
+    expect(items.map((item) => [item.key, item.state])).toEqual([
+      ['github:github.com:742519063:901', 'pending'],
+      ['github:ghes.example.com:742519063:901', 'pending'],
+    ]);
+  });
+
+  it('records two GitLab instances’ deployments of the same project and deployment ids, both', async () => {
+    const receiver = await anotherReceiver([
+      { source: gitlab, secrets: gitlab.secrets({ GITLAB_WEBHOOK_TOKEN: 'tok-3f9a' }) },
+    ]);
+    try {
+      const body = Buffer.from(JSON.stringify(fixture('gitlab', 'deployment-success.json')));
+      for (const instance of ['https://gitlab.com', 'https://gitlab.example.com']) {
+        const headers = { 'x-gitlab-token': 'tok-3f9a', 'x-gitlab-instance': instance, 'idempotency-key': instance };
+        expect(await post(receiver.port, { headers, body }, '/webhooks/gitlab')).toEqual({
+          status: 202,
+          text: 'stored\n',
+        });
+      }
+      const items = await receiver.store.list(['pending', 'skipped'], 10);
+      expect(items.map((item) => [item.key, item.state])).toEqual([
+        ['gitlab:gitlab.com:30:15', 'pending'],
+        ['gitlab:gitlab.example.com:30:15', 'pending'],
+      ]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});

@@ -108,3 +108,16 @@ export function bounded(event: DeploymentEvent): DeploymentEvent {
       : {}),
   };
 }
+
+/**
+ * A sender's instance as a key names it: the host (with its port) and any path, in lower case, from
+ * a URL (`https://gitlab.example.com/gitlab` → `gitlab.example.com/gitlab`) or a bare host name.
+ * Undefined for anything else: a value that is no http(s) URL or host, or holds a user or a query.
+ */
+export function instanceOf(value: string): string | undefined {
+  const url = URL.parse(/^https?:\/\//i.test(value) ? value : `https://${value}`);
+  if (!url || url.username || url.password || url.search || url.hash || !/^https?:$/.test(url.protocol))
+    return undefined;
+  const instance = `${url.host}${url.pathname.replace(/\/+$/, '')}`.toLowerCase();
+  return /^[a-z0-9.-]+(:\d+)?(\/[\x21-\x7e]*)?$/.test(instance) && instance.length <= 200 ? instance : undefined;
+}

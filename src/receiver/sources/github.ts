@@ -8,7 +8,7 @@ import { DefaultEnvironment, type DeploymentStatus } from '../../core/constants.
 import { isObject } from '../../core/json.js';
 import type { EventFields, IncomingRequest, Parsed } from '../event.js';
 import type { Source, Verification } from '../source.js';
-import { bounded, clean, optional } from './fields.js';
+import { bounded, clean, instanceOf, optional } from './fields.js';
 
 // A Map, not an object: a state named `__proto__` or `constructor` must find nothing.
 const STATES = new Map<string, DeploymentStatus>([
@@ -52,13 +52,17 @@ export function parseGithub(request: IncomingRequest): Parsed {
   if (event !== 'deployment_status') {
     return { verdict: 'ignored', deliveryId, reason: `${safe(event) || 'an unnamed'} event records nothing` };
   }
+  // GitHub Enterprise Server names itself; github.com sends no such header.
+  const host = request.headers['x-github-enterprise-host'];
+  const instance = host === undefined ? 'github.com' : typeof host === 'string' ? instanceOf(host) : undefined;
+  if (instance === undefined) return { verdict: 'invalid', reason: 'X-GitHub-Enterprise-Host is no host name' };
   const payload = json(request.body);
   if (payload === undefined)
     return { verdict: 'invalid', reason: "the body is not JSON (set the webhook's content type to application/json)" };
-  return deploymentStatus(payload, deliveryId);
+  return deploymentStatus(payload, deliveryId, instance);
 }
 
-function deploymentStatus(payload: unknown, deliveryId: string): Parsed {
+function deploymentStatus(payload: unknown, deliveryId: string, instance: string): Parsed {
   const facts = deploymentFacts(payload);
   const repository = isObject(payload) ? payload.repository : undefined;
   const repositoryId = isObject(repository) ? repository.id : undefined;
@@ -102,7 +106,8 @@ function deploymentStatus(payload: unknown, deliveryId: string): Parsed {
     // Never cut: a link too long to keep whole is left out (bounded).
     ...optional('link', clean(defaults.link?.value ?? '', Infinity)),
   };
-  const key = `github:${repositoryId as number}:${facts.id}`;
+  // The instance first: github.com's and a GitHub Enterprise Server's ids are counted apart.
+  const key = `github:${instance}:${repositoryId as number}:${facts.id}`;
   // The same cleaner as every source's: one bounded line per value, whatever the signed payload holds.
   return { verdict: 'accepted', deliveryId, events: [bounded({ key, status, object: repositoryName, fields })] };
 }

@@ -4,7 +4,7 @@
 import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent, IncomingRequest, Parsed } from '../event.js';
 import type { Source, Verified } from '../source.js';
-import { at, bounded, clean, firstOf, header, optional, parseJson, text, wholeNumber } from './fields.js';
+import { at, bounded, clean, firstOf, header, instanceOf, optional, parseJson, text, wholeNumber } from './fields.js';
 import { gitLabSecrets, verifyGitLab, type GitLabSecrets } from './gitlab-auth.js';
 import { derivedId } from './verify.js';
 
@@ -45,7 +45,12 @@ function parseGitLab(request: IncomingRequest, verified?: Verified): Parsed {
   if (projectId === undefined || deploymentId === undefined) {
     return { verdict: 'invalid', reason: 'project.id and deployment_id must be positive whole numbers' };
   }
-  const key = `gitlab:${projectId}:${deploymentId}`;
+  const instance = gitLabInstance(request, payload);
+  if (instance === undefined) {
+    return { verdict: 'invalid', reason: 'neither X-Gitlab-Instance nor project.web_url names the GitLab instance' };
+  }
+  // The instance first: two GitLab instances count their projects and deployments apart.
+  const key = `gitlab:${instance}:${projectId}:${deploymentId}`;
   const state = text(payload, 'status');
   const changedAt = text(payload, 'status_changed_at');
   // GitLab 17.4 and later: Idempotency-Key (and webhook-id, equal to it) stays the same across
@@ -91,6 +96,19 @@ function senderId(request: IncomingRequest, verified: Verified | undefined): str
       ? [verified.signedId]
       : ['idempotency-key', 'webhook-id'].map((name) => header(request.headers, name));
   return given.find((value) => value !== undefined && /^[\x21-\x7e]{1,200}$/.test(value));
+}
+
+/**
+ * The GitLab instance that sent the event: X-Gitlab-Instance (its URL, GitLab 15.5 and later), else
+ * what project.web_url holds before the project's path (the same URL, on an older GitLab).
+ */
+function gitLabInstance(request: IncomingRequest, payload: unknown): string | undefined {
+  const given = request.headers['x-gitlab-instance'];
+  if (given !== undefined) return typeof given === 'string' ? instanceOf(given) : undefined;
+  const webUrl = text(payload, 'project', 'web_url');
+  const path = text(payload, 'project', 'path_with_namespace');
+  const base = path && webUrl.endsWith(`/${path}`) ? webUrl.slice(0, -path.length - 1) : '';
+  return base ? instanceOf(base) : undefined;
 }
 
 /** The full SHA at the end of commit_url (SHA-1 or SHA-256), else the short one GitLab gives. */
