@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { IncomingRequest } from '../../src/receiver/event.ts';
@@ -53,6 +53,15 @@ describe('the GitHub source', () => {
         verdict: 'invalid',
         reason: 'X-GitHub-Enterprise-Host is no host name',
       });
+    }
+  });
+
+  it('gives the digest of the signed body as a second dedupe id, the same under any delivery id', () => {
+    const delivery = deploymentStatus('success', 7);
+    const digest = `sha256:${createHash('sha256').update(delivery.body).digest('hex')}`;
+    for (const guid of ['guid-1', 'guid-2']) {
+      const headers = { ...delivery.headers, 'x-github-delivery': guid };
+      expect(parseGithub(request(headers, delivery.body))).toMatchObject({ deliveryId: guid, digestId: digest });
     }
   });
 

@@ -324,3 +324,37 @@ describe('two instances of a sender behind one receiver', () => {
     }
   });
 });
+
+describe('one signed GitHub body', () => {
+  it('is stored once, whatever fresh delivery ids it comes under, and its own id stays known', async () => {
+    const before = (await all()).length;
+    const delivery = deploymentStatus('success', 902);
+    expect(await post(port, delivery)).toEqual({ status: 202, text: 'stored\n' });
+    for (const guid of ['fresh-1', 'fresh-2', 'fresh-3']) {
+      const replay = { ...delivery, headers: { ...delivery.headers, 'x-github-delivery': guid } };
+      expect(await post(port, replay)).toEqual({ status: 200, text: 'already stored\n' });
+    }
+    expect(await post(port, delivery)).toEqual({ status: 200, text: 'already stored\n' });
+    expect((await all()).slice(before).map((item) => item.deliveryId)).toEqual([delivery.headers['x-github-delivery']]);
+  });
+});
+
+describe('an event skipped as it arrives', () => {
+  it('is said in the log with its reason; the delivery is answered 202 and leaves no item', async () => {
+    const before = (await all()).length;
+    expect(await post(port, deploymentStatus('success', 903, { guid: 'end-903' }))).toEqual({
+      status: 202,
+      text: 'stored\n',
+    });
+    lines.length = 0;
+    expect(await post(port, deploymentStatus('in_progress', 903, { guid: 'late-903' }))).toEqual({
+      status: 202,
+      text: 'stored\n',
+    });
+    expect(lines).toEqual([
+      'github delivery late-903: stored (1 event(s), 1 skipped)',
+      'github delivery late-903: skipped github:github.com:742519063:903 STARTED: the deployment has ended already (SUCCEEDED)',
+    ]);
+    expect((await all()).slice(before).map((item) => item.deliveryId)).toEqual(['end-903']);
+  });
+});

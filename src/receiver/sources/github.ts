@@ -9,6 +9,7 @@ import { isObject } from '../../core/json.js';
 import type { EventFields, IncomingRequest, Parsed } from '../event.js';
 import type { Source, Verification } from '../source.js';
 import { bounded, clean, instanceOf, optional } from './fields.js';
+import { bodyDigest } from './verify.js';
 
 // A Map, not an object: a state named `__proto__` or `constructor` must find nothing.
 const STATES = new Map<string, DeploymentStatus>([
@@ -59,7 +60,9 @@ export function parseGithub(request: IncomingRequest): Parsed {
   const payload = json(request.body);
   if (payload === undefined)
     return { verdict: 'invalid', reason: "the body is not JSON (set the webhook's content type to application/json)" };
-  return deploymentStatus(payload, deliveryId, instance);
+  const parsed = deploymentStatus(payload, deliveryId, instance);
+  // The signed body is the delivery too: sent again under a fresh X-GitHub-Delivery, it is a duplicate.
+  return parsed.verdict === 'accepted' ? { ...parsed, digestId: bodyDigest(request.body) } : parsed;
 }
 
 function deploymentStatus(payload: unknown, deliveryId: string, instance: string): Parsed {
