@@ -190,6 +190,8 @@ const headers = fc.dictionary(
     'x-signature',
     'x-github-event',
     'x-github-delivery',
+    'x-github-enterprise-host',
+    'x-gitlab-instance',
   ),
   fc.oneof(hostileText(), fc.array(fc.string(), { maxLength: 2 })),
 );
