@@ -136,7 +136,7 @@ async function deliver(
     said('unauthorized', claimed, verification.reason);
     return answer(response, 401, `not authenticated: ${verification.reason}\n`);
   }
-  const parsed = source.parse(incoming);
+  const parsed = source.parse(incoming, verification);
   if (parsed.verdict === 'invalid') {
     said('invalid', claimed, parsed.reason);
     return answer(response, source.invalidStatus ?? 400, `not a delivery this receiver can record: ${parsed.reason}\n`);
@@ -148,7 +148,8 @@ async function deliver(
   let result;
   try {
     const events = mapEvents ? mapEvents(source.name, parsed.events) : parsed.events;
-    result = await store.accept({ source: source.name, deliveryId: parsed.deliveryId, events });
+    const { deliveryId, digestId } = parsed;
+    result = await store.accept({ source: source.name, deliveryId, ...(digestId ? { digestId } : {}), events });
   } catch (error) {
     said(
       'error',
@@ -157,9 +158,20 @@ async function deliver(
     );
     return answer(response, 503, 'the store could not take the delivery: send it again later\n');
   }
-  said(result, parsed.deliveryId, result === 'stored' ? `${parsed.events.length} event(s)` : '');
-  if (result === 'stored') stored();
-  answer(response, result === 'stored' ? 202 : 200, result === 'stored' ? 'stored\n' : 'already stored\n');
+  if (result.kind === 'duplicate') {
+    said('duplicate', parsed.deliveryId);
+    return answer(response, 200, 'already stored\n');
+  }
+  const skipped = result.skipped.length ? `, ${result.skipped.length} skipped` : '';
+  said('stored', parsed.deliveryId, `${parsed.events.length} event(s)${skipped}`);
+  // Why nothing is sent for an event: said once, as it arrives.
+  for (const { key, status, reason } of result.skipped) {
+    log.info(
+      `${source.name} delivery ${shown(parsed.deliveryId)}: skipped ${showControls(`${key} ${status}: ${reason}`)}`,
+    );
+  }
+  stored();
+  answer(response, 202, 'stored\n');
 }
 
 async function probe(path: string, response: ServerResponse, { store, metrics }: ReceiverServerOptions): Promise<void> {

@@ -190,7 +190,7 @@ export function startWorker(options: WorkerOptions): Worker {
         metrics.call('updated');
         return log.info(`recorded ${what} on deployment ${work.serviceId?.text ?? ''}`);
       case 'skipped':
-        return log.debug(`skipped ${what}: ${outcome.reason}`);
+        return log.info(`skipped ${what}: ${outcome.reason}`);
       case 'retry':
         metrics.call('retry');
         return log.info(

@@ -9,6 +9,7 @@ export function prepareQueries(db: DatabaseSync) {
     insertDelivery: sql(
       `INSERT INTO deliveries (source, delivery_id, received_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
+    hasDelivery: sql(`SELECT 1 AS found FROM deliveries WHERE source = ? AND delivery_id = ?`),
     revision: sql(`SELECT revision FROM revisions WHERE object = ?`),
     setRevision: sql(
       `INSERT INTO revisions (object, revision) VALUES (?, ?) ON CONFLICT (object) DO UPDATE SET revision = excluded.revision`,

@@ -13,6 +13,7 @@ import { applyOutcome } from './sqlite-outcome.js';
 import { sqlitePruner } from './sqlite-prune.js';
 import { prepareQueries } from './sqlite-queries.js';
 import { migrate } from './sqlite-schema.js';
+import { acceptOne } from './sqlite-accept.js';
 import type { AcceptResult, ItemState, NewDelivery, OperatorAnswer, Store, StoreOptions, Work } from './store.js';
 
 interface Pending {
@@ -67,7 +68,8 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     q.setReady.run(head && head.state !== 'held' ? head.next_at : null, key);
   }
 
-  function addEvent(source: SourceName, deliveryId: string, event: DeploymentEvent, at: number): void {
+  /** Queues the event, or answers why it is skipped (the caller decides whether to keep a row of it). */
+  function addEvent(source: SourceName, deliveryId: string, event: DeploymentEvent, at: number): string | undefined {
     let lastRevision: string | undefined;
     if (event.baseline) {
       lastRevision = (q.revision.get(event.baseline.object) as unknown as { revision: string } | undefined)?.revision;
@@ -75,14 +77,12 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     }
     const key = q.key.get(event.key) as unknown as KeyRow | undefined;
     const reason = skipReason(event, { accepted: key?.accepted ?? undefined }, lastRevision);
+    if (reason) return reason;
     const fields = JSON.stringify(event.fields);
-    if (reason) {
-      q.insertItem.run(source, deliveryId, event.key, event.status, fields, 'skipped', null, reason, at, at);
-      return;
-    }
     q.accept.run(event.key, event.status);
     q.insertItem.run(source, deliveryId, event.key, event.status, fields, 'pending', at, null, at, at);
     refreshKey(event.key);
+    return undefined;
   }
 
   // Group commit: every delivery waiting when a commit starts goes into it.
@@ -99,12 +99,9 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
         for (const { delivery } of batch) {
           db.exec('SAVEPOINT one');
           try {
-            const { changes } = q.insertDelivery.run(delivery.source, delivery.deliveryId, at);
-            if (Number(changes) === 0) results.push('duplicate');
-            else {
-              for (const event of delivery.events) addEvent(delivery.source, delivery.deliveryId, event, at);
-              results.push('stored');
-            }
+            results.push(
+              acceptOne(q, delivery, at, (event) => addEvent(delivery.source, delivery.deliveryId, event, at)),
+            );
             db.exec('RELEASE one');
           } catch (error) {
             db.exec('ROLLBACK TO one');
@@ -119,7 +116,7 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     }
     batch.forEach((pending, index) => {
       const result = results[index] as AcceptResult | { error: unknown };
-      if (typeof result === 'string') pending.resolve(result);
+      if ('kind' in result) pending.resolve(result);
       else pending.reject(result.error);
     });
   }
