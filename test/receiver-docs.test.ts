@@ -130,6 +130,7 @@ describe('docs/receiver.md: a first deployment per source, run as written', () =
           'content-type': 'application/json',
           'x-gitlab-event': 'Deployment Hook',
           'x-gitlab-token': SOURCE_ENV.GITLAB_WEBHOOK_TOKEN,
+          'x-gitlab-instance': 'https://gitlab.example.com',
         },
         body: JSON.stringify(body),
       });
