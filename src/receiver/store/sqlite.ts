@@ -304,9 +304,8 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
       return prune(now() - olderThanMs);
     },
     ping() {
-      return settle(() => {
-        db.prepare('SELECT 1').get();
-      });
+      // A write, committed: ready means a delivery would be stored (a full disk refuses this too).
+      return settle(() => void transaction(() => q.ping.run(String(now()))));
     },
     close() {
       return settle(() => {
