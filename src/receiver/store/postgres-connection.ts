@@ -3,6 +3,7 @@
 // them itself), and a pg error in words.
 import type pg from 'pg';
 import { parse as parseConnectionString } from 'pg-connection-string';
+import { hideCredentials } from './shown.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -30,9 +31,13 @@ export function connectionConfig(url: string, env: Env = process.env): pg.PoolCo
   return config;
 }
 
-/** A pg error in words: its message, and PostgreSQL's code or Node's where there is one. */
-export function describe(error: unknown): string {
+/**
+ * A pg error in words: its message, and PostgreSQL's code or Node's where there is one; every
+ * credential of `url` hidden, should the message echo it.
+ */
+export function describe(error: unknown, url?: string): string {
   const { message, code } = error as { message?: string; code?: string };
   const text = message || String(error);
-  return code && !text.includes(code) ? `${text} (${code})` : text;
+  const said = code && !text.includes(code) ? `${text} (${code})` : text;
+  return url === undefined ? said : hideCredentials(said, url);
 }

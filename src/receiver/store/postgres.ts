@@ -54,7 +54,7 @@ export function openPostgresStore(url: string, { now = Date.now, held }: StoreOp
       migrated = undefined;
       throw new ConfigError(
         '--store',
-        `cannot be opened as a PostgreSQL store (${shownStore(url)}): ${describe(error)}.`,
+        `cannot be opened as a PostgreSQL store (${shownStore(url)}): ${describe(error, url)}.`,
       );
     }));
 
