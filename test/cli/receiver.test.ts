@@ -409,6 +409,31 @@ describe('report-deployment serve', () => {
     for (const secret of [...Object.values(SOURCE_ENV), service.apiKey]) expect(ended.stderr).not.toContain(secret);
   });
 
+  it('refuses a second serve on the same SQLite file, naming it and the process that holds it; starts again once that one is killed', async () => {
+    const { service, until } = await fakeService();
+    const store = freshStore();
+    const first = await serve(service, store);
+    const second = await runCli(['serve', '--listen', '127.0.0.1:0', '--store', store], {
+      env: { DEPLOY_TRACKER_URL: service.url, DEPLOY_TRACKER_API_KEY: service.apiKey, GITHUB_WEBHOOK_SECRET: SECRET },
+      killAfterMs: 25_000,
+    });
+    expect(second.exitCode).toBe(2);
+    expect(second.stderr).toContain(
+      `--store ${store} is in use by another report-deployment serve (process ${first.child.pid} on `,
+    );
+    // deliveries works alongside the running serve.
+    expect((await post(first.port, deploymentStatus('success', 701))).status).toBe(202);
+    await until(() => service.deployments.size === 1);
+    expect(await deliveries(store, '--state', 'pending')).toEqual([]);
+    // Killed: the operating system lets its hold go, and the next serve starts.
+    first.child.kill('SIGKILL');
+    await first.ended;
+    const next = await serve(service, store);
+    expect((await fetch(`http://127.0.0.1:${next.port}/readyz`)).status).toBe(200);
+    next.child.kill('SIGTERM');
+    expect((await next.ended).exitCode).toBe(0);
+  });
+
   it('refuses to start on a mapping file with a mistake, naming --mapping, the file and the line', async () => {
     const { service } = await fakeService();
     const mapping = join(mkdtempSync(join(tmpdir(), 'rd-mapping-')), 'mapping.yaml');
