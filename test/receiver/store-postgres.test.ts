@@ -26,6 +26,7 @@ storeContract('postgres', {
     return {
       store: open(url, now),
       reopen: (options) => Promise.resolve(trackOpen(openStore(url, { now, ...options }))),
+      refuseWrites: () => refuseWrites(url),
     };
   },
 });
@@ -38,6 +39,25 @@ async function sql(url: string, text: string, values: unknown[] = []): Promise<R
   } finally {
     await client.end();
   }
+}
+
+/** Every write to the tables a delivery and a readiness check write refused, as on a full disk. */
+async function refuseWrites(url: string): Promise<() => Promise<void>> {
+  const tables = ['meta', 'deliveries', 'items'];
+  await sql(
+    url,
+    `CREATE FUNCTION public.disk_full() RETURNS trigger LANGUAGE plpgsql AS
+       $$ BEGIN RAISE EXCEPTION 'could not extend file: the disk is full'; END $$`,
+  );
+  for (const table of tables)
+    await sql(
+      url,
+      `CREATE TRIGGER disk_full BEFORE INSERT OR UPDATE ON report_deployment.${table} FOR EACH STATEMENT EXECUTE FUNCTION public.disk_full()`,
+    );
+  return async () => {
+    for (const table of tables) await sql(url, `DROP TRIGGER disk_full ON report_deployment.${table}`);
+    await sql(url, 'DROP FUNCTION public.disk_full()');
+  };
 }
 
 describe('the PostgreSQL store', () => {

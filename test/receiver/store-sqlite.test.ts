@@ -18,9 +18,26 @@ storeContract('sqlite', {
     return Promise.resolve({
       store: openStore(path, { now }),
       reopen: (options) => Promise.resolve(openStore(path, { now, ...options })),
+      refuseWrites: () => Promise.resolve(refuseWrites(path)),
     });
   },
 });
+
+/** Every write to the tables a delivery and a readiness check write refused, as on a full disk. */
+function refuseWrites(path: string): () => Promise<void> {
+  const db = new DatabaseSync(path);
+  const tables = ['meta', 'deliveries', 'items'];
+  for (const table of tables)
+    for (const when of ['INSERT', 'UPDATE'])
+      db.exec(
+        `CREATE TRIGGER full_${table}_${when} BEFORE ${when} ON ${table} BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`,
+      );
+  return () => {
+    for (const table of tables) for (const when of ['INSERT', 'UPDATE']) db.exec(`DROP TRIGGER full_${table}_${when}`);
+    db.close();
+    return Promise.resolve();
+  };
+}
 
 describe('the SQLite store file', () => {
   it('records its schema version, and refuses a file written by a newer schema', async () => {
