@@ -41,3 +41,24 @@ export function describe(error: unknown, url?: string): string {
   const said = code && !text.includes(code) ? `${text} (${code})` : text;
   return url === undefined ? said : hideCredentials(said, url);
 }
+
+/**
+ * How long one query may take, the client's count: a connection that died without a reset (a
+ * network that drops everything) answers nothing, and without a bound a group commit would wait
+ * for the kernel's keepalive (about 15 minutes), and every acknowledgement with it.
+ */
+export const QUERY_TIMEOUT_MS = 30_000;
+
+/** Every wait on the database bounded: connecting, each query (client and server), an idle transaction. */
+export function poolBounds(queryTimeoutMs: number): pg.PoolConfig {
+  return {
+    connectionTimeoutMillis: 10_000,
+    query_timeout: queryTimeoutMs,
+    // The server's own bound comes first, with PostgreSQL's clearer error.
+    statement_timeout: Math.round(queryTimeoutMs * 0.8),
+    // A transaction left open by a client that vanished gives its row locks back.
+    idle_in_transaction_session_timeout: 2 * queryTimeoutMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  };
+}

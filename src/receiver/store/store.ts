@@ -146,4 +146,6 @@ export interface StoreOptions {
    * stopped mid-create), so that the receiver can log it; the worker logs the holds it decides.
    */
   held?: (record: ItemRecord) => void;
+  /** PostgreSQL: how long one query may take before it fails (30 s); tests shorten it. */
+  queryTimeoutMs?: number;
 }
