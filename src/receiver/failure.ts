@@ -26,8 +26,9 @@ export function failureOutcome(
   if (!attempt) return { kind: 'failed', error };
   if (keyRefused(attempt)) {
     // The receiver's configuration, not the event's fault; a refused request recorded nothing, so
-    // even a create is sent again. Never given up: the key put right records them all.
-    return { kind: 'retry', at: now + backoff(tries.attempts, maxBackoffMs, random), error };
+    // even a create is sent again. Never given up, and its time to give up starts again after: the
+    // key put right records them all.
+    return { kind: 'retry', at: now + backoff(tries.attempts, maxBackoffMs, random), error, notItsFault: true };
   }
   if (attempt.kind === 'response' && attempt.status >= 200 && attempt.status < 300) {
     // The service took it but its answer is not one we can use.

@@ -107,6 +107,7 @@ describe('failureOutcome', () => {
       kind: 'retry',
       at: NOW + POLICY.maxBackoffMs,
       error: 'HTTP 401: Invalid or missing API key',
+      notItsFault: true,
     });
     expect(keyRefused(response(403))).toBe(true);
     expect([response(400), response(404), response(500), network('proxy-auth'), undefined].map(keyRefused)).toEqual([

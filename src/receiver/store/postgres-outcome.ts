@@ -9,15 +9,27 @@ interface Change {
   note?: string;
   /** A failed attempt: counted, and the first failure's time kept. */
   failed?: boolean;
+  /** A failure not the item's: counted, the first failure's time forgotten. */
+  notItsFault?: boolean;
   nextAt?: number;
 }
 export function setItem(db: Db, id: number, change: Change, at: number) {
   return db.query(
     `UPDATE ${S}.items SET state = $2, error = $3, note = $4, updated_at = $5, next_at = $7,
        attempts = attempts + $6::int,
-       first_failed_at = CASE WHEN $6::int > 0 THEN COALESCE(first_failed_at, $5) ELSE first_failed_at END
+       first_failed_at = CASE WHEN $8::boolean THEN NULL
+         WHEN $6::int > 0 THEN COALESCE(first_failed_at, $5) ELSE first_failed_at END
      WHERE id = $1`,
-    [id, change.state, change.error ?? null, change.note ?? null, at, change.failed ? 1 : 0, change.nextAt ?? null],
+    [
+      id,
+      change.state,
+      change.error ?? null,
+      change.note ?? null,
+      at,
+      change.failed ? 1 : 0,
+      change.nextAt ?? null,
+      change.notItsFault === true,
+    ],
   );
 }
 
@@ -41,7 +53,13 @@ export async function applyOutcome(db: Db, work: Work, outcome: Outcome, at: num
       return void (await setItem(
         db,
         id,
-        { state: 'pending', error: outcome.error, failed: true, nextAt: outcome.at },
+        {
+          state: 'pending',
+          error: outcome.error,
+          failed: true,
+          nextAt: outcome.at,
+          notItsFault: outcome.notItsFault === true,
+        },
         at,
       ));
     case 'held':

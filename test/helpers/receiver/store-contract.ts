@@ -177,6 +177,23 @@ export function storeContract(name: string, engine: Engine): void {
       expect(pending?.error).toBe('HTTP 503');
     });
 
+    it("starts the time to give up again after a failure that is not the item's (the API key refused)", async () => {
+      const { store } = await fresh();
+      await accept(store, 'd1', event('k1', 'STARTED'));
+      const [work] = await store.claim('w', 1, LEASE);
+      await store.finish(work as Work, { kind: 'retry', at: clock, error: 'HTTP 503' });
+      const [second] = await store.claim('w', 1, LEASE);
+      expect(second?.item).toMatchObject({ attempts: 1, firstFailedAt: clock });
+      clock += 1_000;
+      await store.finish(second as Work, { kind: 'retry', at: clock, error: 'HTTP 401', notItsFault: true });
+      const [third] = await store.claim('w', 1, LEASE);
+      // Counted (the wait still grows), the first failure's time forgotten.
+      expect(third?.item).toMatchObject({ attempts: 2, firstFailedAt: undefined });
+      clock += 1_000;
+      await store.finish(third as Work, { kind: 'retry', at: clock, error: 'HTTP 503' });
+      expect((await store.claim('w', 1, LEASE))[0]?.item).toMatchObject({ attempts: 3, firstFailedAt: clock });
+    });
+
     it('holds a create whose worker stopped while sending it, and blocks its key until resolved', async () => {
       const { store, reopen } = await fresh();
       await accept(store, 'd1', event('k1', 'STARTED'));
