@@ -54,6 +54,15 @@ export function keyRefused(attempt: Attempt | undefined): boolean {
   return attempt?.kind === 'response' && (attempt.status === 401 || attempt.status === 403);
 }
 
+/**
+ * The service took the key: it answered past its check of it (a success, or a refusal of the request
+ * itself). A 5xx, 408 or 429 says nothing either way (a proxy or a busy service may answer it first).
+ */
+export function keyAccepted(attempt: Attempt | undefined): boolean {
+  if (attempt?.kind !== 'response' || keyRefused(attempt)) return false;
+  return attempt.status < 500 && attempt.status !== 408 && attempt.status !== 429;
+}
+
 /** Doubles after each failure up to `maxMs`, with jitter between half and all of it. */
 function backoff(attempts: number, maxMs: number, random: () => number): number {
   const wait = Math.min(maxMs, 1000 * 2 ** Math.min(attempts, 30));

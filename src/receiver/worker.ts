@@ -11,7 +11,7 @@ import { createTracker, ServiceError, type Tracker } from '../core/service.js';
 import type { Connection } from '../core/settings.js';
 import type { Words } from '../core/words.js';
 import { DefaultEnvironment, DeploymentType, Limits, Settings } from '../core/constants.js';
-import { failureOutcome, keyRefused, type RetryPolicy } from './failure.js';
+import { failureOutcome, keyAccepted, keyRefused, type RetryPolicy } from './failure.js';
 import type { Metrics } from './metrics.js';
 import { outageLog } from './outage.js';
 import { nextStep } from './store/rules.js';
@@ -159,7 +159,7 @@ export function startWorker(options: WorkerOptions): Worker {
   function failed(method: 'POST' | 'PATCH', work: Work, error: unknown): Outcome {
     const attempt = attemptOf(error);
     if (keyRefused(attempt)) key.refused(errorText(error));
-    else if (attempt?.kind === 'response') key.accepted();
+    else if (keyAccepted(attempt)) key.accepted();
     return failureOutcome(method, attempt, errorText(error), work.item, now(), retry);
   }
 

@@ -2,7 +2,7 @@
 // failures are tried again, which creates are held (they may have reached the service), which fail.
 import { describe, expect, it } from 'vitest';
 import type { NetworkCause, Outcome as Attempt } from '../../src/core/retry.ts';
-import { failureOutcome, keyRefused, type RetryPolicy } from '../../src/receiver/failure.ts';
+import { failureOutcome, keyAccepted, keyRefused, type RetryPolicy } from '../../src/receiver/failure.ts';
 
 const NOW = Date.UTC(2030, 0, 1);
 const POLICY: RetryPolicy = { retryForMs: 3600_000, maxBackoffMs: 60_000, random: () => 1 };
@@ -117,6 +117,14 @@ describe('failureOutcome', () => {
       false,
       false,
     ]);
+  });
+
+  it('takes a refusal of the request itself as the key accepted, and a 5xx, 408 or 429 as saying nothing of it', () => {
+    const accepted = [200, 201, 302, 400, 404, 422].map((status) => keyAccepted(response(status)));
+    expect(accepted).toEqual([true, true, true, true, true, true]);
+    const unknown = [401, 403, 408, 429, 500, 503].map((status) => keyAccepted(response(status)));
+    expect(unknown).toEqual([false, false, false, false, false, false]);
+    expect([keyAccepted(network('reset')), keyAccepted(undefined)]).toEqual([false, false]);
   });
 
   it('counts the retry time from this failure when it is the first', () => {
