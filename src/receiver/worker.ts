@@ -174,11 +174,12 @@ export function startWorker(options: WorkerOptions): Worker {
         return log.info(`recorded ${what} on deployment ${work.serviceId?.text ?? ''}`);
       case 'skipped':
         return log.debug(`skipped ${what}: ${outcome.reason}`);
-      case 'retry':
+      case 'retry': {
         metrics.call('retry');
-        return log.info(
-          `${what}: ${outcome.error}; trying again in ${Math.max(0, Math.round((outcome.at - now()) / 1000))} s`,
-        );
+        const line = `${what}: ${outcome.error}; trying again in ${Math.max(0, Math.round((outcome.at - now()) / 1000))} s`;
+        // A refused key is said once for all (keyState): each item's retry only with debug logging on.
+        return outcome.notItsFault ? log.debug(line) : log.info(line);
+      }
       case 'held':
         metrics.call('held');
         return log.warning(`held ${what}: ${outcome.error}. See \`report-deployment deliveries\`.`);
