@@ -2,7 +2,7 @@
   	"use strict";
   	var __webpack_modules__ = ({
 
-  2851:
+  6497:
   ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
   __nccwpck_require__.d(__webpack_exports__, {
@@ -65,7 +65,7 @@ const Limits = {
 
   }),
 
-  3456:
+  7134:
   ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
   __nccwpck_require__.d(__webpack_exports__, {
@@ -96,7 +96,7 @@ function inertLines(line) {
 
   }),
 
-  3647:
+  1073:
   ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
   __nccwpck_require__.d(__webpack_exports__, {
@@ -105,6 +105,11 @@ function inertLines(line) {
   });
 class NetworkError extends Error {
     name = 'NetworkError';
+    category;
+    constructor(message, category = 'other', options) {
+        super(message, options);
+        this.category = category;
+    }
 }
 const CERTIFICATE_PROBLEMS = [
     [/CERT_HAS_EXPIRED/, 'has expired'],
@@ -195,7 +200,7 @@ function errorChain(error) {
 
   }),
 
-  4080:
+  5814:
   ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
   __nccwpck_require__.d(__webpack_exports__, {
@@ -204,10 +209,10 @@ function errorChain(error) {
     hK: () => (  holdsSecret),
     sO: () => (  cutter)
   });
-  var _deps_entities_cjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1253);
+  var _deps_entities_cjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3191);
   var _deps_entities_cjs__WEBPACK_IMPORTED_MODULE_0___default =  __nccwpck_require__.n(_deps_entities_cjs__WEBPACK_IMPORTED_MODULE_0__);
-  var _log_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3456);
-  var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9439);
+  var _log_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7134);
+  var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5553);
 
 
 
@@ -327,7 +332,7 @@ function holdsSecret(text, secret) {
 
   }),
 
-  9439:
+  5553:
   ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
   __nccwpck_require__.d(__webpack_exports__, {
@@ -339,7 +344,7 @@ function holdsSecret(text, secret) {
     vj: () => (  TRUNCATED),
     z3: () => (  isBlank)
   });
-  var _constants_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2851);
+  var _constants_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6497);
 
 function shorten(text, max, mark = '…') {
     return text.length > max ? `${text.slice(0, max)}${mark}` : text;
@@ -513,7 +518,7 @@ module.exports = require("node:zlib");
 
   }),
 
-  1253:
+  3191:
   ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -521,7 +526,7 @@ module.exports = require("node:zlib");
 let decodeHTML;
 
 function decodeHtml(text) {
-  decodeHTML ??= (__nccwpck_require__(4183)  .Gz);
+  decodeHTML ??= (__nccwpck_require__(7577)  .Gz);
   return decodeHTML(text);
 }
 
@@ -530,7 +535,7 @@ module.exports = { decodeHtml };
 
   }),
 
-  4183:
+  7577:
   ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1651,7 +1656,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   post: () => (  post)
 });
 
-var constants = __nccwpck_require__(2851);
+var constants = __nccwpck_require__(6497);
 ; 
 
 const FieldSettings = {
@@ -1783,7 +1788,7 @@ function field(value, name) {
     return isObject(value) ? value[name] : undefined;
 }
 
-var core_text = __nccwpck_require__(9439);
+var core_text = __nccwpck_require__(5553);
 ; 
 
 
@@ -2239,7 +2244,7 @@ function formatDuration(ms) {
     return m ? `${m}m ${s}s` : `${s}s`;
 }
 
-var log = __nccwpck_require__(3456);
+var log = __nccwpck_require__(7134);
 ; 
 
 
@@ -2278,7 +2283,7 @@ function idsJson(ids) {
     return `[${ids.map((id) => (id.numeric ? id.text : JSON.stringify(id.text))).join(',')}]`;
 }
 
-var network_error = __nccwpck_require__(3647);
+var network_error = __nccwpck_require__(1073);
 ; 
 async function settleAll(items, limit, task, signal) {
     const results = items.map(() => ({ status: 'not-started' }));
@@ -2298,7 +2303,7 @@ async function settleAll(items, limit, task, signal) {
     return results;
 }
 
-var secret = __nccwpck_require__(4080);
+var secret = __nccwpck_require__(5814);
 ; 
 
 
@@ -2309,10 +2314,12 @@ var secret = __nccwpck_require__(4080);
 
 class ServiceError extends Error {
     lines;
-    constructor(lines) {
+    status;
+    constructor(lines, status) {
         super(lines.join('\n'));
         this.name = 'ServiceError';
         this.lines = lines;
+        this.status = status;
     }
 }
 async function createAll(tracker, bodies, { signal, onCreated } = {}) {
@@ -2353,14 +2360,14 @@ function createTracker(http, connection, { tool, serviceAddress }) {
             const response = await http.send(createRequest(baseUrl, apiKey, body), signal);
             const answer = successAnswer(response, cut, serviceAddress);
             const head = `HTTP ${response.status}, but`;
-            const id = answerId(response.text, answer.id, head, tool);
+            const id = answerId(response, answer.id, head, tool);
             if (!id || id.text === '')
-                throw new ServiceError([`${head} the answer has no deployment \`id\``]);
+                throw new ServiceError([`${head} the answer has no deployment \`id\``], response.status);
             const why = (0,secret .hK)(id.text, apiKey) ? 'holds the API key' : idProblem(id.text);
             if (why) {
                 throw new ServiceError([
                     `${head} the deployment id it returned ${why}, so it is not kept (the service may have recorded a deployment ${tool} cannot finish)`,
-                ]);
+                ], response.status);
             }
             return id;
         },
@@ -2404,24 +2411,24 @@ function successAnswer(response, cut, serviceAddress) {
             : 'it names no address';
         throw new ServiceError([
             `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set ${serviceAddress} to the service's own address.`,
-        ]);
+        ], status);
     }
     if (status < 200 || status >= 300)
-        throw new ServiceError(describeFailure(response, body, cut));
+        throw new ServiceError(describeFailure(response, body, cut), status);
     const encoding = compressed(response, cut);
     if (encoding) {
         throw new ServiceError([
             `HTTP ${status}, but the answer is ${encoding}, so it is not read nor taken as a success (the service may have acted on the request)`,
-        ]);
+        ], status);
     }
     if (!isObject(body)) {
         const why = response.truncated
             ? `is over ${constants .xu.answerBytes / 1024} KiB (only that much is read)`
             : 'is not a JSON object';
-        throw new ServiceError([`HTTP ${status}, but the answer ${why}, so it is not taken as a success`]);
+        throw new ServiceError([`HTTP ${status}, but the answer ${why}, so it is not taken as a success`], status);
     }
     if (body.success !== true)
-        throw new ServiceError([`HTTP ${status}, but the answer does not say \`success: true\``]);
+        throw new ServiceError([`HTTP ${status}, but the answer does not say \`success: true\``], status);
     return body;
 }
 function compressed(response, cut) {
@@ -2479,7 +2486,7 @@ function parseAnswer(text) {
         return undefined;
     }
 }
-function answerId(text, value, head, tool) {
+function answerId({ text, status }, value, head, tool) {
     if (typeof value !== 'number')
         return idFromJson(value);
     try {
@@ -2490,7 +2497,7 @@ function answerId(text, value, head, tool) {
             return { text: String(value), numeric: true };
         throw new ServiceError([
             `${head} the answer nests too deep for its numeric id to be read exactly (the service may have recorded a deployment ${tool} cannot finish)`,
-        ]);
+        ], status);
     }
 }
 
@@ -2523,7 +2530,7 @@ function requestLines(request, url = request.url.href) {
 async function withTracker({ connection, words }, log, dryRun, use) {
     if (dryRun)
         return use(dryRunTracker(connection, log));
-    const { createHttpClient } = await Promise.all( [__nccwpck_require__.e(371), __nccwpck_require__.e(82)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7082));
+    const { createHttpClient } = await Promise.all( [__nccwpck_require__.e(607), __nccwpck_require__.e(313)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2313));
     const http = await createHttpClient({ ...connection, log, serviceAddress: words.serviceAddress });
     try {
         return await use(createTracker(http, connection, words));

@@ -6,6 +6,7 @@ import { showControls } from '../core/log.js';
 import type { Log } from '../core/log.js';
 import type { DeploymentEvent, SourceName } from './event.js';
 import type { Metrics, Verdict } from './metrics.js';
+import { createProbe, type Probe } from './probe.js';
 import type { Source } from './source.js';
 import type { Store } from './store/store.js';
 
@@ -48,9 +49,15 @@ interface ReceiverServerOptions {
   /** The mapping file's overrides (`serve --mapping`), applied before an event is stored. */
   mapEvents?: MapEvents;
   limits?: ServerLimits;
+  /** Why the receiver is not ready though its store is (the service refuses the API key), or undefined. */
+  notReady?: () => string | undefined;
 }
 
-export function createReceiverServer(options: ReceiverServerOptions): Server {
+/** The options, and what the server made of them once. */
+type Served = ReceiverServerOptions & { probe: Probe };
+
+export function createReceiverServer(receiverOptions: ReceiverServerOptions): Server {
+  const options: Served = { ...receiverOptions, probe: createProbe(receiverOptions) };
   const limits = options.limits ?? DEFAULT_LIMITS;
   const server = createServer({
     // Checked this often: a client that trickles is cut off within requestMs plus this.
@@ -81,13 +88,14 @@ export function createReceiverServer(options: ReceiverServerOptions): Server {
 async function handle(
   request: IncomingMessage,
   response: ServerResponse,
-  options: ReceiverServerOptions,
+  options: Served,
   limits: ServerLimits,
 ): Promise<void> {
   const path = (request.url ?? '/').split('?')[0] ?? '/';
   if (path === '/healthz' || path === '/readyz' || path === '/metrics') {
     if (request.method !== 'GET' && request.method !== 'HEAD') return answer(response, 405, 'GET only\n');
-    return probe(path, response, options);
+    const { status, text, type } = await options.probe(path);
+    return answer(response, status, text, type);
   }
   const route = /^\/webhooks\/([^/]+)$/.exec(path);
   if (!route) return answer(response, 404, 'no such route: deliveries go to POST /webhooks/<source>\n');
@@ -172,24 +180,6 @@ async function deliver(
   }
   stored();
   answer(response, 202, 'stored\n');
-}
-
-async function probe(path: string, response: ServerResponse, { store, metrics }: ReceiverServerOptions): Promise<void> {
-  if (path === '/healthz') return answer(response, 200, 'ok\n');
-  try {
-    if (path === '/readyz') {
-      await store.ping();
-      return answer(response, 200, 'ready\n');
-    }
-    const text = metrics.text(await store.stats());
-    return answer(response, 200, text, 'text/plain; version=0.0.4; charset=utf-8');
-  } catch (error) {
-    return answer(
-      response,
-      503,
-      `the store does not answer: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-  }
 }
 
 function tooLarge(

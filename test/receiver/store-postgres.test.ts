@@ -1,6 +1,8 @@
 // The PostgreSQL store through the same contract as SQLite's (store-contract.ts), on a real server
 // (test/helpers/postgres.ts), each case on a database of its own; then what only a shared store has to do:
 // replicas starting together, claiming together, accepting the same deliveries together.
+import { once } from 'node:events';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultStore, openStore, shownStore } from '../../src/receiver/store/index.ts';
@@ -26,6 +28,7 @@ storeContract('postgres', {
     return {
       store: open(url, now),
       reopen: (options) => Promise.resolve(trackOpen(openStore(url, { now, ...options }))),
+      refuseWrites: () => refuseWrites(url),
     };
   },
 });
@@ -38,6 +41,57 @@ async function sql(url: string, text: string, values: unknown[] = []): Promise<R
   } finally {
     await client.end();
   }
+}
+
+/** Every write to the tables a delivery and a readiness check write refused, as on a full disk. */
+async function refuseWrites(url: string): Promise<() => Promise<void>> {
+  const tables = ['meta', 'deliveries', 'items'];
+  await sql(
+    url,
+    `CREATE FUNCTION public.disk_full() RETURNS trigger LANGUAGE plpgsql AS
+       $$ BEGIN RAISE EXCEPTION 'could not extend file: the disk is full'; END $$`,
+  );
+  for (const table of tables)
+    await sql(
+      url,
+      `CREATE TRIGGER disk_full BEFORE INSERT OR UPDATE ON report_deployment.${table} FOR EACH STATEMENT EXECUTE FUNCTION public.disk_full()`,
+    );
+  return async () => {
+    for (const table of tables) await sql(url, `DROP TRIGGER disk_full ON report_deployment.${table}`);
+    await sql(url, 'DROP FUNCTION public.disk_full()');
+  };
+}
+
+/**
+ * A TCP relay on loopback to PostgreSQL that can go silent: the connections it carries stay open
+ * and pass nothing on, as across a network that drops every packet (no reset, no FIN).
+ */
+async function silentRelay(target: number) {
+  const carried: Socket[] = [];
+  let silent = false;
+  const server = createServer((client) => {
+    if (silent) return void carried.push(client); // a new connection meets silence too
+    const upstream = connect(target, '127.0.0.1');
+    carried.push(client, upstream);
+    client.on('data', (chunk: Buffer) => void (silent || upstream.write(chunk)));
+    upstream.on('data', (chunk: Buffer) => void (silent || client.write(chunk)));
+    client.on('error', () => undefined);
+    upstream.on('error', () => undefined);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    port: (server.address() as AddressInfo).port,
+    silence: () => (silent = true),
+    /** New connections are carried again; the silent ones stay silent. */
+    speak: () => (silent = false),
+    close: () => {
+      for (const socket of carried) socket.destroy();
+      server.close();
+    },
+  };
 }
 
 describe('the PostgreSQL store', () => {
@@ -230,6 +284,30 @@ describe('the PostgreSQL store', () => {
     expect(
       (await sql(url.href, 'SELECT delivery_id FROM report_deployment.items')).map((row) => row.delivery_id),
     ).toEqual(['g1']);
+  });
+
+  it('bounds every query in time: a connection gone silent (no reset) fails within the bound, and a new one is made', async () => {
+    const url = new URL(await testDatabase('silent'));
+    const relay = await silentRelay(Number(url.port));
+    url.port = String(relay.port);
+    const store = trackOpen(openStore(url.href, { queryTimeoutMs: 800 }));
+    await store.ping();
+    relay.silence();
+    const started = Date.now();
+    // Bounded here too: without the bound, the ping would wait for the kernel's keepalive.
+    const outcome = await Promise.race([
+      store.ping().then(
+        () => 'answered',
+        (error: unknown) => String(error),
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting after 8 s'), 8000)),
+    ]);
+    expect(outcome).toMatch(/timeout/i);
+    expect(Date.now() - started).toBeLessThan(4000);
+    // The silent connection is dropped, not handed out again: the next ping connects anew.
+    relay.speak();
+    await expect(store.ping()).resolves.toBeUndefined();
+    relay.close();
   });
 
   it('says which database it cannot reach, its password hidden, and becomes ready once it can', async () => {

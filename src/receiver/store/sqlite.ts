@@ -2,13 +2,12 @@
 // synchronous=FULL, so a commit is on disk before `accept` resolves. Deliveries that arrive while a
 // commit runs wait for the next one, which takes them all: one fsync acknowledges many.
 // node:sqlite is synchronous; each transaction is short and bounded by its batch.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent, EventFields, SourceName } from '../event.js';
 import { toRecord, type ItemRow } from './item-record.js';
 import { skipReason } from './rules.js';
-import { loadSqlite, type DatabaseSync } from './sqlite-load.js';
+import type { DatabaseSync } from './sqlite-load.js';
+import { holdStore, openDatabase } from './sqlite-open.js';
 import { applyOutcome } from './sqlite-outcome.js';
 import { sqlitePruner } from './sqlite-prune.js';
 import { prepareQueries } from './sqlite-queries.js';
@@ -36,16 +35,17 @@ interface KeyRow {
 const BATCH = 500;
 
 export function openSqliteStore(path: string, { now = Date.now, sole = false, held }: StoreOptions = {}): Store {
-  const { DatabaseSync } = loadSqlite();
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const db: DatabaseSync = new DatabaseSync(path);
-  db.exec('PRAGMA busy_timeout = 5000');
-  db.exec('PRAGMA journal_mode = WAL');
-  db.exec('PRAGMA synchronous = FULL');
-  db.exec('PRAGMA foreign_keys = OFF');
-  migrate(db, path);
-  // The earlier process is gone: what it had claimed is claimable now (a create it was sending is then held).
-  if (sole) db.prepare('UPDATE keys SET lease_until = 0 WHERE lease_owner IS NOT NULL').run();
+  const db: DatabaseSync = openDatabase(path);
+  let hold: { release(): void } | undefined;
+  try {
+    migrate(db, path);
+    // The earlier process is gone (the hold says so): what it had claimed is claimable now (a create it was sending is then held).
+    if (sole && path !== ':memory:') hold = holdStore(path, db);
+    if (sole) db.prepare('UPDATE keys SET lease_until = 0 WHERE lease_owner IS NOT NULL').run();
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 
   const q = prepareQueries(db);
   const prune = sqlitePruner(db, transaction);
@@ -301,14 +301,14 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
       return prune(now() - olderThanMs);
     },
     ping() {
-      return settle(() => {
-        db.prepare('SELECT 1').get();
-      });
+      // A write, committed: ready means a delivery would be stored (a full disk refuses this too).
+      return settle(() => void transaction(() => q.ping.run(String(now()))));
     },
     close() {
       return settle(() => {
         while (waiting.length) flush();
         if (db.isOpen) db.close();
+        hold?.release();
       });
     },
   };

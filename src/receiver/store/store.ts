@@ -83,8 +83,11 @@ export type Outcome =
   | { kind: 'updated' }
   /** Nothing to send (the service already has this status or a later one). */
   | { kind: 'skipped'; reason: string }
-  /** A transient failure: try again at `at` (ms since the epoch). */
-  | { kind: 'retry'; at: number; error: string }
+  /**
+   * A transient failure: try again at `at` (ms since the epoch). `notItsFault` (the API key refused):
+   * the time after which the item is given up starts again at its next failure.
+   */
+  | { kind: 'retry'; at: number; error: string; notItsFault?: boolean }
   /** A create that may have reached the service: never sent again by itself. */
   | { kind: 'held'; error: string }
   | { kind: 'failed'; error: string };
@@ -169,4 +172,6 @@ export interface StoreOptions {
    * stopped mid-create), so that the receiver can log it; the worker logs the holds it decides.
    */
   held?: (record: ItemRecord) => void;
+  /** PostgreSQL: how long one query may take before it fails (30 s); tests shorten it. */
+  queryTimeoutMs?: number;
 }

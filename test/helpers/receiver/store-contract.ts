@@ -10,7 +10,12 @@ type ReopenOptions = Pick<StoreOptions, 'sole' | 'held'>;
 
 export interface Engine {
   /** A store on a fresh place of its own; `reopen` opens the same place again (a restart). */
-  fresh(now: () => number): Promise<{ store: Store; reopen: (options?: ReopenOptions) => Promise<Store> }>;
+  fresh(now: () => number): Promise<{
+    store: Store;
+    reopen: (options?: ReopenOptions) => Promise<Store>;
+    /** Makes the place refuse every write, as a full disk does (reads still answer); resolves to the undo. */
+    refuseWrites: () => Promise<() => Promise<void>>;
+  }>;
   /** Several receivers share it (PostgreSQL): `sole` is ignored, a live lease may be another's. */
   shared?: boolean;
 }
@@ -43,6 +48,7 @@ export function storeContract(name: string, engine: Engine): void {
       open.push(made.store);
       return {
         store: made.store,
+        refuseWrites: made.refuseWrites,
         reopen: async (options?: ReopenOptions) => {
           const again = await made.reopen(options);
           open.push(again);
@@ -236,6 +242,23 @@ export function storeContract(name: string, engine: Engine): void {
       expect(pending?.error).toBe('HTTP 503');
     });
 
+    it("starts the time to give up again after a failure that is not the item's (the API key refused)", async () => {
+      const { store } = await fresh();
+      await accept(store, 'd1', event('k1', 'STARTED'));
+      const [work] = await store.claim('w', 1, LEASE);
+      await store.finish(work as Work, { kind: 'retry', at: clock, error: 'HTTP 503' });
+      const [second] = await store.claim('w', 1, LEASE);
+      expect(second?.item).toMatchObject({ attempts: 1, firstFailedAt: clock });
+      clock += 1_000;
+      await store.finish(second as Work, { kind: 'retry', at: clock, error: 'HTTP 401', notItsFault: true });
+      const [third] = await store.claim('w', 1, LEASE);
+      // Counted (the wait still grows), the first failure's time forgotten.
+      expect(third?.item).toMatchObject({ attempts: 2, firstFailedAt: undefined });
+      clock += 1_000;
+      await store.finish(third as Work, { kind: 'retry', at: clock, error: 'HTTP 503' });
+      expect((await store.claim('w', 1, LEASE))[0]?.item).toMatchObject({ attempts: 3, firstFailedAt: clock });
+    });
+
     it('holds a create whose worker stopped while sending it, and blocks its key until resolved', async () => {
       const { store, reopen } = await fresh();
       await accept(store, 'd1', event('k1', 'STARTED'));
@@ -345,6 +368,19 @@ export function storeContract(name: string, engine: Engine): void {
       await store.finish(one as Work, { kind: 'held', error: 'reset' });
       expect(await store.stats()).toEqual({ queueDepth: 2, oldestPendingSeconds: 1, held: 1, failed: 0 });
       await expect(store.ping()).resolves.toBeUndefined();
+    });
+
+    it('is ready only while it takes a write: its ping fails while writes are refused (a full disk), and passes again after', async () => {
+      const { store, refuseWrites } = await fresh();
+      await expect(store.ping()).resolves.toBeUndefined();
+      const undo = await refuseWrites();
+      await expect(accept(store, 'd1', event('k1', 'STARTED'))).rejects.toThrow(/disk is full/);
+      await expect(store.ping()).rejects.toThrow(/disk is full/);
+      // Reads still answer: a read alone would have said ready.
+      expect((await store.stats()).queueDepth).toBe(0);
+      await undo();
+      await expect(store.ping()).resolves.toBeUndefined();
+      expect(await accept(store, 'd1', event('k1', 'STARTED'))).toBe('stored');
     });
 
     it('prunes finished items, old deliveries and ended keys past the bound, and nothing else', async () => {
