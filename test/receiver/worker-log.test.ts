@@ -37,7 +37,13 @@ describe('the worker', () => {
       const value = typeof text === 'function' ? text() : text;
       for (const line of typeof value === 'string' ? [value] : value) lines.push([level, line]);
     };
-    const log: Log = { debug: at('debug'), info: at('info'), warning: at('warning'), clean: (line) => line };
+    const log: Log & { error(text: string): void } = {
+      debug: at('debug'),
+      info: at('info'),
+      warning: at('warning'),
+      error: at('error'),
+      clean: (line) => line,
+    };
     let finished: (outcome: Outcome) => void = () => undefined;
     const done = new Promise<Outcome>((resolve) => (finished = resolve));
     let handed = false;
@@ -68,7 +74,7 @@ describe('the worker', () => {
         retries: 0,
         proxy: undefined,
       },
-      words: { tool: 'report-deployment', serviceAddress: '--url' },
+      words: { tool: 'report-deployment', serviceAddress: '--url', setting: (name) => `--${name}` },
       log,
       metrics: new Metrics(),
       retry: { retryForMs: 1000, maxBackoffMs: 1000, random: () => 1 },
