@@ -20,7 +20,7 @@ export interface EventFields {
 
 export interface DeploymentEvent {
   /**
-   * One deployment, across its deliveries: e.g. `github:<repository id>:<deployment id>`,
+   * One deployment, across its deliveries: e.g. `github:<instance>:<repository id>:<deployment id>`,
    * `argocd:<application uid>:<operation startedAt>`, `flux:<object uid>:<revision>`.
    */
   key: string;
@@ -48,8 +48,11 @@ export interface IncomingRequest {
 
 /** What a source makes of a verified request. */
 export type Parsed =
-  /** Stored, then answered 2xx. `deliveryId` deduplicates: a second delivery with it stores nothing. */
-  | { verdict: 'accepted'; deliveryId: string; events: DeploymentEvent[] }
+  /**
+   * Stored, then answered 2xx. `deliveryId` deduplicates: a second delivery with it stores nothing;
+   * so does `digestId` where the source gives one (GitHub: its signed body, under a fresh id).
+   */
+  | { verdict: 'accepted'; deliveryId: string; digestId?: string; events: DeploymentEvent[] }
   /** Well signed, but records nothing (a ping, a state that records nothing): 2xx, nothing stored. */
   | { verdict: 'ignored'; deliveryId: string; reason: string }
   /** Not what the source sends (malformed JSON, the wrong shape): a 4xx, nothing stored. */

@@ -17,7 +17,14 @@ export interface MappingKey {
   readonly labels?: readonly string[];
 }
 
-export type Verification = { ok: true } | { ok: false; reason: string };
+export type Verification = Verified | { ok: false; reason: string };
+
+/** A request proven the source's own. */
+export interface Verified {
+  ok: true;
+  /** The delivery id the proof covers (GitLab's signed `webhook-id`): parse deduplicates on it, not on an unsigned one. */
+  signedId?: string;
+}
 
 export interface Source<Secrets = unknown> {
   readonly name: SourceName;
@@ -29,8 +36,8 @@ export interface Source<Secrets = unknown> {
   secrets(env: Env): Secrets | undefined;
   /** Whether the request is the source's own, before a byte of it is parsed; comparisons in constant time. */
   verify(request: IncomingRequest, secrets: Secrets): Verification;
-  /** What the verified request holds. Never throws. */
-  parse(request: IncomingRequest): Parsed;
+  /** What the verified request holds (`verified`: what verify proved of it). Never throws. */
+  parse(request: IncomingRequest, verified?: Verified): Parsed;
   /** The status for an authentic request that is `invalid` (GitLab disables a hook for good on a 4xx); 400 where unset. */
   readonly invalidStatus?: number;
 }

@@ -135,7 +135,7 @@ export function githubPayload(deployment: GithubDeployment, state: string): Buff
 }
 
 /** The key the GitHub source files the deployment under (the fixture's repository). */
-export const githubKey = (deployment: GithubDeployment) => `github:742519063:${deployment.id}`;
+export const githubKey = (deployment: GithubDeployment) => `github:github.com:742519063:${deployment.id}`;
 
 const GITLAB_TEMPLATE = JSON.parse(
   readFileSync(join(import.meta.dirname, '..', 'fixtures', 'receiver', 'gitlab', 'deployment-success.json'), 'utf8'),
@@ -156,7 +156,8 @@ export function gitlabPayload(deployment: GithubDeployment, status: string): Buf
 }
 
 /** The key the GitLab source files the deployment under (the fixture's project). */
-export const gitlabKey = (deployment: GithubDeployment) => `gitlab:${GITLAB_TEMPLATE.project.id}:${deployment.id}`;
+export const gitlabKey = (deployment: GithubDeployment) =>
+  `gitlab:10.126.0.2:3000:${GITLAB_TEMPLATE.project.id}:${deployment.id}`;
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'receiver');
 const ARGOCD_APPLICATION = JSON.parse(readFileSync(join(fixtures, 'argocd', 'application.json'), 'utf8')) as {
@@ -255,6 +256,7 @@ export type DeliveryAnswer = { status: number; body: string } | { error: string 
 export function deliverGitlab(port: number, deliveryId: string, body: Buffer): Promise<DeliveryAnswer> {
   return post(port, '/webhooks/gitlab', body, {
     'x-gitlab-event': 'Deployment Hook',
+    'x-gitlab-instance': 'http://10.126.0.2:3000',
     'x-gitlab-token': GITLAB_TOKEN,
     'idempotency-key': deliveryId,
   });

@@ -50,6 +50,7 @@ function signingKey(value: string): Buffer {
  */
 export function verifyGitLab(request: IncomingRequest, secrets: GitLabSecrets): Verification {
   let passed = false;
+  let signedId: string | undefined;
   const token = header(request.headers, 'x-gitlab-token');
   if (token !== undefined && secrets.token) {
     if (!sameSecret(token, secrets.token))
@@ -61,8 +62,9 @@ export function verifyGitLab(request: IncomingRequest, secrets: GitLabSecrets): 
     const checked = checkSignature(request, signature, secrets.signingKey);
     if (!checked.ok) return checked;
     passed = true;
+    signedId = checked.signedId;
   }
-  if (passed) return { ok: true };
+  if (passed) return signedId === undefined ? { ok: true } : { ok: true, signedId };
   return {
     ok: false,
     reason: `no ${[secrets.token && 'X-Gitlab-Token', secrets.signingKey && 'webhook-signature'].filter(Boolean).join(' or ')}`,
@@ -86,6 +88,6 @@ function checkSignature(request: IncomingRequest, signature: string, key: Buffer
     .map((entry) => Buffer.from(entry.slice(3), 'base64'))
     .some((given) => given.length === expected.length && timingSafeEqual(given, expected));
   return matches
-    ? { ok: true }
+    ? { ok: true, signedId: id }
     : { ok: false, reason: 'webhook-signature does not match GITLAB_WEBHOOK_SIGNING_TOKEN' };
 }

@@ -56,7 +56,7 @@ export async function importSqlite(file: string, url: string): Promise<Imported>
     client = await pool.connect();
   } catch (error) {
     await pool.end();
-    throw new ConfigError('--store', `cannot be opened as a PostgreSQL store: ${describe(error)}.`);
+    throw new ConfigError('--store', `cannot be opened as a PostgreSQL store: ${describe(error, url)}.`);
   }
   try {
     await client.query('BEGIN');
@@ -91,7 +91,7 @@ export async function importSqlite(file: string, url: string): Promise<Imported>
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     if (error instanceof ConfigError) throw error;
-    throw new ConfigError('--store', `could not take the import (nothing was written): ${describe(error)}.`);
+    throw new ConfigError('--store', `could not take the import (nothing was written): ${describe(error, url)}.`);
   } finally {
     client.release();
     await pool.end();
