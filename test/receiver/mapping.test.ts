@@ -327,7 +327,7 @@ describe('values, duplicates and size (item 18)', () => {
 
 describe('hostile values (property)', () => {
   const UNSAFE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
-  const PLACES = ['artifact', 'environment', 'name', 'translation', 'selector'] as const;
+  const PLACES = ['artifact', 'environment', 'name', 'translation', 'selector', 'key'] as const;
   const mappingWith = (value: string, place: (typeof PLACES)[number]) => {
     const quoted = JSON.stringify(value);
     return {
@@ -336,6 +336,7 @@ describe('hostile values (property)', () => {
       name: `environments:\n  flux: { ${quoted}: Production }\n`,
       translation: `flux:\n  Kustomization/a/b: { environments: { staging: ${quoted} } }\n`,
       selector: `flux:\n  ${JSON.stringify(`Kustomization/a/b@cluster=${value}`)}: { environment: Selected }\n`,
+      key: `flux:\n  ${JSON.stringify(`Kustomization/a/${value}`)}: { environment: Selected }\n`,
     }[place];
   };
 
@@ -348,13 +349,15 @@ describe('hostile values (property)', () => {
         // Accepted: nothing in it was unsafe (white space around it aside, as YAML trims a block's end).
         const kept = value.trim();
         expect(kept).not.toMatch(UNSAFE);
-        const given = sourceEvent('Kustomization/a/b', place === 'name' ? kept : 'staging', { cluster: value });
+        const object = place === 'key' ? `Kustomization/a/${value}` : 'Kustomization/a/b';
+        const given = sourceEvent(object, place === 'name' ? kept : 'staging', { cluster: value });
         const [mapped] = applyMapping(read as Awaited<ReturnType<typeof readMapping>>, 'flux', [given]);
         for (const field of Object.values(mapped!.fields)) expect(field).not.toMatch(UNSAFE);
         const expected = {
           artifact: ['artifactName', kept],
           name: ['environment', 'Production'],
           selector: ['environment', 'Selected'],
+          key: ['environment', 'Selected'],
         };
         const [field, recorded] = expected[place as keyof typeof expected] ?? ['environment', kept];
         expect(mapped!.fields[field as 'environment']).toBe(recorded);
