@@ -63,11 +63,16 @@ describe('deliveries, a listing of thousands of items', () => {
     expect(few.messages[0]).toMatch(/^warning: only the first 2 items are listed \(--limit 2\)/);
   });
 
-  it('a bad --limit is a usage error naming the flag', async () => {
-    const result = await runCli(['deliveries', '--store', store, '--limit', '0']);
+  it.each([
+    [['--limit', '0'], "--limit takes a number of items from 1 to 1000000, got '0'."],
+    [['--limit', '1e3'], "--limit takes a number of items from 1 to 1000000, got '1e3'."],
+    [['--limit', '1000001'], "--limit takes a number of items from 1 to 1000000, got '1000001'."],
+    [['retry', '1', '--limit', '5'], '--state, --json and --limit go with the list only.'],
+  ])('%j is a usage error naming the flag', async (args, said) => {
+    const result = await runCli(['deliveries', '--store', store, ...args]);
 
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain("--limit takes a number of items from 1 to 1000000, got '0'.");
+    expect(result.messages[0]).toBe(`error: ${said} See \`report-deployment deliveries --help\`.`);
   });
 
   it(`a reader that is slow (reads nothing for more than ${DRAIN_MS} ms) still gets it all`, async () => {
