@@ -27,6 +27,8 @@ export interface DeploymentEvent {
   status: DeploymentStatus;
   /** The source object the mapping file names (a repository, a project, an application, a Kustomization). */
   object: string;
+  /** What tells two source objects of the same name apart (Flux: the uid and the Alert's cluster and environment metadata). */
+  labels?: Readonly<Record<string, string>>;
   fields: EventFields;
   /**
    * Flux: an end with no start is a deployment only where the object's revision changed since the

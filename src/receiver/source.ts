@@ -5,6 +5,18 @@ import type { IncomingRequest, Parsed, SourceName } from './event.js';
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * How the mapping file names one of a source's objects: the form of the `object` its events carry.
+ * A key of another form could never match, and is refused at start with `form` said.
+ */
+export interface MappingKey {
+  readonly pattern: RegExp;
+  /** The form in words, with an example: `the repository's name (shop-web)`. */
+  readonly form: string;
+  /** The labels its events may carry, which a key may select on (`@cluster=prod-eu`). */
+  readonly labels?: readonly string[];
+}
+
 export type Verification = Verified | { ok: false; reason: string };
 
 /** A request proven the source's own. */
@@ -18,6 +30,8 @@ export interface Source<Secrets = unknown> {
   readonly name: SourceName;
   /** The variables that hold its secrets (any one set enables it). Secrets come only from the environment. */
   readonly secretVariables: readonly string[];
+  /** How the mapping file names its objects. */
+  readonly mappingKey: MappingKey;
   /** Its secrets, read from `env`; undefined when none is set. Throws a ConfigError for a malformed one. */
   secrets(env: Env): Secrets | undefined;
   /** Whether the request is the source's own, before a byte of it is parsed; comparisons in constant time. */

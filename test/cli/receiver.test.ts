@@ -377,6 +377,8 @@ describe('report-deployment serve', () => {
     writeFileSync(
       mapping,
       [
+        'environments:',
+        '  gitlab: { staging: Staging (GitLab) }',
         'argocd:',
         '  argocd/guestbook: { artifact: guestbook-web, environment: Production EU }',
         'flux:',
@@ -406,7 +408,7 @@ describe('report-deployment serve', () => {
       'apps Staging STARTED',
       'guestbook-web Production EU STARTED',
       'storefront staging SUCCEEDED',
-      'webhooks-api staging SUCCEEDED',
+      'webhooks-api Staging (GitLab) SUCCEEDED',
     ]);
     // A source's secret is needed for its route: a forged Argo CD token is refused.
     const forged = argocdDelivery('deployed');
@@ -443,17 +445,27 @@ describe('report-deployment serve', () => {
     expect((await next.ended).exitCode).toBe(0);
   });
 
-  it('refuses to start on a mapping file with a mistake, naming --mapping, the file and the line', async () => {
-    const { service } = await fakeService();
-    const mapping = join(mkdtempSync(join(tmpdir(), 'rd-mapping-')), 'mapping.yaml');
-    writeFileSync(mapping, 'argocd:\n  argocd/guestbook: { artifact: web, colour: blue }\n');
-    const result = await runCli(['serve', '--listen', '127.0.0.1:0', '--store', freshStore(), '--mapping', mapping], {
-      env: { DEPLOY_TRACKER_URL: service.url, DEPLOY_TRACKER_API_KEY: service.apiKey, ...SOURCE_ENV },
-      killAfterMs: 25_000,
-    });
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('--mapping');
-    expect(result.stderr).toContain(`${mapping}: line 2:`);
-    expect(result.stderr).toContain('"colour" is not a field');
-  });
+  it.each([
+    ['argocd:\n  argocd/guestbook: { artifact: web, colour: blue }\n', '"colour" is not a field'],
+    [
+      'github:\n  acme/shop-web: { artifact: web }\n',
+      `github: "acme/shop-web" can match no object: name it by the repository's name, without its owner (shop-web).`,
+    ],
+    ['argocd:\n  argocd/guestbook: { environment: "Prod\\u202e" }\n', 'argocd.argocd/guestbook.environment must be'],
+  ])(
+    'refuses to start on a mapping file with a mistake, naming --mapping, the file and the line: %j',
+    async (text, said) => {
+      const { service } = await fakeService();
+      const mapping = join(mkdtempSync(join(tmpdir(), 'rd-mapping-')), 'mapping.yaml');
+      writeFileSync(mapping, text);
+      const result = await runCli(['serve', '--listen', '127.0.0.1:0', '--store', freshStore(), '--mapping', mapping], {
+        env: { DEPLOY_TRACKER_URL: service.url, DEPLOY_TRACKER_API_KEY: service.apiKey, ...SOURCE_ENV },
+        killAfterMs: 25_000,
+      });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain('--mapping');
+      expect(result.stderr).toContain(`${mapping}: line 2:`);
+      expect(result.stderr).toContain(said);
+    },
+  );
 });

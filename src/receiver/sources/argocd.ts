@@ -10,6 +10,10 @@ import { derivedId, sameSecret } from './verify.js';
 export const argocd: Source<Buffer> = {
   name: 'argocd',
   secretVariables: ['ARGOCD_WEBHOOK_TOKEN'],
+  mappingKey: {
+    pattern: /^(?:[a-z0-9](?:[-a-z0-9]*[a-z0-9])?\/)?[a-z0-9](?:[-.a-z0-9]*[a-z0-9])?$/,
+    form: "the application's namespace/name (argocd/guestbook), or its name",
+  },
   secrets: (env) => (env.ARGOCD_WEBHOOK_TOKEN ? Buffer.from(env.ARGOCD_WEBHOOK_TOKEN, 'utf8') : undefined),
   verify: verifyArgoCd,
   parse: parseArgoCd,

@@ -23,6 +23,13 @@ const GROUPS = ['kustomize.toolkit.fluxcd.io', 'helm.toolkit.fluxcd.io'];
 export const flux: Source<Buffer> = {
   name: 'flux',
   secretVariables: ['FLUX_WEBHOOK_KEY'],
+  mappingKey: {
+    pattern: new RegExp(
+      `^(?:${[...KINDS].join('|')})/[a-z0-9](?:[-a-z0-9]*[a-z0-9])?/[a-z0-9](?:[-.a-z0-9]*[a-z0-9])?$`,
+    ),
+    form: 'Kind/namespace/name, Kind Kustomization or HelmRelease (Kustomization/flux-system/apps)',
+    labels: ['uid', 'cluster', 'env', 'environment'],
+  },
   secrets: (env) => (env.FLUX_WEBHOOK_KEY ? Buffer.from(env.FLUX_WEBHOOK_KEY, 'utf8') : undefined),
   verify: verifyFlux,
   parse: parseFlux,

@@ -23,6 +23,7 @@ const STATES = new Map<string, DeploymentStatus>([
 export const github: Source<Buffer> = {
   name: 'github',
   secretVariables: ['GITHUB_WEBHOOK_SECRET'],
+  mappingKey: { pattern: /^[A-Za-z0-9._-]{1,100}$/, form: "the repository's name, without its owner (shop-web)" },
   secrets: (env) => (env.GITHUB_WEBHOOK_SECRET ? Buffer.from(env.GITHUB_WEBHOOK_SECRET, 'utf8') : undefined),
   verify: verifyGithub,
   parse: parseGithub,

@@ -22,6 +22,10 @@ const STATUSES = new Map<string, DeploymentStatus>([
 export const gitlab: Source<GitLabSecrets> = {
   name: 'gitlab',
   secretVariables: ['GITLAB_WEBHOOK_TOKEN', 'GITLAB_WEBHOOK_SIGNING_TOKEN'],
+  mappingKey: {
+    pattern: /^(?:\d{1,15}|[\w.][\w.-]*(?:\/[\w.][\w.-]*)+)$/,
+    form: "the project's path with its namespace (group/project, group/subgroup/project) or its numeric id",
+  },
   secrets: gitLabSecrets,
   verify: verifyGitLab,
   parse: parseGitLab,
