@@ -27,13 +27,18 @@ export interface DeploymentEvent {
   status: DeploymentStatus;
   /** The source object the mapping file names (a repository, a project, an application, a Kustomization). */
   object: string;
+  /** What tells two source objects of the same name apart (Flux: the uid and the Alert's cluster and environment metadata). */
+  labels?: Readonly<Record<string, string>>;
   fields: EventFields;
   /**
-   * Flux: an end with no start is a deployment only where the object's revision changed since the
-   * one last seen; the first sight of an object is its baseline. Every event that has it moves the
-   * object's last-seen revision.
+   * Flux: the object's last-seen revision (store/rules.ts). `object` is the object's identity (its
+   * name, uid and labels: one per cluster); `at` the event's own time, the object's order: an event
+   * older than the one last seen is late and moves nothing. Where `repeats` (a periodic
+   * ReconciliationSucceeded), an end with no start is a deployment only where the revision changed
+   * since the one last seen, and the first sight of an object is its baseline; a Helm install,
+   * upgrade or rollback happens once per change and is a deployment whatever the baseline.
    */
-  baseline?: { object: string; revision: string };
+  baseline?: { object: string; revision: string; at: number; repeats: boolean };
 }
 
 /** The raw request a source checks and reads: headers lower-cased, the body's bytes as they came. */

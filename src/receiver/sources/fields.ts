@@ -83,8 +83,6 @@ export function bounded(event: DeploymentEvent): DeploymentEvent {
     key: clean(event.key),
     object: clean(event.object),
     fields: { ...(cut as typeof fields), ...(link && [...link].length <= FIELD_LENGTH ? { link } : {}) },
-    ...(event.baseline
-      ? { baseline: { object: clean(event.baseline.object), revision: event.baseline.revision } }
-      : {}),
+    ...(event.baseline ? { baseline: { ...event.baseline, object: clean(event.baseline.object) } } : {}),
   };
 }

@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent, EventFields, SourceName } from '../event.js';
 import { toRecord, type ItemRow } from './item-record.js';
-import { skipReason } from './rules.js';
+import { seenAfter, skipReason, type LastSeen } from './rules.js';
 import { loadSqlite, type DatabaseSync } from './sqlite-load.js';
 import { applyOutcome } from './sqlite-outcome.js';
 import { sqlitePruner } from './sqlite-prune.js';
@@ -68,13 +68,14 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
   }
 
   function addEvent(source: SourceName, deliveryId: string, event: DeploymentEvent, at: number): void {
-    let lastRevision: string | undefined;
+    let lastSeen: LastSeen | undefined;
     if (event.baseline) {
-      lastRevision = (q.revision.get(event.baseline.object) as unknown as { revision: string } | undefined)?.revision;
-      q.setRevision.run(event.baseline.object, event.baseline.revision);
+      lastSeen = q.revision.get(event.baseline.object) as unknown as LastSeen | undefined;
+      const seen = seenAfter(event.baseline, lastSeen);
+      q.setRevision.run(event.baseline.object, seen.revision, seen.at);
     }
     const key = q.key.get(event.key) as unknown as KeyRow | undefined;
-    const reason = skipReason(event, { accepted: key?.accepted ?? undefined }, lastRevision);
+    const reason = skipReason(event, { accepted: key?.accepted ?? undefined }, lastSeen);
     const fields = JSON.stringify(event.fields);
     if (reason) {
       q.insertItem.run(source, deliveryId, event.key, event.status, fields, 'skipped', null, reason, at, at);
