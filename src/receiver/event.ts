@@ -51,8 +51,12 @@ export interface IncomingRequest {
 
 /** What a source makes of a verified request. */
 export type Parsed =
-  /** Stored, then answered 2xx. `deliveryId` deduplicates: a second delivery with it stores nothing. */
-  | { verdict: 'accepted'; deliveryId: string; events: DeploymentEvent[] }
+  /**
+   * Stored, then answered 2xx. `deliveryId` deduplicates: a second delivery with it stores nothing.
+   * `sentAt`: the payload's own time (ms since the epoch), where it has one; older than the
+   * retention window, the delivery is stored nowhere (retention.ts).
+   */
+  | { verdict: 'accepted'; deliveryId: string; events: DeploymentEvent[]; sentAt?: number }
   /** Well signed, but records nothing (a ping, a state that records nothing): 2xx, nothing stored. */
   | { verdict: 'ignored'; deliveryId: string; reason: string }
   /** Not what the source sends (malformed JSON, the wrong shape): a 4xx, nothing stored. */

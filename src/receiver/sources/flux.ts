@@ -96,7 +96,7 @@ function parseFlux(request: IncomingRequest): Parsed {
     },
     baseline: { object: identity(object, labels), revision, at, repeats: !HELM_ACTIONS.test(reason) },
   };
-  return { verdict: 'accepted', deliveryId, events: [bounded(event)] };
+  return { verdict: 'accepted', deliveryId, events: [bounded(event)], sentAt: at };
 }
 
 /** The uid, and each of LABELS the event's metadata holds. */

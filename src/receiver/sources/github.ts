@@ -8,6 +8,7 @@ import { DefaultEnvironment, type DeploymentStatus } from '../../core/constants.
 import { isObject } from '../../core/json.js';
 import type { EventFields, IncomingRequest, Parsed } from '../event.js';
 import type { Source, Verification } from '../source.js';
+import { rfc3339 } from './times.js';
 
 // A Map, not an object: a state named `__proto__` or `constructor` must find nothing.
 const STATES = new Map<string, DeploymentStatus>([
@@ -106,11 +107,18 @@ function deploymentStatus(payload: unknown, deliveryId: string): Parsed {
     return { verdict: 'invalid', reason: `a field is over ${FIELD_LENGTH} characters` };
   }
   const key = `github:${repositoryId as number}:${facts.id}`;
-  return { verdict: 'accepted', deliveryId, events: [{ key, status, object: repositoryName, fields }] };
+  const sentAt = rfc3339(stringAt(payload, 'deployment_status', 'updated_at'));
+  return { verdict: 'accepted', deliveryId, events: [{ key, status, object: repositoryName, fields }], sentAt };
 }
 
 function optional<K extends 'description' | 'link'>(name: K, value: string | undefined): Partial<Record<K, string>> {
   return value ? ({ [name]: value } as Partial<Record<K, string>>) : {};
+}
+
+/** The string at `payload.<outer>.<name>`; '' where there is none. */
+function stringAt(payload: unknown, outer: string, name: string): string {
+  const value = isObject(payload) && isObject(payload[outer]) ? payload[outer][name] : undefined;
+  return typeof value === 'string' ? value : '';
 }
 
 function json(body: Buffer): unknown {

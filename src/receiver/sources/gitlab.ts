@@ -6,6 +6,7 @@ import type { DeploymentEvent, IncomingRequest, Parsed } from '../event.js';
 import type { Source } from '../source.js';
 import { at, bounded, clean, firstOf, header, optional, parseJson, text, wholeNumber } from './fields.js';
 import { gitLabSecrets, verifyGitLab, type GitLabSecrets } from './gitlab-auth.js';
+import { gitlabTime } from './times.js';
 import { derivedId } from './verify.js';
 
 /**
@@ -77,7 +78,7 @@ function parseGitLab(request: IncomingRequest): Parsed {
       ...optional('link', text(payload, 'deployable_url')),
     },
   };
-  return { verdict: 'accepted', deliveryId, events: [bounded(event)] };
+  return { verdict: 'accepted', deliveryId, events: [bounded(event)], sentAt: gitlabTime(changedAt) };
 }
 
 /** The delivery's own id, as GitLab sends it: Idempotency-Key, else webhook-id. */

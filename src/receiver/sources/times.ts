@@ -11,15 +11,24 @@ export function rfc3339(value: string): number | undefined {
   const [, date, time, fraction, zone] = parts as unknown as [string, string, string, string | undefined, string];
   // Milliseconds: Date.parse takes three digits of a fraction, no more.
   const ms = fraction ? `.${fraction.padEnd(3, '0').slice(0, 3)}` : '';
-  return valid(Date.parse(`${date}T${time}${ms}${zone.toUpperCase()}`));
+  return calendar(date, time) ? valid(Date.parse(`${date}T${time}${ms}${zone.toUpperCase()}`)) : undefined;
 }
 
 /** GitLab's `status_changed_at` (`2021-04-28 21:50:00 +0200`, or `... UTC`), else RFC 3339. */
 export function gitlabTime(value: string): number | undefined {
   const parts = GITLAB.exec(value);
   if (!parts) return rfc3339(value);
-  const [, date, time, hours, minutes] = parts;
+  const [, date, time, hours, minutes] = parts as unknown as [string, string, string, string?, string?];
+  if (!calendar(date, time)) return undefined;
   return valid(Date.parse(`${date}T${time}${hours ? `${hours}:${minutes}` : 'Z'}`));
+}
+
+/** A day the calendar has and a time of day (Date.parse would take 30 February for 2 March). */
+function calendar(date: string, time: string): boolean {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const [hours, minutes, seconds] = time.split(':').map(Number) as [number, number, number];
+  const real = new Date(Date.UTC(year, month - 1, day));
+  return real.getUTCMonth() === month - 1 && real.getUTCDate() === day && hours < 24 && minutes < 60 && seconds < 61;
 }
 
 function valid(ms: number): number | undefined {
