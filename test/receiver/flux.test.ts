@@ -187,6 +187,10 @@ describe('Flux: the events', () => {
         reason: 'timestamp (RFC 3339, as notification-controller sends it) is required',
       });
     }
+    // An event that records nothing is ignored, with a time or without.
+    expect(flux.parse(request({ ...succeeded, reason: 'DependencyNotReady', timestamp: undefined }))).toMatchObject({
+      verdict: 'ignored',
+    });
     for (const [timestamp, at] of [
       ['2026-03-02T10:15:31.123456789Z', Date.parse('2026-03-02T10:15:31.123Z')],
       ['2026-03-02T11:15:31+01:00', Date.parse('2026-03-02T10:15:31Z')],

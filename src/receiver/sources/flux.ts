@@ -62,10 +62,6 @@ function parseFlux(request: IncomingRequest): Parsed {
     return { verdict: 'invalid', reason: 'involvedObject.kind, .name and .uid (a Kubernetes uid) are required' };
   }
   const reason = text(body, 'reason');
-  const at = rfc3339(text(body, 'timestamp'));
-  if (at === undefined) {
-    return { verdict: 'invalid', reason: 'timestamp (RFC 3339, as notification-controller sends it) is required' };
-  }
   const revision = clean(metadata(body, 'revision'), 300);
   const key = `flux:${uid}:${revision}`;
   const status = statusOf(reason);
@@ -76,6 +72,11 @@ function parseFlux(request: IncomingRequest): Parsed {
   if (!KINDS.has(kind)) return { verdict: 'ignored', deliveryId, reason: `${kind} events are not deployments` };
   if (!status) return { verdict: 'ignored', deliveryId, reason: `reason ${JSON.stringify(reason)} records nothing` };
   if (!revision) return { verdict: 'ignored', deliveryId, reason: 'the event names no revision' };
+  // The object's own order, and the delivery's age (retention.ts).
+  const at = rfc3339(text(body, 'timestamp'));
+  if (at === undefined) {
+    return { verdict: 'invalid', reason: 'timestamp (RFC 3339, as notification-controller sends it) is required' };
+  }
   const namespace = text(body, 'involvedObject', 'namespace');
   const object = [kind, namespace, name].filter(Boolean).join('/');
   const labels = labelsOf(body, uid);
