@@ -179,6 +179,19 @@ describe('Flux: the events', () => {
     });
   });
 
+  it('keeps a label to 150 characters, so that the identity keeps its uid whole', () => {
+    const succeeded = fixture('flux', 'kustomization-succeeded.json');
+    const long = { ...succeeded, metadata: { revision: `main@sha1:${SHA}`, cluster: 'c'.repeat(400) } };
+    expect(flux.parse(request(long))).toMatchObject({
+      events: [
+        {
+          labels: { cluster: 'c'.repeat(150) },
+          baseline: { object: `${object}@cluster=${'c'.repeat(150)}@uid=${UID}` },
+        },
+      ],
+    });
+  });
+
   it('requires the time Flux gives every event, RFC 3339, and reads it to the millisecond', () => {
     const succeeded = fixture('flux', 'kustomization-succeeded.json');
     for (const timestamp of [undefined, '', '2026-03-02 10:15:31', 'yesterday', 1772446531, '2026-13-02T10:15:31Z']) {

@@ -100,11 +100,14 @@ function parseFlux(request: IncomingRequest): Parsed {
   return { verdict: 'accepted', deliveryId, events: [bounded(event)], sentAt: at };
 }
 
-/** The uid, and each of LABELS the event's metadata holds. */
+/**
+ * The uid, and each of LABELS the event's metadata holds. Each at most 150 characters: with a
+ * Kubernetes name and namespace, the identity stays within a field's length, its uid whole.
+ */
 function labelsOf(body: unknown, uid: string): Record<string, string> {
   const labels: Record<string, string> = {};
   for (const name of LABELS) {
-    const value = clean(metadata(body, name), 200);
+    const value = clean(metadata(body, name), 150);
     if (value) labels[name] = value;
   }
   return { ...labels, uid };
