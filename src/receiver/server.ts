@@ -7,6 +7,7 @@ import type { Log } from '../core/log.js';
 import type { DeploymentEvent, SourceName } from './event.js';
 import type { Metrics, Verdict } from './metrics.js';
 import { createProbe, type Probe } from './probe.js';
+import { tooOld } from './retention.js';
 import type { Source } from './source.js';
 import type { Store } from './store/store.js';
 
@@ -152,6 +153,11 @@ async function deliver(
   if (parsed.verdict === 'ignored') {
     said('ignored', parsed.deliveryId, parsed.reason);
     return answer(response, 202, `ignored: ${parsed.reason}\n`);
+  }
+  const stale = tooOld(parsed.sentAt, incoming.now);
+  if (stale) {
+    said('ignored', parsed.deliveryId, stale);
+    return answer(response, 202, `ignored: ${stale}\n`);
   }
   let result;
   try {

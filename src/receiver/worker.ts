@@ -14,6 +14,7 @@ import { DefaultEnvironment, DeploymentType, Limits, Settings } from '../core/co
 import { failureOutcome, keyAccepted, keyRefused, type RetryPolicy } from './failure.js';
 import type { Metrics } from './metrics.js';
 import { outageLog } from './outage.js';
+import { RETAIN_MS } from './retention.js';
 import { nextStep } from './store/rules.js';
 import type { Outcome, Store, Work } from './store/store.js';
 
@@ -35,9 +36,6 @@ interface WorkerOptions {
   pruneEveryMs?: number;
   now?: () => number;
 }
-
-/** Longer than any sender redelivers (GitHub: 3 days), so that a redelivery is still found a duplicate. */
-const RETAIN_MS = 7 * 24 * 3600_000;
 
 export interface Worker {
   /** New work was stored: look now rather than at the next poll. */

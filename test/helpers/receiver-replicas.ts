@@ -9,6 +9,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { renderGoTemplate } from './receiver/go-template.ts';
+import { gitlabTime, rfc3339, SENT_AT } from './receiver/request.ts';
 import { installedCli, installedSea } from './run-cli.ts';
 
 export const WEBHOOK_SECRET = 'replicas-webhook-secret';
@@ -130,7 +131,7 @@ export interface Deployment extends GithubDeployment {
 export function githubPayload(deployment: GithubDeployment, state: string): Buffer {
   const payload = structuredClone(TEMPLATE);
   payload.deployment = { ...payload.deployment, id: deployment.id, sha: deployment.sha };
-  payload.deployment_status = { ...payload.deployment_status, state };
+  payload.deployment_status = { ...payload.deployment_status, state, updated_at: rfc3339(SENT_AT) };
   return Buffer.from(JSON.stringify(payload));
 }
 
@@ -148,6 +149,7 @@ export function gitlabPayload(deployment: GithubDeployment, status: string): Buf
     JSON.stringify({
       ...GITLAB_TEMPLATE,
       status,
+      status_changed_at: gitlabTime(SENT_AT),
       deployment_id: deployment.id,
       short_sha: deployment.sha.slice(0, 8),
       commit_url: `${base}${deployment.sha}`,
@@ -173,8 +175,7 @@ const ARGOCD_CONFIG = (
 /** A Kubernetes uid of the deployment's own (Argo CD's application, Flux's object). */
 const uidOf = (deployment: Deployment) => `00000000-0000-4000-8000-${deployment.id.toString(16).padStart(12, '0')}`;
 /** When the deployment's sync started: what ties Argo CD's notifications of one sync together. */
-const startedAtOf = (deployment: Deployment) =>
-  new Date(Date.UTC(2026, 2, 2) + deployment.id * 1000).toISOString().replace('.000Z', 'Z');
+const startedAtOf = (deployment: Deployment) => rfc3339(SENT_AT - 86_400_000 + deployment.id * 1000);
 
 /** The Argo CD notifications the shipped ConfigMap sends, and `terminating`: a sync-running body that records nothing. */
 export type ArgocdTrigger = 'on-sync-running' | 'on-deployed' | 'on-sync-failed' | 'on-health-degraded' | 'terminating';
@@ -241,6 +242,7 @@ export function fluxPayload(
       ...FLUX_TEMPLATE,
       involvedObject: { ...FLUX_TEMPLATE.involvedObject, name: `apps-${deployment.id}`, uid: uidOf(deployment) },
       reason,
+      timestamp: rfc3339(SENT_AT),
       message: `${reason} at ${sha}`,
       metadata: { ...FLUX_TEMPLATE.metadata, revision: `main@sha1:${sha}` },
     }),

@@ -99,6 +99,8 @@ describe('GitLab: parse', () => {
     expect(gitlab.parse(request(success, { 'idempotency-key': 'f6b1d7b0-3c44-4a27-9d4e-2a8c1e0b5f31' }))).toEqual({
       verdict: 'accepted',
       deliveryId: 'f6b1d7b0-3c44-4a27-9d4e-2a8c1e0b5f31',
+      // status_changed_at, 2021-04-28 21:50:00 +0200: for a replay past retention (replay.test.ts).
+      sentAt: Date.parse('2021-04-28T19:50:00Z'),
       events: [
         {
           key: 'gitlab:10.126.0.2:3000:30:15',

@@ -16,7 +16,7 @@ beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const flux = (key: string, revision: string) =>
-  event(key, 'SUCCEEDED', { baseline: { object: 'flux:uid-1', revision } });
+  event(key, 'SUCCEEDED', { baseline: { object: 'flux:uid-1', revision, at: Date.UTC(2030, 0, 1), repeats: true } });
 
 describe('deliveries import', () => {
   it('moves the queue, held creates and deployments’ ids into an empty PostgreSQL store, once', async () => {
@@ -102,7 +102,7 @@ describe('deliveries import', () => {
     db.exec(`UPDATE meta SET value = '99' WHERE name = 'schema_version'`);
     db.close();
     const newer = await runCli(['deliveries', 'import', '--from', other, '--store', store]);
-    expect(newer.stderr).toMatch(/--from is not a receiver's store of this version \(.*schema 99, expected 1\)/);
+    expect(newer.stderr).toMatch(/--from is not a receiver's store of this version \(.*schema 99, expected 2\)/);
     const notPostgres = await runCli(['deliveries', 'import', '--from', 'x.sqlite', '--store', join(dir, 'y.sqlite')]);
     expect(notPostgres.stderr).toMatch(/--store must name the PostgreSQL database to import into/);
     const noFrom = await runCli(['deliveries', 'import', '--store', store]);

@@ -17,7 +17,7 @@ import { ROOT } from '../helpers/run-action.ts';
 import { fixture, fluxSignature, NOW, request, standardSignature } from '../helpers/receiver/request.ts';
 
 const RUNS = { numRuns: 200 };
-const EVENT_KEYS = ['baseline', 'fields', 'key', 'object', 'status'];
+const EVENT_KEYS = ['baseline', 'fields', 'key', 'labels', 'object', 'status'];
 const FIELD_KEYS = [
   'artifactName',
   'branch',
@@ -204,7 +204,8 @@ function checkEvent(event: DeploymentEvent): void {
     event.key,
     event.object,
     ...(Object.values(event.fields) as string[]),
-    ...Object.values(event.baseline ?? {}),
+    ...(event.baseline ? [event.baseline.object, event.baseline.revision] : []),
+    ...Object.values(event.labels ?? {}),
   ];
   for (const value of strings) {
     expect(typeof value).toBe('string');

@@ -108,6 +108,19 @@ describe('the PostgreSQL store', () => {
     await expect(open(url).ping()).rejects.toThrow(/written by a newer report-deployment/);
   });
 
+  it("takes a schema 1 database up: Flux's revisions by bare name are dropped, each then known by its time", async () => {
+    const url = await testDatabase('migrate-1');
+    await open(url).ping();
+    await sql(url, `ALTER TABLE report_deployment.revisions DROP COLUMN seen_at`);
+    await sql(url, `UPDATE report_deployment.meta SET value = '1' WHERE name = 'schema_version'`);
+    await sql(url, `INSERT INTO report_deployment.revisions (object, revision) VALUES ('Kustomization/x/apps', 'r1')`);
+    await open(url).ping();
+    expect(await sql(url, `SELECT value FROM report_deployment.meta WHERE name = 'schema_version'`)).toEqual([
+      { value: '2' },
+    ]);
+    expect(await sql(url, `SELECT object, seen_at FROM report_deployment.revisions`)).toEqual([]);
+  });
+
   it('hands each due key to one replica at a time, however many claim together', async () => {
     const url = await testDatabase('claims');
     const [first, ...others] = Array.from({ length: 4 }, () => open(url));

@@ -52,6 +52,25 @@ describe('the SQLite store file', () => {
     expect(() => openStore(path)).toThrow(/written by a newer report-deployment/);
   });
 
+  it("takes a schema 1 file up: Flux's revisions by bare name are dropped, each then known by its identity and time", async () => {
+    const path = join(dir, 'schema1.sqlite');
+    await openStore(path).close();
+    const db = new DatabaseSync(path);
+    db.exec(`ALTER TABLE revisions DROP COLUMN seen_at; UPDATE meta SET value = '1' WHERE name = 'schema_version'`);
+    db.exec(`INSERT INTO revisions (object, revision) VALUES ('Kustomization/flux-system/apps', 'r1')`);
+    db.close();
+    await openStore(path).close();
+    const after = new DatabaseSync(path);
+    expect(after.prepare(`SELECT value FROM meta WHERE name = 'schema_version'`).get()).toEqual({ value: '2' });
+    expect(after.prepare(`SELECT count(*) AS n FROM revisions`).get()).toEqual({ n: 0 });
+    expect(after.prepare(`SELECT name FROM pragma_table_info('revisions') ORDER BY cid`).all()).toEqual([
+      { name: 'object' },
+      { name: 'revision' },
+      { name: 'seen_at' },
+    ]);
+    after.close();
+  });
+
   it('refuses a file that is not a store, and leaves a PostgreSQL URL to PostgreSQL', async () => {
     const other = join(dir, 'other.sqlite');
     const db = new DatabaseSync(other);

@@ -5,6 +5,7 @@ import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent, IncomingRequest, Parsed } from '../event.js';
 import type { Source, Verification } from '../source.js';
 import { at, bounded, clean, firstOf, header, kubernetesUid, optional, parseJson, text } from './fields.js';
+import { rfc3339 } from './times.js';
 import { derivedId, sameSecret } from './verify.js';
 
 export const argocd: Source<Buffer> = {
@@ -74,7 +75,11 @@ function parseArgoCd(request: IncomingRequest): Parsed {
       ...optional('link', /^https?:\/\//.test(argocdUrl) ? `${argocdUrl}/applications/${object}?operation=true` : ''),
     },
   };
-  return { verdict: 'accepted', deliveryId, events: [bounded(event)] };
+  // When the sync ended (or started): a degraded application's notification may come long after
+  // its sync, and carries no time of its own.
+  const sentAt =
+    trigger === 'on-health-degraded' ? undefined : rfc3339(firstOf(text(body, 'operation', 'finishedAt'), startedAt));
+  return { verdict: 'accepted', deliveryId, events: [bounded(event)], sentAt };
 }
 
 type Decision = { status: DeploymentStatus; reason?: never } | { status?: never; reason: string };

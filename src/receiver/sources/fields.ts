@@ -103,9 +103,7 @@ export function bounded(event: DeploymentEvent): DeploymentEvent {
       ...(cut as typeof fields),
       ...(whole && codePointEnd(whole, FIELD_LENGTH) === whole.length ? { link: whole } : {}),
     },
-    ...(event.baseline
-      ? { baseline: { object: clean(event.baseline.object), revision: event.baseline.revision } }
-      : {}),
+    ...(event.baseline ? { baseline: { ...event.baseline, object: clean(event.baseline.object) } } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import type { EventFields, IncomingRequest, Parsed } from '../event.js';
 import type { Source, Verification } from '../source.js';
 import { bounded, clean, instanceOf, optional } from './fields.js';
 import { bodyDigest } from './verify.js';
+import { rfc3339 } from './times.js';
 
 // A Map, not an object: a state named `__proto__` or `constructor` must find nothing.
 const STATES = new Map<string, DeploymentStatus>([
@@ -112,8 +113,16 @@ function deploymentStatus(payload: unknown, deliveryId: string, instance: string
   };
   // The instance first: github.com's and a GitHub Enterprise Server's ids are counted apart.
   const key = `github:${instance}:${repositoryId as number}:${facts.id}`;
+  const sentAt = rfc3339(stringAt(payload, 'deployment_status', 'updated_at'));
   // The same cleaner as every source's: one bounded line per value, whatever the signed payload holds.
-  return { verdict: 'accepted', deliveryId, events: [bounded({ key, status, object: repositoryName, fields })] };
+  const event = bounded({ key, status, object: repositoryName, fields });
+  return { verdict: 'accepted', deliveryId, events: [event], sentAt };
+}
+
+/** The string at `payload.<outer>.<name>`; '' where there is none. */
+function stringAt(payload: unknown, outer: string, name: string): string {
+  const value = isObject(payload) && isObject(payload[outer]) ? payload[outer][name] : undefined;
+  return typeof value === 'string' ? value : '';
 }
 
 function json(body: Buffer): unknown {

@@ -6,6 +6,7 @@ import type { DeploymentEvent, IncomingRequest, Parsed } from '../event.js';
 import type { Source, Verified } from '../source.js';
 import { at, bounded, clean, firstOf, header, instanceOf, optional, parseJson, text, wholeNumber } from './fields.js';
 import { gitLabSecrets, verifyGitLab, type GitLabSecrets } from './gitlab-auth.js';
+import { gitlabTime } from './times.js';
 import { derivedId } from './verify.js';
 
 /**
@@ -86,7 +87,7 @@ function parseGitLab(request: IncomingRequest, verified?: Verified): Parsed {
       ...optional('link', text(payload, 'deployable_url')),
     },
   };
-  return { verdict: 'accepted', deliveryId, events: [bounded(event)] };
+  return { verdict: 'accepted', deliveryId, events: [bounded(event)], sentAt: gitlabTime(changedAt) };
 }
 
 /**

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent } from '../event.js';
 import { refreshKeys, rows, S } from './postgres-schema.js';
-import { skipReason } from './rules.js';
+import { seenAfter, skipReason, type LastSeen } from './rules.js';
 import { idsOf, type AcceptResult, type NewDelivery, type SkippedEvent } from './store.js';
 
 export async function acceptBatch(db: pg.PoolClient, batch: NewDelivery[], at: number): Promise<AcceptResult[]> {
@@ -33,14 +33,14 @@ export async function acceptBatch(db: pg.PoolClient, batch: NewDelivery[], at: n
   );
   for (const row of keyRows) accepted.set(row.key, row.accepted ?? undefined);
   const objects = [...new Set(events.flatMap(({ event }) => (event.baseline ? [event.baseline.object] : [])))].sort();
-  const revisions = new Map<string, string>();
+  const revisions = new Map<string, LastSeen>();
   if (objects.length) {
-    const found = await rows<{ object: string; revision: string }>(
+    const found = await rows<{ object: string; revision: string; at: string }>(
       db,
-      `SELECT object, revision FROM ${S}.revisions WHERE object = ANY($1) ORDER BY object FOR UPDATE`,
+      `SELECT object, revision, seen_at AS at FROM ${S}.revisions WHERE object = ANY($1) ORDER BY object FOR UPDATE`,
       [objects],
     );
-    for (const row of found) revisions.set(row.object, row.revision);
+    for (const row of found) revisions.set(row.object, { revision: row.revision, at: Number(row.at) });
   }
   // The rules, in arrival order, over what the store holds and what this batch adds.
   const decided = events.map(({ delivery, event }) => itemOf(delivery, event, accepted, revisions, at));
@@ -68,9 +68,13 @@ export async function acceptBatch(db: pg.PoolClient, batch: NewDelivery[], at: n
   ]);
   if (revisions.size)
     await db.query(
-      `INSERT INTO ${S}.revisions (object, revision) SELECT * FROM unnest($1::text[], $2::text[])
-       ON CONFLICT (object) DO UPDATE SET revision = excluded.revision`,
-      [[...revisions.keys()], [...revisions.values()]],
+      `INSERT INTO ${S}.revisions (object, revision, seen_at) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+       ON CONFLICT (object) DO UPDATE SET revision = excluded.revision, seen_at = excluded.seen_at`,
+      [
+        [...revisions.keys()],
+        [...revisions.values()].map((seen) => seen.revision),
+        [...revisions.values()].map((seen) => seen.at),
+      ],
     );
   await refreshKeys(db, keys);
   return results();
@@ -112,15 +116,15 @@ function itemOf(
   delivery: NewDelivery,
   event: DeploymentEvent,
   accepted: Map<string, DeploymentStatus | undefined>,
-  revisions: Map<string, string>,
+  revisions: Map<string, LastSeen>,
   at: number,
 ) {
-  let lastRevision: string | undefined;
+  let lastSeen: LastSeen | undefined;
   if (event.baseline) {
-    lastRevision = revisions.get(event.baseline.object);
-    revisions.set(event.baseline.object, event.baseline.revision);
+    lastSeen = revisions.get(event.baseline.object);
+    revisions.set(event.baseline.object, seenAfter(event.baseline, lastSeen));
   }
-  const reason = skipReason(event, { accepted: accepted.get(event.key) }, lastRevision);
+  const reason = skipReason(event, { accepted: accepted.get(event.key) }, lastSeen);
   if (!reason) accepted.set(event.key, event.status);
   return {
     source: delivery.source,

@@ -27,7 +27,7 @@ type Row = Record<string, unknown>;
 
 const COLUMNS = {
   deliveries: ['source', 'delivery_id', 'received_at'],
-  revisions: ['object', 'revision'],
+  revisions: ['object', 'revision', 'seen_at'],
   keys: ['key', 'accepted', 'recorded', 'service_id', 'service_id_numeric', 'ready_at'],
   items: [
     'source',
@@ -101,6 +101,7 @@ export async function importSqlite(file: string, url: string): Promise<Imported>
 /** The PostgreSQL type of each column that is not text. */
 const TYPES: Record<string, string> = {
   received_at: 'bigint',
+  seen_at: 'bigint',
   ready_at: 'bigint',
   first_failed_at: 'bigint',
   next_at: 'bigint',

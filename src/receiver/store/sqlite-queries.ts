@@ -10,9 +10,9 @@ export function prepareQueries(db: DatabaseSync) {
       `INSERT INTO deliveries (source, delivery_id, received_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
     hasDelivery: sql(`SELECT 1 AS found FROM deliveries WHERE source = ? AND delivery_id = ?`),
-    revision: sql(`SELECT revision FROM revisions WHERE object = ?`),
+    revision: sql(`SELECT revision, seen_at AS at FROM revisions WHERE object = ?`),
     setRevision: sql(
-      `INSERT INTO revisions (object, revision) VALUES (?, ?) ON CONFLICT (object) DO UPDATE SET revision = excluded.revision`,
+      `INSERT INTO revisions (object, revision, seen_at) VALUES (?, ?, ?) ON CONFLICT (object) DO UPDATE SET revision = excluded.revision, seen_at = excluded.seen_at`,
     ),
     key: sql(`SELECT * FROM keys WHERE key = ?`),
     accept: sql(

@@ -5,7 +5,7 @@
 import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent, EventFields, SourceName } from '../event.js';
 import { toRecord, type ItemRow } from './item-record.js';
-import { skipReason } from './rules.js';
+import { seenAfter, skipReason, type LastSeen } from './rules.js';
 import type { DatabaseSync } from './sqlite-load.js';
 import { holdStore, openDatabase } from './sqlite-open.js';
 import { applyOutcome } from './sqlite-outcome.js';
@@ -70,13 +70,14 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
 
   /** Queues the event, or answers why it is skipped (the caller decides whether to keep a row of it). */
   function addEvent(source: SourceName, deliveryId: string, event: DeploymentEvent, at: number): string | undefined {
-    let lastRevision: string | undefined;
+    let lastSeen: LastSeen | undefined;
     if (event.baseline) {
-      lastRevision = (q.revision.get(event.baseline.object) as unknown as { revision: string } | undefined)?.revision;
-      q.setRevision.run(event.baseline.object, event.baseline.revision);
+      lastSeen = q.revision.get(event.baseline.object) as unknown as LastSeen | undefined;
+      const seen = seenAfter(event.baseline, lastSeen);
+      q.setRevision.run(event.baseline.object, seen.revision, seen.at);
     }
     const key = q.key.get(event.key) as unknown as KeyRow | undefined;
-    const reason = skipReason(event, { accepted: key?.accepted ?? undefined }, lastRevision);
+    const reason = skipReason(event, { accepted: key?.accepted ?? undefined }, lastSeen);
     if (reason) return reason;
     const fields = JSON.stringify(event.fields);
     q.accept.run(event.key, event.status);

@@ -22,7 +22,7 @@ import type { DeploymentId } from '../../core/ids.js';
 import type { DeploymentEvent, EventFields, SourceName } from '../event.js';
 
 /** The schema version this code reads and writes; an engine migrates an older store up to it. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Where an item stands. `pending` and `sending` are work; `held` and `failed` wait for an operator. */
 export type ItemState = 'pending' | 'sending' | 'done' | 'skipped' | 'held' | 'failed';

@@ -334,26 +334,100 @@ export function storeContract(name: string, engine: Engine): void {
       expect(end).toMatchObject({ serviceId: undefined, recorded: undefined, item: { status: 'FAILED' } });
     });
 
+    /** A Flux event of `uid-1` at `revision`, sent at second `at` of the object's own clock. */
+    const flux = (key: string, status: DeploymentStatus, revision: string, at = 0, repeats = true) =>
+      event(key, status, {
+        baseline: { object: 'flux:uid-1', revision, at: Date.UTC(2030, 0, 1) + at * 1000, repeats },
+      });
+    /** Accepts each delivery, noting why each of its events was skipped (a delivery with nothing to send leaves no item). */
+    const skipLog = () => {
+      const said: [string, string][] = [];
+      const take = async (store: Store, deliveryId: string, ...events: DeploymentEvent[]) => {
+        const result = await acceptResult(store, deliveryId, ...events);
+        if (result.kind === 'stored') for (const { reason } of result.skipped) said.push([deliveryId, reason]);
+      };
+      return { said, take };
+    };
+
     it('applies the baseline rule: an end that started nothing counts only where the revision moved', async () => {
       const { store } = await fresh();
-      const flux = (key: string, status: DeploymentStatus, revision: string) =>
-        event(key, status, { baseline: { object: 'flux:uid-1', revision } });
       const reasons = async (deliveryId: string, ...events: DeploymentEvent[]) => {
         const result = await acceptResult(store, deliveryId, ...events);
         return result.kind === 'stored' ? result.skipped.map((skipped) => skipped.reason) : result.kind;
       };
       // First sight: baseline; then the same revision.
-      expect(await reasons('f1', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1'))).toEqual([
+      expect(await reasons('f1', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1', 1))).toEqual([
         'the first sight of flux:uid-1 is its baseline, not a deployment',
       ]);
-      expect(await reasons('f2', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1'))).toEqual([
+      expect(await reasons('f2', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1', 2))).toEqual([
         'flux:uid-1 is still at that revision',
       ]);
-      await accept(store, 'f3', flux('flux:uid-1:r2', 'SUCCEEDED', 'r2')); // a missed start: recorded
-      await accept(store, 'f4', flux('flux:uid-1:r3', 'STARTED', 'r3'));
-      await accept(store, 'f5', flux('flux:uid-1:r3', 'FAILED', 'r3')); // its own start: recorded
+      await accept(store, 'f3', flux('flux:uid-1:r2', 'SUCCEEDED', 'r2', 3)); // a missed start: recorded
+      await accept(store, 'f4', flux('flux:uid-1:r3', 'STARTED', 'r3', 4));
+      await accept(store, 'f5', flux('flux:uid-1:r3', 'FAILED', 'r3', 5)); // its own start: recorded
       expect(await store.list(['skipped'], 10)).toEqual([]);
       expect((await store.list(['pending'], 10)).map((item) => item.deliveryId)).toEqual(['f3', 'f4', 'f5']);
+    });
+
+    it("moves a Flux object's revision only forward in its own order: a late or replayed event moves nothing", async () => {
+      const { store, reopen } = await fresh();
+      const { said, take } = skipLog();
+      await take(store, 'f1', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1', 10)); // baseline
+      await take(store, 'f2', flux('flux:uid-1:r2', 'SUCCEEDED', 'r2', 20)); // recorded
+      await take(store, 'f3', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1', 10)); // the old success, replayed
+      await take(store, 'f4', flux('flux:uid-1:r0', 'STARTED', 'r0', 5)); // older still, a start
+      await take(store, 'f5', flux('flux:uid-1:r3', 'STARTED', 'r3', 30));
+      await store.close();
+      const again = await reopen();
+      // r2's periodic success, late (r3 started since): r2 is never recorded twice, r3's deployment goes on.
+      await take(again, 'f6', flux('flux:uid-1:r2', 'SUCCEEDED', 'r2', 25));
+      await take(again, 'f7', flux('flux:uid-1:r3', 'SUCCEEDED', 'r3', 40));
+      await take(again, 'f8', flux('flux:uid-1:r3', 'SUCCEEDED', 'r3', 50)); // next interval
+      expect(said).toEqual([
+        ['f1', 'the first sight of flux:uid-1 is its baseline, not a deployment'],
+        [
+          'f3',
+          'flux:uid-1 sent a later event already (at 2030-01-01T00:00:20.000Z; this one is of 2030-01-01T00:00:10.000Z): a late or replayed event',
+        ],
+        [
+          'f4',
+          'flux:uid-1 sent a later event already (at 2030-01-01T00:00:20.000Z; this one is of 2030-01-01T00:00:05.000Z): a late or replayed event',
+        ],
+        ['f6', 'the deployment has ended already (SUCCEEDED)'],
+        ['f8', 'the deployment has ended already (SUCCEEDED)'],
+      ]);
+      expect((await again.list(['pending'], 10)).map((item) => item.deliveryId)).toEqual(['f2', 'f5', 'f7']);
+    });
+
+    it('takes a late end of a deployment under way, without moving the revision back', async () => {
+      const { store } = await fresh();
+      const { said, take } = skipLog();
+      await take(store, 'f1', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1', 10)); // baseline
+      await take(store, 'f2', flux('flux:uid-1:r2', 'STARTED', 'r2', 20));
+      await take(store, 'f3', flux('flux:uid-1:r3', 'STARTED', 'r3', 40));
+      await take(store, 'f4', flux('flux:uid-1:r2', 'FAILED', 'r2', 30)); // r2's end, late: it ends r2
+      // Had r2's late end moved the object back to its time, this start would pass.
+      await take(store, 'f5', flux('flux:uid-1:r4', 'STARTED', 'r4', 35));
+      await take(store, 'f6', flux('flux:uid-1:r3', 'SUCCEEDED', 'r3', 50));
+      expect((await store.list(['pending'], 10)).map((item) => item.deliveryId)).toEqual(['f2', 'f3', 'f4', 'f6']);
+      expect(said).toEqual([
+        ['f1', 'the first sight of flux:uid-1 is its baseline, not a deployment'],
+        [
+          'f5',
+          'flux:uid-1 sent a later event already (at 2030-01-01T00:00:40.000Z; this one is of 2030-01-01T00:00:35.000Z): a late or replayed event',
+        ],
+      ]);
+    });
+
+    it("records a Helm install, upgrade or rollback whatever the baseline, once with the next interval's success", async () => {
+      const { store } = await fresh();
+      const { said, take } = skipLog();
+      await take(store, 'h1', flux('flux:uid-1:1.0.0', 'SUCCEEDED', '1.0.0', 10, false)); // first sight: an upgrade
+      await take(store, 'h2', flux('flux:uid-1:1.0.0', 'SUCCEEDED', '1.0.0', 20)); // its reconcile: the same key
+      await take(store, 'h3', flux('flux:uid-1:1.0.1', 'FAILED', '1.0.1', 30, false));
+      await take(store, 'h4', flux('flux:uid-1:1.0.0', 'SUCCEEDED', '1.0.0', 25, false)); // late: nothing
+      expect((await store.list(['pending'], 10)).map((item) => item.deliveryId)).toEqual(['h1', 'h3']);
+      expect(said.map(([deliveryId]) => deliveryId)).toEqual(['h2', 'h4']);
     });
 
     it('counts the queue, its oldest item, held and failed', async () => {
