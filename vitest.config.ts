@@ -23,6 +23,12 @@ const RUN_ONCE = [
  */
 export const NEEDS_SHELL_TOOLS = ['test/install-script.test.ts'];
 
+/**
+ * The Kubernetes examples rendered by `kubectl kustomize` (Kustomize 5): `npm run test:kube`
+ * (vitest.kube.config.ts), after `npm test`, where .ci/run installed kubectl.
+ */
+export const NEEDS_KUBECTL = ['test/kube/**/*.test.ts'];
+
 /** Windows' own tests (cmd.exe, PATHEXT) run where Windows is: the CI workflow's Windows job. */
 const WINDOWS_ONLY = process.platform === 'win32' ? [] : ['test/windows/**'];
 
@@ -46,7 +52,7 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['test/**/*.test.ts'],
-          exclude: [...WINDOWS_ONLY, ...NEEDS_SHELL_TOOLS],
+          exclude: [...WINDOWS_ONLY, ...NEEDS_SHELL_TOOLS, ...NEEDS_KUBECTL],
           provide: { cliSubject: 'npm' },
           // A real PostgreSQL for the store's tests and the replicas' (test/helpers/postgres.ts).
           globalSetup: ['test/helpers/postgres-setup.ts'],

@@ -11,12 +11,17 @@ __webpack_require__.d(__webpack_exports__, {
   createHttpClient: () => (  createHttpClient)
 });
 
-
 var promises_ = __webpack_require__(8500);
 var constants = __webpack_require__(6497);
 var network_error = __webpack_require__(1073);
 ; 
 
+const MAY_HAVE_ARRIVED = new Set(['timeout', 'reset', 'other']);
+function mayHaveArrived(outcome) {
+    if (outcome.kind === 'network')
+        return MAY_HAVE_ARRIVED.has(outcome.cause);
+    return outcome.status >= 500 || outcome.status === 408;
+}
 const PATCH_RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 const POST_RETRY_STATUSES = new Set([429, 503]);
 const POST_RETRY_CAUSES = new Set(['refused', 'dns', 'proxy-refused']);
@@ -115,7 +120,6 @@ function undiciLazyBuiltins() {
 
 
 
-const MAY_HAVE_ARRIVED = new Set(['timeout', 'reset', 'other']);
 async function createHttpClient(options) {
     const { timeoutMs, retries, proxy, log, random = Math.random } = options;
     const cut = (0,secret .sO)(options.apiKey ?? '');
@@ -167,15 +171,14 @@ async function createHttpClient(options) {
                 outcome = { kind: 'network', cause: failure.cause };
                 log.debug(`${label} -> ${failure.cause}: ${String(error)}`);
                 if (final() || !isRetryable(req.method, outcome)) {
-                    const mayHaveArrived = req.method === 'POST' && MAY_HAVE_ARRIVED.has(failure.cause);
-                    const text = mayHaveArrived
+                    const text = req.method === 'POST' && mayHaveArrived(outcome)
                         ? `${failure.text}; it may have reached the service, so it is not sent again`
                         : failure.text;
-                    throw new network_error .D(text, { cause: error });
+                    throw new network_error .D(text, failure.cause, { cause: error });
                 }
                 what = failure.text;
                 last = () => {
-                    throw new network_error .D(failure.text, { cause: error });
+                    throw new network_error .D(failure.text, failure.cause, { cause: error });
                 };
             }
             const delay = waitMs ?? backoffMs(retry, random);

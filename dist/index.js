@@ -105,6 +105,11 @@ function inertLines(line) {
   });
 class NetworkError extends Error {
     name = 'NetworkError';
+    category;
+    constructor(message, category = 'other', options) {
+        super(message, options);
+        this.category = category;
+    }
 }
 const CERTIFICATE_PROBLEMS = [
     [/CERT_HAS_EXPIRED/, 'has expired'],
@@ -2309,10 +2314,12 @@ var secret = __nccwpck_require__(5814);
 
 class ServiceError extends Error {
     lines;
-    constructor(lines) {
+    status;
+    constructor(lines, status) {
         super(lines.join('\n'));
         this.name = 'ServiceError';
         this.lines = lines;
+        this.status = status;
     }
 }
 async function createAll(tracker, bodies, { signal, onCreated } = {}) {
@@ -2353,14 +2360,14 @@ function createTracker(http, connection, { tool, serviceAddress }) {
             const response = await http.send(createRequest(baseUrl, apiKey, body), signal);
             const answer = successAnswer(response, cut, serviceAddress);
             const head = `HTTP ${response.status}, but`;
-            const id = answerId(response.text, answer.id, head, tool);
+            const id = answerId(response, answer.id, head, tool);
             if (!id || id.text === '')
-                throw new ServiceError([`${head} the answer has no deployment \`id\``]);
+                throw new ServiceError([`${head} the answer has no deployment \`id\``], response.status);
             const why = (0,secret .hK)(id.text, apiKey) ? 'holds the API key' : idProblem(id.text);
             if (why) {
                 throw new ServiceError([
                     `${head} the deployment id it returned ${why}, so it is not kept (the service may have recorded a deployment ${tool} cannot finish)`,
-                ]);
+                ], response.status);
             }
             return id;
         },
@@ -2404,24 +2411,24 @@ function successAnswer(response, cut, serviceAddress) {
             : 'it names no address';
         throw new ServiceError([
             `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set ${serviceAddress} to the service's own address.`,
-        ]);
+        ], status);
     }
     if (status < 200 || status >= 300)
-        throw new ServiceError(describeFailure(response, body, cut));
+        throw new ServiceError(describeFailure(response, body, cut), status);
     const encoding = compressed(response, cut);
     if (encoding) {
         throw new ServiceError([
             `HTTP ${status}, but the answer is ${encoding}, so it is not read nor taken as a success (the service may have acted on the request)`,
-        ]);
+        ], status);
     }
     if (!isObject(body)) {
         const why = response.truncated
             ? `is over ${constants .xu.answerBytes / 1024} KiB (only that much is read)`
             : 'is not a JSON object';
-        throw new ServiceError([`HTTP ${status}, but the answer ${why}, so it is not taken as a success`]);
+        throw new ServiceError([`HTTP ${status}, but the answer ${why}, so it is not taken as a success`], status);
     }
     if (body.success !== true)
-        throw new ServiceError([`HTTP ${status}, but the answer does not say \`success: true\``]);
+        throw new ServiceError([`HTTP ${status}, but the answer does not say \`success: true\``], status);
     return body;
 }
 function compressed(response, cut) {
@@ -2479,7 +2486,7 @@ function parseAnswer(text) {
         return undefined;
     }
 }
-function answerId(text, value, head, tool) {
+function answerId({ text, status }, value, head, tool) {
     if (typeof value !== 'number')
         return idFromJson(value);
     try {
@@ -2490,7 +2497,7 @@ function answerId(text, value, head, tool) {
             return { text: String(value), numeric: true };
         throw new ServiceError([
             `${head} the answer nests too deep for its numeric id to be read exactly (the service may have recorded a deployment ${tool} cannot finish)`,
-        ]);
+        ], status);
     }
 }
 

@@ -4,7 +4,8 @@
 // (`report-deployment run -- ...`). Before each, it prints the command line it runs; then what that
 // printed, stdout and stderr in the order they came; at the end what the service received and where
 // each deployment ended. Last, against the embedded fake only, the receiver (`report-deployment
-// serve`) taking a GitHub, an Argo CD and a Flux delivery, each signed as its sender signs it.
+// serve`) taking GitHub, GitLab, Argo CD and Flux deliveries, each proved as its sender proves it
+// (GitHub and Flux sign the body; GitLab sends its secret token, Argo CD a bearer token).
 //
 // With DEPLOY_TRACKER_URL and DEPLOY_TRACKER_API_KEY set, it talks to that service instead, and
 // records two made-up deployments there (artifact DEMO_ARTIFACT_ID, default 42): so it asks for
@@ -20,6 +21,7 @@ import {
   argocdDelivery,
   fluxDelivery,
   githubDelivery,
+  gitlabDelivery,
   SOURCE_ENV,
   type SourceDelivery,
 } from '../test/helpers/receiver/deliveries.ts';
@@ -138,13 +140,16 @@ async function receiver(fake: FakeService): Promise<number> {
     return (await run).exitCode ?? 1;
   }
   const before = fake.deployments.size;
+  // Each with what proves it: a signature of the body, or a token the sender sends as it is.
   const deliveries: [string, SourceDelivery][] = [
-    ['GitHub deployment_status queued', githubDelivery('queued', 7001)],
-    ['GitHub deployment_status success', githubDelivery('success', 7001)],
-    ['Argo CD on-sync-running', argocdDelivery('running')],
-    ['Argo CD on-deployed', argocdDelivery('deployed')],
-    ['Flux Kustomization Progressing', fluxDelivery('progressing')],
-    ['Flux Kustomization ReconciliationSucceeded', fluxDelivery('succeeded')],
+    ['GitHub deployment_status queued, signed', githubDelivery('queued', 7001)],
+    ['GitHub deployment_status success, signed', githubDelivery('success', 7001)],
+    ['GitLab deployment running, secret token', gitlabDelivery('running', 7002)],
+    ['GitLab deployment success, secret token', gitlabDelivery('success', 7002)],
+    ['Argo CD on-sync-running, bearer token', argocdDelivery('running')],
+    ['Argo CD on-deployed, bearer token', argocdDelivery('deployed')],
+    ['Flux Kustomization Progressing, signed', fluxDelivery('progressing')],
+    ['Flux Kustomization ReconciliationSucceeded, signed', fluxDelivery('succeeded')],
   ];
   for (const [what, delivery] of deliveries) {
     const response = await fetch(`http://127.0.0.1:${at}${delivery.path}`, {
@@ -152,11 +157,11 @@ async function receiver(fake: FakeService): Promise<number> {
       headers: delivery.headers,
       body: delivery.body,
     });
-    console.log(`  POST ${delivery.path} (${what}, signed) -> ${response.status} ${(await response.text()).trim()}`);
+    console.log(`  POST ${delivery.path} (${what}) -> ${response.status} ${(await response.text()).trim()}`);
   }
-  // Until the three deployments have ended in the service (bounded: the receiver's own kill timer).
+  // Until the four deployments have ended in the service (bounded: the receiver's own kill timer).
   const ended = () =>
-    [...fake.deployments.values()].slice(before).filter((deployment) => deployment.statuses.length === 2).length === 3;
+    [...fake.deployments.values()].slice(before).filter((deployment) => deployment.statuses.length === 2).length === 4;
   await new Promise<void>((resolve) => {
     changed = () => ended() && resolve();
     changed();

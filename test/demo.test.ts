@@ -30,7 +30,8 @@ it('npm start shows each command line, then its output, in the order things happ
     'report-deployment: Deployment 2 set to SUCCEEDED',
     '$ report-deployment serve --listen 127.0.0.1:0',
     'POST /webhooks/github (GitHub deployment_status queued, signed) -> 202 stored',
-    'POST /webhooks/argocd (Argo CD on-deployed, signed) -> 202 stored',
+    'POST /webhooks/gitlab (GitLab deployment success, secret token) -> 202 stored',
+    'POST /webhooks/argocd (Argo CD on-deployed, bearer token) -> 202 stored',
     'POST /webhooks/flux (Flux Kustomization ReconciliationSucceeded, signed) -> 202 stored',
     "(the receiver's log)",
     '(exit code 0, after SIGTERM)',
@@ -40,8 +41,10 @@ it('npm start shows each command line, then its output, in the order things happ
 
   expect(positions.filter((position) => position < 0)).toEqual([]);
   expect(positions).toEqual([...positions].sort((a, b) => a - b));
-  // The receiver's three deployments, each from its start to its end, as the other two.
-  expect(output.match(/^Deployment \d+: STARTED -> SUCCEEDED$/gm)).toHaveLength(5);
+  // The receiver's four deployments (one per source), each from its start to its end, as the other two.
+  expect(output.match(/^Deployment \d+: STARTED -> SUCCEEDED$/gm)).toHaveLength(6);
+  // Argo CD and GitLab send a token, which proves no body: the demo does not call them signed.
+  expect(output).not.toMatch(/\((?:Argo CD|GitLab)[^)]*signed\)/);
   expect(output).toContain('"artifactName":"guestbook"');
   expect(output).toContain('"user":"Flux"');
 });

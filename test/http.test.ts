@@ -117,9 +117,13 @@ describe('retries that cannot duplicate a deployment', () => {
     s.fail('POST', { drop: true });
     const { client } = await clientFor();
 
-    await expect(client.send(post(url, apiKey))).rejects.toThrow(
+    const error = await client.send(post(url, apiKey)).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as Error).message).toMatch(
       /^connection closed before an answer \(127\.0\.0\.1:\d+\); it may have reached the service, so it is not sent again$/,
     );
+    // What it ran into travels with it, for the receiver's retry policy.
+    expect((error as NetworkError).category).toBe('reset');
     expect(requests).toHaveLength(1);
   });
 

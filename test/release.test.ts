@@ -634,6 +634,13 @@ describe("the examples' pins: the version they install is the one released", () 
       `      - run: curl -fsSL https://github.com/acme/report-deployment/releases/download/v${version}/install.sh | sh`,
       '',
     ].join('\n'),
+    // The release's image, as the Kubernetes examples name it.
+    'examples/receiver/kubernetes/base/deployment.yaml': [
+      'containers:',
+      '  - name: receiver',
+      `    image: ghcr.io/acme/report-deployment:${version}`,
+      '',
+    ].join('\n'),
     // The action's examples pin its major tag, which no release moves.
     'examples/one-job.yml': '      - uses: acme/report-deployment@v1\n',
   });
@@ -645,7 +652,7 @@ describe("the examples' pins: the version they install is the one released", () 
 
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n')[0]).toBe(
-      'prepared v1.1.0 (2026-12-24): package.json, package-lock.json, CHANGELOG.md and the version 3 examples install.',
+      'prepared v1.1.0 (2026-12-24): package.json, package-lock.json, CHANGELOG.md and the version 4 examples install.',
     );
     for (const [file, text] of Object.entries(examples('1.1.0'))) expect(repo.read(file), file).toBe(text);
     repo.commit('Release 1.1.0', {});
@@ -655,7 +662,7 @@ describe("the examples' pins: the version they install is the one released", () 
   it('prepare again on the day (the examples pin the version already): the same files', () => {
     const repo = new Repo({ ...examples('0.9.0') });
     expect(repo.release(['prepare', '1.0.0', '--date', '2026-12-24']).stdout.split('\n')[0]).toBe(
-      'prepared v1.0.0 (2026-12-24): package.json, package-lock.json, CHANGELOG.md and the version 3 examples install.',
+      'prepared v1.0.0 (2026-12-24): package.json, package-lock.json, CHANGELOG.md and the version 4 examples install.',
     );
     repo.commit('Release 1.0.0', {});
     expect(repo.release(['prepare', '1.0.0', '--date', '2026-12-24']).stdout.split('\n')[0]).toBe(
@@ -700,7 +707,13 @@ describe("the examples' pins: the version they install is the one released", () 
     const found = examplePins(ROOT);
     const cliExamples = readdirSync(join(ROOT, 'examples', 'cli')).map((name) => `examples/cli/${name}`);
 
-    expect(found.map(({ file }) => file).sort()).toEqual([...cliExamples, 'examples/cli-in-github-actions.yml'].sort());
+    expect(found.map(({ file }) => file).sort()).toEqual(
+      [
+        ...cliExamples,
+        'examples/cli-in-github-actions.yml',
+        'examples/receiver/kubernetes/base/deployment.yaml',
+      ].sort(),
+    );
     const versions = new Set(found.flatMap(({ pins }) => pins.map((pin) => pin.version)));
     expect(versions.size).toBe(1);
     const pinned = [...versions][0] ?? '';

@@ -1,5 +1,6 @@
 // The exact version of the tool the examples install (examples/: install.sh's download URL, the npm
-// package's `report-deployment@X.Y.Z`, the cache keys named after it). A release moves them to its
+// package's `report-deployment@X.Y.Z`, the cache keys named after it, the image's tag
+// `ghcr.io/<owner>/report-deployment:X.Y.Z` in the Kubernetes examples). A release moves them to its
 // own version (`prepare`) and is refused while one names another (`check`): users copy an example
 // as it is, and one that installs an older version would outlive the release it came with.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -8,10 +9,11 @@ import { join, relative, sep } from 'node:path';
 export const EXAMPLES_DIR = 'examples';
 
 /**
- * A pin: the version after `releases/download/v`, `report-deployment@` or `report-deployment-` (a
- * cache key, a file name), prerelease included, so that `1.1.0-rc.1` counts as another version.
+ * A pin: the version after `releases/download/v`, `report-deployment@`, `report-deployment-` (a
+ * cache key, a file name) or `report-deployment:` (an image's tag), prerelease included, so that
+ * `1.1.0-rc.1` counts as another version.
  */
-const PIN = /(?<=releases\/download\/v|\breport-deployment[@-])\d+\.\d+\.\d+(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?/g;
+const PIN = /(?<=releases\/download\/v|\breport-deployment[@:-])\d+\.\d+\.\d+(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?/g;
 
 export interface ExamplePins {
   /** The file, relative to the repository, with `/` between its parts. */

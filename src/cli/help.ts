@@ -158,7 +158,7 @@ checked, stored, then answered 2xx; a worker records it in the service. GET /hea
   --allow-insecure-http     allow http:// to a host other than loopback
 
 Exit codes: 0 stopped by SIGTERM or SIGINT; 2 a usage or configuration error.`,
-  deliveries: `Usage: report-deployment deliveries [--state S] [--json] [--store PATH]
+  deliveries: `Usage: report-deployment deliveries [--state S] [--json] [--limit N] [--store PATH]
        report-deployment deliveries retry ID... [--store PATH]
        report-deployment deliveries resolve ID --deployment-id N [--store PATH]
        report-deployment deliveries import --from FILE --store postgres://...
@@ -168,12 +168,14 @@ Lists the receiver's deployment events (default: held and failed), also while it
   --state S                 held, failed, pending, sending, done, skipped (comma-separated), or all
   --json                    an array of objects (id, source, deliveryId, key, status, state,
                             serviceId, error, note, attempts, receivedAt, updatedAt, nextAttemptAt)
+  --limit N                 list at most N items, oldest first (default 1000; a cut list says so on stderr)
 retry: a held or failed item is sent again (a held create may then be recorded twice: check first).
 resolve: a held create did reach the service, as deployment N; its later events update N.
 import: moves a stopped receiver's SQLite store (its queue, held creates, deployments' ids) into an
 empty PostgreSQL store (docs/receiver-postgres.md).
 
-Exit codes: 0 done; 1 an item could not be retried or resolved; 2 a usage or configuration error.`,
+Exit codes: 0 done; 1 an item could not be retried or resolved, or the list could not be written;
+2 a usage or configuration error.`,
 };
 
 export function receiverHelp(command: ReceiverCommandName): string {

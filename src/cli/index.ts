@@ -7,7 +7,7 @@ import { parseCommandLine, UsageError, type ParsedArgs } from './args.js';
 import { showContext } from './context.js';
 import { helpText, receiverHelp } from './help.js';
 import { openCliLog, type CliLog } from './log.js';
-import { DRAIN_MS, drained, writeStdout } from './output.js';
+import { DRAIN_MS, drained, outputWritten, writeStdout } from './output.js';
 import { oneShot } from './one-shot.js';
 import { isReceiverCommand, receiverInvocation } from './receiver-args.js';
 import { ExitCodes } from './report.js';
@@ -41,7 +41,8 @@ export async function main(
 ): Promise<void> {
   const { code, signal } = await commandLine(version, argv, env);
   process.exitCode = code;
-  await drained([process.stdout, process.stderr], DRAIN_MS);
+  // The output (stdout) is waited for as long as its reader takes; the log (stderr) at most DRAIN_MS.
+  await Promise.all([outputWritten(process.stdout), drained([process.stderr], DRAIN_MS)]);
   exit(code, signal);
 }
 
@@ -66,6 +67,13 @@ export function endProcess(
   proc.exit(code);
 }
 
+/** For a command whose product is its output (help, the version): 0 once its reader has it all, else 1, said. */
+async function outputCode(log: CliLog): Promise<number> {
+  if (await outputWritten(process.stdout)) return ExitCodes.ok;
+  log.error('the output could not be written on stdout (closed, full, or its reader has gone).');
+  return ExitCodes.notRecorded;
+}
+
 async function commandLine(version: string, argv: string[], env: Env): Promise<Ended> {
   const log = openCliLog(env[ENV_KEY] ?? '', env);
   let invocation;
@@ -82,11 +90,11 @@ async function commandLine(version: string, argv: string[], env: Env): Promise<E
   if ('help' in invocation) {
     const topic = invocation.help;
     writeStdout(isReceiverCommand(topic) ? receiverHelp(topic) : helpText(topic));
-    return { code: ExitCodes.ok };
+    return { code: await outputCode(log) };
   }
   if ('version' in invocation) {
     writeStdout(`${version}\n`);
-    return { code: ExitCodes.ok };
+    return { code: await outputCode(log) };
   }
   if ('receiver' in invocation) {
     // The receiver's modules are loaded only for its commands.

@@ -1,11 +1,14 @@
 // What the CLI itself writes on stdout and stderr, written so that it can neither kill nor hold the
 // CLI. A stream that cannot be written (`2>/dev/full`, a full disk, a pipe whose reader has gone)
 // loses what the CLI says on it, and nothing else: no EPIPE, ENOSPC or EBADF is ever thrown, the
-// command runs on, the final update is sent, the exit code stays the command's. A stream that is not
-// read (a pipe whose reader is alive but stuck) holds the CLI to two bounds: at most QUEUE_BYTES of
-// its text wait in memory (later text is dropped), and at exit it waits at most DRAIN_MS for them.
-// Node writes a pipe asynchronously, so waiting text never blocks the event loop (the command's own
-// end of such a pipe is kept apart from the CLI's: see commandStdio in wrap.ts).
+// command runs on, the final update is sent. The log (stderr) is not read by a stuck reader for
+// ever: at most QUEUE_BYTES of it wait in memory (later text is dropped), and at exit the CLI waits
+// at most DRAIN_MS for them. The command's own output on stdout (a listing, ids, help) is another
+// matter: it is the product, so it is never dropped for its size and the CLI waits for its reader as
+// `cat` would (outputWritten), and a command whose product is the output says so by its exit code
+// where it could not be written. Node writes a pipe asynchronously, so waiting text never blocks the
+// event loop (the command's own end of such a pipe is kept apart from the CLI's: see commandStdio in
+// wrap.ts).
 
 /** The most text of the CLI's own that waits for a slow reader; past it, text is dropped. */
 export const QUEUE_BYTES = 64 * 1024;
@@ -14,7 +17,7 @@ export const DRAIN_MS = 2_000;
 
 /** The part of a stream the CLI writes through. */
 export interface Writable {
-  write(text: string): unknown;
+  write(text: string, done?: (error?: Error | null) => void): unknown;
   on(event: 'error' | 'drain', listener: () => void): unknown;
   readonly writableLength: number;
   readonly destroyed: boolean;
@@ -28,11 +31,7 @@ const guarded = new WeakSet<Writable>();
  * failed (an error is kept as the stream's end, not the CLI's) or already holds QUEUE_BYTES unread.
  */
 export function writeTo(stream: Writable, text: string): void {
-  if (!guarded.has(stream)) {
-    guarded.add(stream);
-    // Without a listener, an EPIPE or ENOSPC is an uncaught exception, and the CLI dies of its log.
-    stream.on('error', () => failed.add(stream));
-  }
+  guard(stream);
   if (failed.has(stream) || stream.destroyed) return;
   if (stream.writableLength + text.length > QUEUE_BYTES) return;
   try {
@@ -42,8 +41,51 @@ export function writeTo(stream: Writable, text: string): void {
   }
 }
 
-/** Writes on the CLI's stdout (the ids of `start` and `record`, help, the version). */
-export const writeStdout = (text: string): void => writeTo(process.stdout, text);
+/** The last write of each stream's output: it settles once all of it is handed over (writes keep their order). */
+const lastOutput = new WeakMap<Writable, Promise<boolean>>();
+
+/**
+ * Writes `text`, a command's own output, on `stream`, whatever its size and however slow its reader:
+ * never throws; a stream that failed takes nothing more, and outputWritten then says false.
+ */
+export function writeOutput(stream: Writable, text: string): void {
+  guard(stream);
+  if (failed.has(stream) || stream.destroyed) {
+    failed.add(stream);
+    return;
+  }
+  const handed = new Promise<boolean>((resolve) => {
+    try {
+      stream.write(text, (error) => {
+        if (error) failed.add(stream);
+        resolve(!error);
+      });
+    } catch {
+      failed.add(stream);
+      resolve(false);
+    }
+  });
+  lastOutput.set(stream, handed);
+}
+
+/**
+ * Resolves once the output written by writeOutput on `stream` is all with its reader (true), or once
+ * the stream failed (false): a slow reader is waited for as long as it takes to read.
+ */
+export async function outputWritten(stream: Writable = process.stdout): Promise<boolean> {
+  const handed = (await lastOutput.get(stream)) ?? true;
+  return handed && !failed.has(stream);
+}
+
+function guard(stream: Writable): void {
+  if (guarded.has(stream)) return;
+  guarded.add(stream);
+  // Without a listener, an EPIPE or ENOSPC is an uncaught exception, and the CLI dies of its log.
+  stream.on('error', () => failed.add(stream));
+}
+
+/** Writes on the CLI's stdout its own output (the ids of `start` and `record`, help, the version, a listing). */
+export const writeStdout = (text: string): void => writeOutput(process.stdout, text);
 /** Writes on the CLI's stderr (its log). */
 export const writeStderr = (text: string): void => writeTo(process.stderr, text);
 

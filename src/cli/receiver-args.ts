@@ -11,6 +11,10 @@ export type ReceiverCommandName = (typeof ReceiverCommands)[number];
 /** The address `serve` listens on where --listen is not given: loopback, behind the reverse proxy that terminates TLS. */
 const DEFAULT_LISTEN = { host: '127.0.0.1', port: 8080 };
 
+/** How many items `deliveries` lists where --limit is not given (a cut listing says so on stderr). */
+export const DEFAULT_LIST_LIMIT = 1000;
+const MAX_LIST_LIMIT = 1_000_000;
+
 const STATES = ['held', 'failed', 'pending', 'sending', 'done', 'skipped'] as const;
 type ListedState = (typeof STATES)[number];
 
@@ -23,7 +27,14 @@ export type ReceiverArgs =
       retryHours: number;
       settings: Partial<Record<SettingName, string>>;
     }
-  | { command: 'deliveries'; action: 'list'; store: string | undefined; states: ListedState[]; json: boolean }
+  | {
+      command: 'deliveries';
+      action: 'list';
+      store: string | undefined;
+      states: ListedState[];
+      json: boolean;
+      limit: number;
+    }
   | { command: 'deliveries'; action: 'retry'; store: string | undefined; ids: number[] }
   | { command: 'deliveries'; action: 'resolve'; store: string | undefined; id: number; deploymentId: string }
   | { command: 'deliveries'; action: 'import'; store: string | undefined; from: string };
@@ -33,7 +44,7 @@ const FLAGS: Record<ReceiverCommandName, { values: string[]; switches: string[] 
     values: ['listen', 'store', 'mapping', 'retry-hours', Settings.BaseUrl, Settings.TimeoutSeconds],
     switches: [Settings.AllowInsecureHttp],
   },
-  deliveries: { values: ['store', 'state', Settings.DeploymentId, 'from'], switches: ['json'] },
+  deliveries: { values: ['store', 'state', 'limit', Settings.DeploymentId, 'from'], switches: ['json'] },
 };
 
 /** `serve ...`, `deliveries ...`, or `help serve`. */
@@ -133,9 +144,11 @@ function deliveriesArgs(values: Map<string, string>, words: string[], store: str
   if (action === 'list') {
     if (ids.length)
       throw fail('deliveries', 'list takes no ids: `deliveries retry ID...` or `deliveries resolve ID` act on items.');
-    return { command: 'deliveries', action, store, states: parseStates(values.get('state')), json: values.has('json') };
+    const states = parseStates(values.get('state'));
+    return { command: 'deliveries', action, store, states, json: values.has('json'), limit: parseLimit(values) };
   }
-  if (values.has('json') || values.has('state')) throw fail('deliveries', '--state and --json go with the list only.');
+  if (values.has('json') || values.has('state') || values.has('limit'))
+    throw fail('deliveries', '--state, --json and --limit go with the list only.');
   if (action === 'retry') {
     if (ids.length === 0) throw fail('deliveries', 'retry needs the id of each item to send again.');
     return { command: 'deliveries', action, store, ids };
@@ -159,6 +172,14 @@ function deliveriesArgs(values: Map<string, string>, words: string[], store: str
     return { command: 'deliveries', action, store, from };
   }
   throw fail('deliveries', `unknown action ${quote(action)}: list (the default), retry, resolve or import.`);
+}
+
+function parseLimit(values: Map<string, string>): number {
+  const text = values.get('limit');
+  if (text === undefined) return DEFAULT_LIST_LIMIT;
+  if (!/^\d{1,7}$/.test(text) || Number(text) < 1 || Number(text) > MAX_LIST_LIMIT)
+    throw fail('deliveries', `--limit takes a number of items from 1 to ${MAX_LIST_LIMIT}, got ${quote(text)}.`);
+  return Number(text);
 }
 
 function parseStates(text: string | undefined): ListedState[] {

@@ -4,7 +4,7 @@ import { ConfigError } from '../core/config-error.js';
 import { Settings } from '../core/constants.js';
 import { idProblem, type DeploymentId } from '../core/ids.js';
 import { readSettings } from '../core/settings.js';
-import { writeStdout } from './output.js';
+import { outputWritten, writeStdout } from './output.js';
 import type { ItemRecord } from '../receiver/store/store.js';
 import type { ReceiverArgs } from './receiver-args.js';
 import type { CliLog } from './log.js';
@@ -85,11 +85,19 @@ async function runDeliveries(
   const store = openStore(path);
   try {
     if (args.action === 'list') {
-      const items = await store.list(args.states, 10_000);
+      // One more than asked for tells a listing that was cut from one that was not.
+      const found = await store.list(args.states, args.limit + 1);
+      const items = found.slice(0, args.limit);
       writeStdout(args.json ? `${JSON.stringify(items, null, 2)}\n` : table(items));
       // An empty table says nothing: the person who asked is told, on stderr (stdout stays empty for scripts).
       if (!args.json && items.length === 0) log.info(`no delivery is ${args.states.join(' or ')}`);
-      return ExitCodes.ok;
+      if (found.length > args.limit)
+        log.warning(
+          `only the first ${args.limit} items are listed (--limit ${args.limit}): more are ${args.states.join(' or ')}; give a larger --limit, or a narrower --state`,
+        );
+      if (await outputWritten()) return ExitCodes.ok;
+      log.error('the list could not be written on stdout (closed, full, or its reader has gone).');
+      return ExitCodes.notRecorded;
     }
     if (args.action === 'retry') {
       let code: number = ExitCodes.ok;

@@ -5,12 +5,9 @@ import { Limits } from './constants.js';
 import type { Log } from './log.js';
 import { describeNetworkError, NetworkError } from './network-error.js';
 import type { Proxy } from './proxy.js';
-import { backoffMs, isRetryable, retryAfterMs, type NetworkCause, type Outcome } from './retry.js';
+import { backoffMs, isRetryable, mayHaveArrived, retryAfterMs, type Outcome } from './retry.js';
 import { cutter } from './secret.js';
 import { createAgent, createProxyAgent, request } from '../deps/undici.js';
-
-/** What a request that got no answer may still have done: reached the service (retry.ts). */
-export const MAY_HAVE_ARRIVED: ReadonlySet<NetworkCause> = new Set<NetworkCause>(['timeout', 'reset', 'other']);
 
 export interface HttpRequest {
   method: 'POST' | 'PATCH';
@@ -111,15 +108,15 @@ export async function createHttpClient(options: HttpClientOptions): Promise<Http
         log.debug(`${label} -> ${failure.cause}: ${String(error)}`);
         if (final() || !isRetryable(req.method, outcome)) {
           // A create that may have reached the service is not sent again (it would be recorded twice).
-          const mayHaveArrived = req.method === 'POST' && MAY_HAVE_ARRIVED.has(failure.cause);
-          const text = mayHaveArrived
-            ? `${failure.text}; it may have reached the service, so it is not sent again`
-            : failure.text;
-          throw new NetworkError(text, { cause: error });
+          const text =
+            req.method === 'POST' && mayHaveArrived(outcome)
+              ? `${failure.text}; it may have reached the service, so it is not sent again`
+              : failure.text;
+          throw new NetworkError(text, failure.cause, { cause: error });
         }
         what = failure.text;
         last = () => {
-          throw new NetworkError(failure.text, { cause: error });
+          throw new NetworkError(failure.text, failure.cause, { cause: error });
         };
       }
       const delay = waitMs ?? backoffMs(retry, random);

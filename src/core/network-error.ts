@@ -6,6 +6,12 @@ import type { Proxy } from './proxy.js';
 /** The request got no HTTP answer: nothing reached the service, or no reply came back in time. */
 export class NetworkError extends Error {
   override name = 'NetworkError';
+  /** What it ran into, for the retry policy (retry.ts). */
+  readonly category: NetworkCause;
+  constructor(message: string, category: NetworkCause = 'other', options?: ErrorOptions) {
+    super(message, options);
+    this.category = category;
+  }
 }
 
 interface NetworkFailure {

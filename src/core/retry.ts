@@ -12,6 +12,19 @@ export type Outcome = { kind: 'response'; status: number } | { kind: 'network'; 
 export type NetworkCause =
   'refused' | 'dns' | 'proxy-refused' | 'timeout' | 'reset' | 'other' | 'tls' | 'proxy-auth' | 'malformed';
 
+/** What a request that got no answer may still have done: reached the service. */
+const MAY_HAVE_ARRIVED = new Set<NetworkCause>(['timeout', 'reset', 'other']);
+
+/**
+ * Whether a request that failed may still have been acted on: its answer was lost on the way, or a
+ * server error (or a 408) came in the middle of it. A create that may have arrived is never sent
+ * again by itself: it could be recorded twice.
+ */
+export function mayHaveArrived(outcome: Outcome): boolean {
+  if (outcome.kind === 'network') return MAY_HAVE_ARRIVED.has(outcome.cause);
+  return outcome.status >= 500 || outcome.status === 408;
+}
+
 const PATCH_RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 // A create is retried only where the service cannot have created anything, so no deployment is
 // ever recorded twice: it was never reached, or it said "not now" (429, 503).

@@ -15,10 +15,13 @@ import type { Words } from './words.js';
 /** The service answered, but not with success; or its answer breaks the protocol. */
 export class ServiceError extends Error {
   readonly lines: readonly string[];
-  constructor(lines: readonly string[]) {
+  /** The answer's HTTP status, for the retry policy (retry.ts); undefined where no answer is behind it. */
+  readonly status: number | undefined;
+  constructor(lines: readonly string[], status?: number) {
     super(lines.join('\n'));
     this.name = 'ServiceError';
     this.lines = lines;
+    this.status = status;
   }
 }
 
@@ -108,13 +111,17 @@ export function createTracker(
       const response = await http.send(createRequest(baseUrl, apiKey, body), signal);
       const answer = successAnswer(response, cut, serviceAddress);
       const head = `HTTP ${response.status}, but`;
-      const id = answerId(response.text, answer.id, head, tool);
-      if (!id || id.text === '') throw new ServiceError([`${head} the answer has no deployment \`id\``]);
+      const id = answerId(response, answer.id, head, tool);
+      if (!id || id.text === '')
+        throw new ServiceError([`${head} the answer has no deployment \`id\``], response.status);
       const why = holdsSecret(id.text, apiKey) ? 'holds the API key' : idProblem(id.text);
       if (why) {
-        throw new ServiceError([
-          `${head} the deployment id it returned ${why}, so it is not kept (the service may have recorded a deployment ${tool} cannot finish)`,
-        ]);
+        throw new ServiceError(
+          [
+            `${head} the deployment id it returned ${why}, so it is not kept (the service may have recorded a deployment ${tool} cannot finish)`,
+          ],
+          response.status,
+        );
       }
       return id;
     },
@@ -164,24 +171,31 @@ function successAnswer(response: HttpResponse, cut: Cut, serviceAddress: string)
     const where = response.location
       ? `it points to '${cut(response.location, Limits.detailEntryLength, TRUNCATED)}'`
       : 'it names no address';
-    throw new ServiceError([
-      `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set ${serviceAddress} to the service's own address.`,
-    ]);
+    throw new ServiceError(
+      [
+        `HTTP ${status}: a redirect, which is not followed (the API key would go along); ${where}. Set ${serviceAddress} to the service's own address.`,
+      ],
+      status,
+    );
   }
-  if (status < 200 || status >= 300) throw new ServiceError(describeFailure(response, body, cut));
+  if (status < 200 || status >= 300) throw new ServiceError(describeFailure(response, body, cut), status);
   const encoding = compressed(response, cut);
   if (encoding) {
-    throw new ServiceError([
-      `HTTP ${status}, but the answer is ${encoding}, so it is not read nor taken as a success (the service may have acted on the request)`,
-    ]);
+    throw new ServiceError(
+      [
+        `HTTP ${status}, but the answer is ${encoding}, so it is not read nor taken as a success (the service may have acted on the request)`,
+      ],
+      status,
+    );
   }
   if (!isObject(body)) {
     const why = response.truncated
       ? `is over ${Limits.answerBytes / 1024} KiB (only that much is read)`
       : 'is not a JSON object';
-    throw new ServiceError([`HTTP ${status}, but the answer ${why}, so it is not taken as a success`]);
+    throw new ServiceError([`HTTP ${status}, but the answer ${why}, so it is not taken as a success`], status);
   }
-  if (body.success !== true) throw new ServiceError([`HTTP ${status}, but the answer does not say \`success: true\``]);
+  if (body.success !== true)
+    throw new ServiceError([`HTTP ${status}, but the answer does not say \`success: true\``], status);
   return body;
 }
 
@@ -256,15 +270,23 @@ function parseAnswer(text: string): unknown {
 }
 
 /** The created deployment's id; a number with every digit, read again from the answer's text. */
-function answerId(text: string, value: unknown, head: string, tool: string): DeploymentId | undefined {
+function answerId(
+  { text, status }: Pick<HttpResponse, 'text' | 'status'>,
+  value: unknown,
+  head: string,
+  tool: string,
+): DeploymentId | undefined {
   if (typeof value !== 'number') return idFromJson(value);
   try {
     return idFromJson((parseJsonLosslessly(text) as Record<string, unknown>).id);
   } catch {
     // Too deep for a second reading: exact only where JavaScript's number is.
     if (Number.isSafeInteger(value)) return { text: String(value), numeric: true };
-    throw new ServiceError([
-      `${head} the answer nests too deep for its numeric id to be read exactly (the service may have recorded a deployment ${tool} cannot finish)`,
-    ]);
+    throw new ServiceError(
+      [
+        `${head} the answer nests too deep for its numeric id to be read exactly (the service may have recorded a deployment ${tool} cannot finish)`,
+      ],
+      status,
+    );
   }
 }

@@ -20,20 +20,25 @@ export interface EventFields {
 
 export interface DeploymentEvent {
   /**
-   * One deployment, across its deliveries: e.g. `github:<repository id>:<deployment id>`,
+   * One deployment, across its deliveries: e.g. `github:<instance>:<repository id>:<deployment id>`,
    * `argocd:<application uid>:<operation startedAt>`, `flux:<object uid>:<revision>`.
    */
   key: string;
   status: DeploymentStatus;
   /** The source object the mapping file names (a repository, a project, an application, a Kustomization). */
   object: string;
+  /** What tells two source objects of the same name apart (Flux: the uid and the Alert's cluster and environment metadata). */
+  labels?: Readonly<Record<string, string>>;
   fields: EventFields;
   /**
-   * Flux: an end with no start is a deployment only where the object's revision changed since the
-   * one last seen; the first sight of an object is its baseline. Every event that has it moves the
-   * object's last-seen revision.
+   * Flux: the object's last-seen revision (store/rules.ts). `object` is the object's identity (its
+   * name, uid and labels: one per cluster); `at` the event's own time, the object's order: an event
+   * older than the one last seen is late and moves nothing. Where `repeats` (a periodic
+   * ReconciliationSucceeded), an end with no start is a deployment only where the revision changed
+   * since the one last seen, and the first sight of an object is its baseline; a Helm install,
+   * upgrade or rollback happens once per change and is a deployment whatever the baseline.
    */
-  baseline?: { object: string; revision: string };
+  baseline?: { object: string; revision: string; at: number; repeats: boolean };
 }
 
 /** The raw request a source checks and reads: headers lower-cased, the body's bytes as they came. */
@@ -46,8 +51,13 @@ export interface IncomingRequest {
 
 /** What a source makes of a verified request. */
 export type Parsed =
-  /** Stored, then answered 2xx. `deliveryId` deduplicates: a second delivery with it stores nothing. */
-  | { verdict: 'accepted'; deliveryId: string; events: DeploymentEvent[] }
+  /**
+   * Stored, then answered 2xx. `deliveryId` deduplicates: a second delivery with it stores nothing;
+   * so does `digestId` where the source gives one (GitHub: its signed body, under a fresh id).
+   * `sentAt`: the payload's own time (ms since the epoch), where it has one; older than the
+   * retention window, the delivery is stored nowhere (retention.ts).
+   */
+  | { verdict: 'accepted'; deliveryId: string; digestId?: string; events: DeploymentEvent[]; sentAt?: number }
   /** Well signed, but records nothing (a ping, a state that records nothing): 2xx, nothing stored. */
   | { verdict: 'ignored'; deliveryId: string; reason: string }
   /** Not what the source sends (malformed JSON, the wrong shape): a 4xx, nothing stored. */

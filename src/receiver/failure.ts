@@ -1,9 +1,8 @@
 // What the worker does after a request to the service failed: try again later (the service cannot
 // have acted on it), hold it (a create that may have reached the service: sending it again could
 // record the deployment twice), or give up (the service refused it). The core's policy decides what
-// is retryable (src/core/retry.ts) and what may have arrived (src/core/http.ts). Pure.
-import { MAY_HAVE_ARRIVED } from '../core/http.js';
-import { isRetryable, type Outcome as Attempt } from '../core/retry.js';
+// is retryable and what may have arrived (src/core/retry.ts). Pure.
+import { isRetryable, mayHaveArrived, type Outcome as Attempt } from '../core/retry.js';
 import type { Outcome } from './store/store.js';
 
 export interface RetryPolicy {
@@ -25,6 +24,12 @@ export function failureOutcome(
   { retryForMs, maxBackoffMs, random = Math.random }: RetryPolicy,
 ): Outcome {
   if (!attempt) return { kind: 'failed', error };
+  if (keyRefused(attempt)) {
+    // The receiver's configuration, not the event's fault; a refused request recorded nothing, so
+    // even a create is sent again. Never given up, and its time to give up starts again after: the
+    // key put right records them all.
+    return { kind: 'retry', at: now + backoff(tries.attempts, maxBackoffMs, random), error, notItsFault: true };
+  }
   if (attempt.kind === 'response' && attempt.status >= 200 && attempt.status < 300) {
     // The service took it but its answer is not one we can use.
     return method === 'POST'
@@ -36,8 +41,7 @@ export function failureOutcome(
     if (now - since >= retryForMs) {
       return { kind: 'failed', error: `${error}; gave up after ${hours(retryForMs)} of retries` };
     }
-    const wait = Math.min(maxBackoffMs, 1000 * 2 ** Math.min(tries.attempts, 30));
-    return { kind: 'retry', at: now + Math.round(wait * (0.5 + random() / 2)), error };
+    return { kind: 'retry', at: now + backoff(tries.attempts, maxBackoffMs, random), error };
   }
   if (method === 'POST' && mayHaveArrived(attempt)) {
     return { kind: 'held', error: `${error}; it may have reached the service, so it is not sent again by itself` };
@@ -45,10 +49,24 @@ export function failureOutcome(
   return { kind: 'failed', error };
 }
 
-/** A create whose answer was lost, or a server error in the middle of it, may have been recorded. */
-function mayHaveArrived(attempt: Attempt): boolean {
-  if (attempt.kind === 'network') return MAY_HAVE_ARRIVED.has(attempt.cause);
-  return attempt.status >= 500 || attempt.status === 408;
+/** The service refused the API key (401, 403): every request will be until it is put right. */
+export function keyRefused(attempt: Attempt | undefined): boolean {
+  return attempt?.kind === 'response' && (attempt.status === 401 || attempt.status === 403);
+}
+
+/**
+ * The service took the key: it answered past its check of it (a success, or a refusal of the request
+ * itself). A 5xx, 408 or 429 says nothing either way (a proxy or a busy service may answer it first).
+ */
+export function keyAccepted(attempt: Attempt | undefined): boolean {
+  if (attempt?.kind !== 'response' || keyRefused(attempt)) return false;
+  return attempt.status < 500 && attempt.status !== 408 && attempt.status !== 429;
+}
+
+/** Doubles after each failure up to `maxMs`, with jitter between half and all of it. */
+function backoff(attempts: number, maxMs: number, random: () => number): number {
+  const wait = Math.min(maxMs, 1000 * 2 ** Math.min(attempts, 30));
+  return Math.round(wait * (0.5 + random() / 2));
 }
 
 function hours(ms: number): string {

@@ -90,6 +90,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     metrics,
     log,
     stored: () => worker.wake(),
+    notReady: () => worker.notReady(),
     limits: options.limits ?? DEFAULT_LIMITS,
     ...(mapEvents ? { mapEvents } : {}),
   });

@@ -6,6 +6,8 @@ import { showControls } from '../core/log.js';
 import type { Log } from '../core/log.js';
 import type { DeploymentEvent, SourceName } from './event.js';
 import type { Metrics, Verdict } from './metrics.js';
+import { createProbe, type Probe } from './probe.js';
+import { tooOld } from './retention.js';
 import type { Source } from './source.js';
 import type { Store } from './store/store.js';
 import { BodyBudget, limitConnections, readBody } from './edge.js';
@@ -59,7 +61,12 @@ interface ReceiverServerOptions {
   /** The mapping file's overrides (`serve --mapping`), applied before an event is stored. */
   mapEvents?: MapEvents;
   limits?: ServerLimits;
+  /** Why the receiver is not ready though its store is (the service refuses the API key), or undefined. */
+  notReady?: () => string | undefined;
 }
+
+/** The options, and what the server made of them once. */
+type Served = ReceiverServerOptions & { probe: Probe };
 
 /** What every request shares: the body budget and the refusals' log. */
 interface Shared {
@@ -68,7 +75,8 @@ interface Shared {
   refusals: RefusalLog;
 }
 
-export function createReceiverServer(options: ReceiverServerOptions): Server {
+export function createReceiverServer(receiverOptions: ReceiverServerOptions): Server {
+  const options: Served = { ...receiverOptions, probe: createProbe(receiverOptions) };
   const limits = { ...DEFAULT_LIMITS, ...options.limits } as Required<ServerLimits>;
   const shared: Shared = {
     limits,
@@ -105,13 +113,14 @@ export function createReceiverServer(options: ReceiverServerOptions): Server {
 async function handle(
   request: IncomingMessage,
   response: ServerResponse,
-  options: ReceiverServerOptions,
+  options: Served,
   shared: Shared,
 ): Promise<void> {
   const path = (request.url ?? '/').split('?')[0] ?? '/';
   if (path === '/healthz' || path === '/readyz' || path === '/metrics') {
     if (request.method !== 'GET' && request.method !== 'HEAD') return answer(response, 405, 'GET only\n');
-    return probe(path, response, options);
+    const { status, text, type } = await options.probe(path);
+    return answer(response, status, text, type);
   }
   const route = /^\/webhooks\/([^/]+)$/.exec(path);
   if (!route) return answer(response, 404, 'no such route: deliveries go to POST /webhooks/<source>\n');
@@ -177,7 +186,7 @@ async function deliver(
     refusals.note(`${source.name} unauthorized`, verification.reason);
     return answer(response, 401, `not authenticated: ${verification.reason}\n`);
   }
-  const parsed = source.parse(incoming);
+  const parsed = source.parse(incoming, verification);
   if (parsed.verdict === 'invalid') {
     said('invalid', headerId(request), parsed.reason);
     return answer(response, source.invalidStatus ?? 400, `not a delivery this receiver can record: ${parsed.reason}\n`);
@@ -186,10 +195,16 @@ async function deliver(
     said('ignored', parsed.deliveryId, parsed.reason);
     return answer(response, 202, `ignored: ${parsed.reason}\n`);
   }
+  const stale = tooOld(parsed.sentAt, incoming.now);
+  if (stale) {
+    said('ignored', parsed.deliveryId, stale);
+    return answer(response, 202, `ignored: ${stale}\n`);
+  }
   let result;
   try {
     const events = mapEvents ? mapEvents(source.name, parsed.events) : parsed.events;
-    result = await store.accept({ source: source.name, deliveryId: parsed.deliveryId, events });
+    const { deliveryId, digestId } = parsed;
+    result = await store.accept({ source: source.name, deliveryId, ...(digestId ? { digestId } : {}), events });
   } catch (error) {
     said(
       'error',
@@ -198,27 +213,20 @@ async function deliver(
     );
     return answer(response, 503, 'the store could not take the delivery: send it again later\n');
   }
-  said(result, parsed.deliveryId, result === 'stored' ? `${parsed.events.length} event(s)` : '');
-  if (result === 'stored') stored();
-  answer(response, result === 'stored' ? 202 : 200, result === 'stored' ? 'stored\n' : 'already stored\n');
-}
-
-async function probe(path: string, response: ServerResponse, { store, metrics }: ReceiverServerOptions): Promise<void> {
-  if (path === '/healthz') return answer(response, 200, 'ok\n');
-  try {
-    if (path === '/readyz') {
-      await store.ping();
-      return answer(response, 200, 'ready\n');
-    }
-    const text = metrics.text(await store.stats());
-    return answer(response, 200, text, 'text/plain; version=0.0.4; charset=utf-8');
-  } catch (error) {
-    return answer(
-      response,
-      503,
-      `the store does not answer: ${error instanceof Error ? error.message : String(error)}\n`,
+  if (result.kind === 'duplicate') {
+    said('duplicate', parsed.deliveryId);
+    return answer(response, 200, 'already stored\n');
+  }
+  const skipped = result.skipped.length ? `, ${result.skipped.length} skipped` : '';
+  said('stored', parsed.deliveryId, `${parsed.events.length} event(s)${skipped}`);
+  // Why nothing is sent for an event: said once, as it arrives.
+  for (const { key, status, reason } of result.skipped) {
+    log.info(
+      `${source.name} delivery ${shown(parsed.deliveryId)}: skipped ${showControls(`${key} ${status}: ${reason}`)}`,
     );
   }
+  stored();
+  answer(response, 202, 'stored\n');
 }
 
 interface Refusal {

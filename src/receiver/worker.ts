@@ -1,19 +1,20 @@
 // The worker: takes the store's due work, a few keys at a time, and records each item in the
 // service with the core's tracker. A create is marked sent in the store before it is sent; what
 // became of each request is written back before the key is let go.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { HttpClient } from '../core/http.js';
 import type { Log } from '../core/log.js';
-import { describeNetworkError, NetworkError } from '../core/network-error.js';
+import { NetworkError } from '../core/network-error.js';
 import type { Outcome as Attempt } from '../core/retry.js';
 import { createTracker, ServiceError, type Tracker } from '../core/service.js';
 import type { Connection } from '../core/settings.js';
 import type { Words } from '../core/words.js';
-import { DefaultEnvironment, DeploymentType, Limits } from '../core/constants.js';
-import { failureOutcome, type RetryPolicy } from './failure.js';
+import { DefaultEnvironment, DeploymentType, Limits, Settings } from '../core/constants.js';
+import { failureOutcome, keyAccepted, keyRefused, type RetryPolicy } from './failure.js';
 import type { Metrics } from './metrics.js';
+import { outageLog } from './outage.js';
+import { RETAIN_MS } from './retention.js';
 import { nextStep } from './store/rules.js';
 import type { Outcome, Store, Work } from './store/store.js';
 
@@ -21,8 +22,8 @@ interface WorkerOptions {
   store: Store;
   http: HttpClient;
   connection: Connection;
-  words: Pick<Words, 'tool' | 'serviceAddress'>;
-  log: Log;
+  words: Pick<Words, 'tool' | 'serviceAddress' | 'setting'>;
+  log: Log & { error(text: string): void };
   metrics: Metrics;
   retry: RetryPolicy;
   /** Keys worked on at once. */
@@ -36,9 +37,6 @@ interface WorkerOptions {
   now?: () => number;
 }
 
-/** Longer than any sender redelivers (GitHub: 3 days), so that a redelivery is still found a duplicate. */
-const RETAIN_MS = 7 * 24 * 3600_000;
-
 export interface Worker {
   /** New work was stored: look now rather than at the next poll. */
   wake(): void;
@@ -47,41 +45,19 @@ export interface Worker {
    * a create still unanswered then is found `sending` by the next claim, and held.
    */
   stop(graceMs: number): Promise<void>;
-}
-
-/** An attempt's outcome as the HTTP client saw it, for the item being worked on in this async context. */
-const observed = new AsyncLocalStorage<{ attempt?: Attempt }>();
-
-/** The HTTP client, noting each answer's status or network cause for `observed`. */
-function observing(http: HttpClient, connection: Connection, serviceAddress: string): HttpClient {
-  return {
-    async send(request, signal) {
-      const slot = observed.getStore();
-      try {
-        const response = await http.send(request, signal);
-        if (slot) slot.attempt = { kind: 'response', status: response.status };
-        return response;
-      } catch (error) {
-        const cause = error instanceof NetworkError ? error.cause : error;
-        if (slot)
-          slot.attempt = {
-            kind: 'network',
-            cause: describeNetworkError(cause, request.url.host, connection.proxy, serviceAddress).cause,
-          };
-        throw error;
-      }
-    },
-    close: () => http.close(),
-  };
+  /** Why the receiver is not ready (the service refuses the API key), or undefined. */
+  notReady(): string | undefined;
 }
 
 export function startWorker(options: WorkerOptions): Worker {
   const { store, connection, log, metrics, retry, concurrency = Limits.requestsInFlight, pollMs = 1000 } = options;
   const now = options.now ?? Date.now;
-  const tracker: Tracker = createTracker(
-    observing(options.http, connection, options.words.serviceAddress),
-    connection,
-    options.words,
+  const tracker: Tracker = createTracker(options.http, connection, options.words);
+  const key = keyState(log, options.words.setting(Settings.ApiKey));
+  const claims = outageLog(
+    log,
+    { down: 'the store does not answer the worker', back: 'the store answers the worker again' },
+    now,
   );
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   // Long enough for one request and its answer to be written back; short enough that another
@@ -111,6 +87,7 @@ export function startWorker(options: WorkerOptions): Worker {
         const free = concurrency - inFlight.size;
         if (stopping || free <= 0) break;
         const claimed = await store.claim(owner, free, leaseMs);
+        claims.answered();
         if (stopping) {
           await store.release(claimed);
           break;
@@ -125,7 +102,7 @@ export function startWorker(options: WorkerOptions): Worker {
         if (claimed.length === free) again = true;
       } while (again);
     } catch (error) {
-      log.warning(`the store did not answer the worker: ${error instanceof Error ? error.message : String(error)}`);
+      claims.failed(error instanceof Error ? error.message : String(error));
     } finally {
       looking = false;
     }
@@ -133,7 +110,7 @@ export function startWorker(options: WorkerOptions): Worker {
 
   async function work_(work: Work): Promise<void> {
     try {
-      const outcome = await observed.run({}, () => attemptItem(work));
+      const outcome = await attemptItem(work);
       if (!(await store.finish(work, outcome))) {
         log.warning(`${work.key}: another worker took it over; what this one did is not written back`);
       }
@@ -152,6 +129,7 @@ export function startWorker(options: WorkerOptions): Worker {
     if (step.kind === 'update') {
       try {
         await tracker.update(work.serviceId as NonNullable<Work['serviceId']>, step.status);
+        key.accepted();
         return { kind: 'updated' };
       } catch (error) {
         return failed('PATCH', work, error);
@@ -169,6 +147,7 @@ export function startWorker(options: WorkerOptions): Worker {
         type: DeploymentType,
         status: step.status,
       });
+      key.accepted();
       return { kind: 'created', serviceId };
     } catch (error) {
       return failed('POST', work, error);
@@ -176,7 +155,9 @@ export function startWorker(options: WorkerOptions): Worker {
   }
 
   function failed(method: 'POST' | 'PATCH', work: Work, error: unknown): Outcome {
-    const attempt = observed.getStore()?.attempt;
+    const attempt = attemptOf(error);
+    if (keyRefused(attempt)) key.refused(errorText(error));
+    else if (keyAccepted(attempt)) key.accepted();
     return failureOutcome(method, attempt, errorText(error), work.item, now(), retry);
   }
 
@@ -190,12 +171,13 @@ export function startWorker(options: WorkerOptions): Worker {
         metrics.call('updated');
         return log.info(`recorded ${what} on deployment ${work.serviceId?.text ?? ''}`);
       case 'skipped':
-        return log.debug(`skipped ${what}: ${outcome.reason}`);
-      case 'retry':
+        return log.info(`skipped ${what}: ${outcome.reason}`);
+      case 'retry': {
         metrics.call('retry');
-        return log.info(
-          `${what}: ${outcome.error}; trying again in ${Math.max(0, Math.round((outcome.at - now()) / 1000))} s`,
-        );
+        const line = `${what}: ${outcome.error}; trying again in ${Math.max(0, Math.round((outcome.at - now()) / 1000))} s`;
+        // A refused key is said once for all (keyState): each item's retry only with debug logging on.
+        return outcome.notItsFault ? log.debug(line) : log.info(line);
+      }
       case 'held':
         metrics.call('held');
         return log.warning(`held ${what}: ${outcome.error}. See \`report-deployment deliveries\`.`);
@@ -214,13 +196,18 @@ export function startWorker(options: WorkerOptions): Worker {
   const { retainMs = RETAIN_MS, pruneEveryMs = 3600_000 } = options;
   let pruneTimer: NodeJS.Timeout | undefined;
   let pruning: Promise<void> = Promise.resolve();
+  const retention = outageLog(
+    log,
+    { down: 'retention: the store does not prune', back: 'retention: the store prunes again' },
+    now,
+  );
   const prune = () => {
     pruning = store.prune(retainMs).then(
       (deleted) => {
+        retention.answered();
         if (deleted > 0) log.info(`retention: deleted ${deleted} finished row(s) older than ${days(retainMs)}`);
       },
-      (error: unknown) =>
-        log.warning(`retention: the store did not prune (${error instanceof Error ? error.message : String(error)})`),
+      (error: unknown) => retention.failed(error instanceof Error ? error.message : String(error)),
     );
     if (!stopping) pruneTimer = setTimeout(prune, pruneEveryMs).unref();
   };
@@ -228,6 +215,7 @@ export function startWorker(options: WorkerOptions): Worker {
 
   return {
     wake: () => void look(),
+    notReady: () => key.notReady(),
     async stop(graceMs) {
       stopping = true;
       clearTimeout(timer);
@@ -250,6 +238,36 @@ const leaseFor = (timeoutMs: number) => 2 * timeoutMs + 5_000;
 
 function days(ms: number): string {
   return ms >= 24 * 3600_000 ? `${Number((ms / (24 * 3600_000)).toFixed(1))} days` : `${Math.round(ms / 1000)} s`;
+}
+
+/** What the failed attempt came to, as the core's error says it; undefined for a bug of ours. */
+function attemptOf(error: unknown): Attempt | undefined {
+  if (error instanceof ServiceError && error.status !== undefined) return { kind: 'response', status: error.status };
+  if (error instanceof NetworkError) return { kind: 'network', cause: error.category };
+  return undefined;
+}
+
+/**
+ * Whether the service refuses the API key: said once when it starts (loudly: nothing is recorded
+ * until it is put right) and once when a request is accepted again.
+ */
+function keyState(log: Log & { error(text: string): void }, keySetting: string) {
+  let refusedWith: string | undefined;
+  return {
+    refused(error: string) {
+      if (refusedWith !== undefined) return;
+      refusedWith = error;
+      log.error(
+        `the service refuses the API key (${error}): nothing is recorded until it is put right. Every delivery is kept and sent again, with backoff, once the service accepts the key; /readyz answers 503 until then. Check ${keySetting}.`,
+      );
+    },
+    accepted() {
+      if (refusedWith === undefined) return;
+      refusedWith = undefined;
+      log.info('the service accepts the API key again: the deliveries kept are being recorded');
+    },
+    notReady: () => (refusedWith === undefined ? undefined : 'the service refuses the API key'),
+  };
 }
 
 /** One line for the store and the log: the service's words, or the network's. */

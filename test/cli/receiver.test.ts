@@ -136,7 +136,8 @@ describe('report-deployment serve', () => {
     expect(bodies[0]).toMatchObject({ artifactName: 'storefront', type: 'SIMPLE' });
     expect(service.requests.map((request) => request.method).sort()).toEqual(['PATCH', 'POST', 'POST']);
     const all = await deliveries(store, '--state', 'all');
-    expect(all.map((item) => item.state).sort()).toEqual(['done', 'done', 'done', 'skipped', 'skipped']);
+    // The two late starts had nothing to send: no item, and the log says why.
+    expect(all.map((item) => item.state).sort()).toEqual(['done', 'done', 'done']);
     // Nothing held or failed: no table on stdout, and a line that says so on stderr.
     const listed = await runCli(['deliveries', '--store', store]);
     expect([listed.exitCode, listed.stdout, listed.stderr]).toEqual([
@@ -147,6 +148,12 @@ describe('report-deployment serve', () => {
     receiver.child.kill('SIGTERM');
     const ended = await receiver.ended;
     expect(ended.exitCode).toBe(0);
+    expect(ended.stderr).toContain(
+      ': skipped github:github.com:742519063:101 STARTED: the deployment is STARTED already',
+    );
+    expect(ended.stderr).toContain(
+      ': skipped github:github.com:742519063:102 STARTED: the deployment has ended already (FAILED)',
+    );
     expect(ended.stderr).not.toContain(service.apiKey);
     expect(ended.stderr).not.toMatch(/ExperimentalWarning/);
   });
@@ -247,6 +254,41 @@ describe('report-deployment serve', () => {
     expect((await receiver.ended).exitCode).toBe(0);
   });
 
+  it('keeps every delivery while the service refuses the API key, says so once, is not ready, and records them once it is accepted', async () => {
+    const { service, until } = await fakeService();
+    const store = freshStore();
+    const refused = await serve(service, store, {
+      env: { GITHUB_WEBHOOK_SECRET: SECRET, DEPLOY_TRACKER_API_KEY: 'a-rotated-key-5e1d' },
+    });
+    expect((await post(refused.port, deploymentStatus('success', 601))).status).toBe(202);
+    // Refused twice: tried again, as after a 503.
+    await until(() => service.requests.length >= 2);
+    const readyz = await fetch(`http://127.0.0.1:${refused.port}/readyz`);
+    expect([readyz.status, await readyz.text()]).toEqual([503, "not ready: see the receiver's log\n"]);
+    const [kept] = await deliveries(store, '--state', 'all');
+    expect(kept).toMatchObject({ state: 'pending', error: 'HTTP 401: Invalid or missing API key' });
+    refused.child.kill('SIGTERM');
+    const first = await refused.ended;
+    expect(first.exitCode).toBe(0);
+    expect(
+      first.stderr.match(/the service refuses the API key \(HTTP 401: Invalid or missing API key\)/g),
+    ).toHaveLength(1);
+    expect(first.stderr).not.toMatch(/failed github/);
+    // Said once for all, not once an item and a retry.
+    expect(first.stderr).not.toMatch(/trying again/);
+    // The key put right (refused once more on the way): the delivery kept is recorded, and the receiver is ready.
+    service.fail('POST', { status: 403, body: { detail: 'key not yet active' } });
+    const receiver = await serve(service, store);
+    await until(() => service.deployments.size === 1);
+    await receiver.logged(/the service accepts the API key again/);
+    expect((await fetch(`http://127.0.0.1:${receiver.port}/readyz`)).status).toBe(200);
+    receiver.child.kill('SIGTERM');
+    const second = await receiver.ended;
+    expect(second.exitCode).toBe(0);
+    expect(second.stderr).toMatch(/the service refuses the API key \(HTTP 403: key not yet active\)/);
+    expect(second.stderr).not.toContain(service.apiKey);
+  });
+
   it('deletes, as it starts, finished rows older than 7 days, and keeps the rest', async () => {
     const { service } = await fakeService();
     const store = freshStore();
@@ -335,6 +377,8 @@ describe('report-deployment serve', () => {
     writeFileSync(
       mapping,
       [
+        'environments:',
+        '  gitlab: { staging: Staging (GitLab) }',
         'argocd:',
         '  argocd/guestbook: { artifact: guestbook-web, environment: Production EU }',
         'flux:',
@@ -364,7 +408,7 @@ describe('report-deployment serve', () => {
       'apps Staging STARTED',
       'guestbook-web Production EU STARTED',
       'storefront staging SUCCEEDED',
-      'webhooks-api staging SUCCEEDED',
+      'webhooks-api Staging (GitLab) SUCCEEDED',
     ]);
     // A source's secret is needed for its route: a forged Argo CD token is refused.
     const forged = argocdDelivery('deployed');
@@ -376,19 +420,31 @@ describe('report-deployment serve', () => {
     for (const secret of [...Object.values(SOURCE_ENV), service.apiKey]) expect(ended.stderr).not.toContain(secret);
   });
 
-  it('refuses to start on a mapping file with a mistake, naming --mapping, the file and the line', async () => {
-    const { service } = await fakeService();
-    const mapping = join(mkdtempSync(join(tmpdir(), 'rd-mapping-')), 'mapping.yaml');
-    writeFileSync(mapping, 'argocd:\n  argocd/guestbook: { artifact: web, colour: blue }\n');
-    const result = await runCli(['serve', '--listen', '127.0.0.1:0', '--store', freshStore(), '--mapping', mapping], {
-      env: { DEPLOY_TRACKER_URL: service.url, DEPLOY_TRACKER_API_KEY: service.apiKey, ...SOURCE_ENV },
+  it('refuses a second serve on the same SQLite file, naming it and the process that holds it; starts again once that one is killed', async () => {
+    const { service, until } = await fakeService();
+    const store = freshStore();
+    const first = await serve(service, store);
+    const second = await runCli(['serve', '--listen', '127.0.0.1:0', '--store', store], {
+      env: { DEPLOY_TRACKER_URL: service.url, DEPLOY_TRACKER_API_KEY: service.apiKey, GITHUB_WEBHOOK_SECRET: SECRET },
       killAfterMs: 25_000,
     });
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('--mapping');
-    expect(result.stderr).toContain(`${mapping}: line 2:`);
-    expect(result.stderr).toContain('"colour" is not a field');
+    expect(second.exitCode).toBe(2);
+    expect(second.stderr).toContain(
+      `--store ${store} is in use by another report-deployment serve (process ${first.child.pid} on `,
+    );
+    // deliveries works alongside the running serve.
+    expect((await post(first.port, deploymentStatus('success', 701))).status).toBe(202);
+    await until(() => service.deployments.size === 1);
+    expect(await deliveries(store, '--state', 'pending')).toEqual([]);
+    // Killed: the operating system lets its hold go, and the next serve starts.
+    first.child.kill('SIGKILL');
+    await first.ended;
+    const next = await serve(service, store);
+    expect((await fetch(`http://127.0.0.1:${next.port}/readyz`)).status).toBe(200);
+    next.child.kill('SIGTERM');
+    expect((await next.ended).exitCode).toBe(0);
   });
+
   it('on SIGHUP, stops as on SIGTERM: the create under way finishes, nothing is left held, exit 0', async () => {
     let release: () => void = () => undefined;
     let reached: () => void = () => undefined;
@@ -428,4 +484,28 @@ describe('report-deployment serve', () => {
       expect(result.stderr).not.toContain('short-token');
     }
   });
+
+  it.each([
+    ['argocd:\n  argocd/guestbook: { artifact: web, colour: blue }\n', '"colour" is not a field'],
+    [
+      'github:\n  acme/shop-web: { artifact: web }\n',
+      `github: "acme/shop-web" can match no object: name it by the repository's name, without its owner (shop-web).`,
+    ],
+    ['argocd:\n  argocd/guestbook: { environment: "Prod\\u202e" }\n', 'argocd.argocd/guestbook.environment must be'],
+  ])(
+    'refuses to start on a mapping file with a mistake, naming --mapping, the file and the line: %j',
+    async (text, said) => {
+      const { service } = await fakeService();
+      const mapping = join(mkdtempSync(join(tmpdir(), 'rd-mapping-')), 'mapping.yaml');
+      writeFileSync(mapping, text);
+      const result = await runCli(['serve', '--listen', '127.0.0.1:0', '--store', freshStore(), '--mapping', mapping], {
+        env: { DEPLOY_TRACKER_URL: service.url, DEPLOY_TRACKER_API_KEY: service.apiKey, ...SOURCE_ENV },
+        killAfterMs: 25_000,
+      });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain('--mapping');
+      expect(result.stderr).toContain(`${mapping}: line 2:`);
+      expect(result.stderr).toContain(said);
+    },
+  );
 });

@@ -22,8 +22,11 @@ export async function runCliInProcess(argv: string[], env: Record<string, string
   const started = performance.now();
   try {
     process.exitCode = undefined;
-    out.write = (chunk: string | Uint8Array) => {
+    // As a stream does: a write's callback once it is handed over (main waits for the output's last).
+    out.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
       stdout += String(chunk);
+      const done = rest.find((argument) => typeof argument === 'function') as (() => void) | undefined;
+      if (done) queueMicrotask(done);
       return true;
     };
     err.write = (chunk: string | Uint8Array) => {

@@ -9,6 +9,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { renderGoTemplate } from './receiver/go-template.ts';
+import { gitlabTime, rfc3339, SENT_AT } from './receiver/request.ts';
 import { installedCli, installedSea } from './run-cli.ts';
 
 export const WEBHOOK_SECRET = 'replicas-webhook-secret';
@@ -130,12 +131,12 @@ export interface Deployment extends GithubDeployment {
 export function githubPayload(deployment: GithubDeployment, state: string): Buffer {
   const payload = structuredClone(TEMPLATE);
   payload.deployment = { ...payload.deployment, id: deployment.id, sha: deployment.sha };
-  payload.deployment_status = { ...payload.deployment_status, state };
+  payload.deployment_status = { ...payload.deployment_status, state, updated_at: rfc3339(SENT_AT) };
   return Buffer.from(JSON.stringify(payload));
 }
 
 /** The key the GitHub source files the deployment under (the fixture's repository). */
-export const githubKey = (deployment: GithubDeployment) => `github:742519063:${deployment.id}`;
+export const githubKey = (deployment: GithubDeployment) => `github:github.com:742519063:${deployment.id}`;
 
 const GITLAB_TEMPLATE = JSON.parse(
   readFileSync(join(import.meta.dirname, '..', 'fixtures', 'receiver', 'gitlab', 'deployment-success.json'), 'utf8'),
@@ -148,6 +149,7 @@ export function gitlabPayload(deployment: GithubDeployment, status: string): Buf
     JSON.stringify({
       ...GITLAB_TEMPLATE,
       status,
+      status_changed_at: gitlabTime(SENT_AT),
       deployment_id: deployment.id,
       short_sha: deployment.sha.slice(0, 8),
       commit_url: `${base}${deployment.sha}`,
@@ -156,7 +158,8 @@ export function gitlabPayload(deployment: GithubDeployment, status: string): Buf
 }
 
 /** The key the GitLab source files the deployment under (the fixture's project). */
-export const gitlabKey = (deployment: GithubDeployment) => `gitlab:${GITLAB_TEMPLATE.project.id}:${deployment.id}`;
+export const gitlabKey = (deployment: GithubDeployment) =>
+  `gitlab:10.126.0.2:3000:${GITLAB_TEMPLATE.project.id}:${deployment.id}`;
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'receiver');
 const ARGOCD_APPLICATION = JSON.parse(readFileSync(join(fixtures, 'argocd', 'application.json'), 'utf8')) as {
@@ -172,8 +175,7 @@ const ARGOCD_CONFIG = (
 /** A Kubernetes uid of the deployment's own (Argo CD's application, Flux's object). */
 const uidOf = (deployment: Deployment) => `00000000-0000-4000-8000-${deployment.id.toString(16).padStart(12, '0')}`;
 /** When the deployment's sync started: what ties Argo CD's notifications of one sync together. */
-const startedAtOf = (deployment: Deployment) =>
-  new Date(Date.UTC(2026, 2, 2) + deployment.id * 1000).toISOString().replace('.000Z', 'Z');
+const startedAtOf = (deployment: Deployment) => rfc3339(SENT_AT - 86_400_000 + deployment.id * 1000);
 
 /** The Argo CD notifications the shipped ConfigMap sends, and `terminating`: a sync-running body that records nothing. */
 export type ArgocdTrigger = 'on-sync-running' | 'on-deployed' | 'on-sync-failed' | 'on-health-degraded' | 'terminating';
@@ -240,6 +242,7 @@ export function fluxPayload(
       ...FLUX_TEMPLATE,
       involvedObject: { ...FLUX_TEMPLATE.involvedObject, name: `apps-${deployment.id}`, uid: uidOf(deployment) },
       reason,
+      timestamp: rfc3339(SENT_AT),
       message: `${reason} at ${sha}`,
       metadata: { ...FLUX_TEMPLATE.metadata, revision: `main@sha1:${sha}` },
     }),
@@ -255,6 +258,7 @@ export type DeliveryAnswer = { status: number; body: string } | { error: string 
 export function deliverGitlab(port: number, deliveryId: string, body: Buffer): Promise<DeliveryAnswer> {
   return post(port, '/webhooks/gitlab', body, {
     'x-gitlab-event': 'Deployment Hook',
+    'x-gitlab-instance': 'http://10.126.0.2:3000',
     'x-gitlab-token': GITLAB_TOKEN,
     'idempotency-key': deliveryId,
   });

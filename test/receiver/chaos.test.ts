@@ -412,8 +412,10 @@ describe('chaos: replicas killed at random on one PostgreSQL, the service faulti
           ).toBeGreaterThanOrEqual(before.closedAt ?? Infinity);
         }
       }
-      // Every acknowledged delivery that records something stored once (an idle state records nothing);
-      // nothing left claimed, failed or held.
+      // Every acknowledged delivery that records something stored once (an idle state records nothing),
+      // as an item where it had something to send: every end (nothing else ends its deployment), a
+      // start only where it came before its end, a Flux baseline never (a delivery whose every event
+      // is skipped as it arrives leaves its ids and no item); nothing left claimed, failed or held.
       const items = await query<{ source: Source; delivery_id: string; key: string; status: string }>(
         `SELECT source, delivery_id, key, status FROM report_deployment.items`,
       );
@@ -426,9 +428,27 @@ describe('chaos: replicas killed at random on one PostgreSQL, the service faulti
         .filter((id) => !id.startsWith('idle-'))
         .map((id) => storedAs(sent.get(id) as Delivery))
         .sort();
-      expect(items.map(asStored).sort(), `seed ${SEED}: the deliveries stored`).toEqual(expected);
+      const storedItems = items.map(asStored).sort();
+      expect(new Set(storedItems).size, `seed ${SEED}: each stored once`).toBe(storedItems.length);
+      expect(
+        storedItems.filter((item) => !expected.includes(item)),
+        `seed ${SEED}: only what was sent`,
+      ).toEqual([]);
+      const ends = [...acknowledged]
+        .filter((id) => id.startsWith('end-'))
+        .map((id) => storedAs(sent.get(id) as Delivery));
+      expect(
+        ends.filter((end) => !storedItems.includes(end)),
+        `seed ${SEED}: every end stored`,
+      ).toEqual([]);
+      expect(
+        baselines.filter((baseline) => storedItems.includes(storedAs(baseline))),
+        `seed ${SEED}: no baseline`,
+      ).toEqual([]);
+      // Each delivery's ids: GitHub's twice (its delivery id and its signed body's digest).
       const stored = await query<{ n: string }>(`SELECT count(*) AS n FROM report_deployment.deliveries`);
-      expect(Number(stored[0]?.n), `seed ${SEED}: one delivery each`).toBe(expected.length);
+      const github = expected.filter((entry) => entry.startsWith('github ')).length;
+      expect(Number(stored[0]?.n), `seed ${SEED}: one delivery each`).toBe(expected.length + github);
       expect(await query(`SELECT key FROM report_deployment.keys WHERE lease_owner IS NOT NULL`)).toEqual([]);
       expect(await query(`SELECT id, state FROM report_deployment.items WHERE state IN ('failed', 'held')`)).toEqual(
         [],

@@ -2,7 +2,7 @@
 // failures are tried again, which creates are held (they may have reached the service), which fail.
 import { describe, expect, it } from 'vitest';
 import type { NetworkCause, Outcome as Attempt } from '../../src/core/retry.ts';
-import { failureOutcome, type RetryPolicy } from '../../src/receiver/failure.ts';
+import { failureOutcome, keyAccepted, keyRefused, type RetryPolicy } from '../../src/receiver/failure.ts';
 
 const NOW = Date.UTC(2030, 0, 1);
 const POLICY: RetryPolicy = { retryForMs: 3600_000, maxBackoffMs: 60_000, random: () => 1 };
@@ -20,6 +20,11 @@ describe('failureOutcome', () => {
     ['a create the proxy refused', 'POST', network('proxy-refused'), 'retry'],
     ['a create answered 429', 'POST', response(429), 'retry'],
     ['a create answered 503', 'POST', response(503), 'retry'],
+    // The API key refused: a refused create recorded nothing, and the key is the receiver's to put right.
+    ['a create answered 401', 'POST', response(401), 'retry'],
+    ['a create answered 403', 'POST', response(403), 'retry'],
+    ['an update answered 401', 'PATCH', response(401), 'retry'],
+    ['an update answered 403', 'PATCH', response(403), 'retry'],
     // May have reached the service: held, never sent again by itself.
     ['a create that timed out', 'POST', network('timeout'), 'held'],
     ['a create whose connection was reset', 'POST', network('reset'), 'held'],
@@ -31,7 +36,6 @@ describe('failureOutcome', () => {
     ['a create answered 201 with an answer we cannot read', 'POST', response(201), 'held'],
     // The service refused, or trying again cannot help.
     ['a create answered 400', 'POST', response(400), 'failed'],
-    ['a create answered 401', 'POST', response(401), 'failed'],
     ['a create answered 422', 'POST', response(422), 'failed'],
     ['a create that met a TLS error', 'POST', network('tls'), 'failed'],
     ['a create the proxy wanted credentials for', 'POST', network('proxy-auth'), 'failed'],
@@ -95,6 +99,32 @@ describe('failureOutcome', () => {
     expect(
       failureOutcome('PATCH', response(502), 'bad gateway', { attempts: 2, firstFailedAt: 0 }, NOW, short),
     ).toEqual({ kind: 'failed', error: 'bad gateway; gave up after 90 s of retries' });
+  });
+
+  it('never gives up on an item while the service refuses the API key, and backs off as for any retry', () => {
+    const tries = { attempts: 40, firstFailedAt: NOW - 30 * POLICY.retryForMs };
+    expect(failureOutcome('POST', response(401), 'HTTP 401: Invalid or missing API key', tries, NOW, POLICY)).toEqual({
+      kind: 'retry',
+      at: NOW + POLICY.maxBackoffMs,
+      error: 'HTTP 401: Invalid or missing API key',
+      notItsFault: true,
+    });
+    expect(keyRefused(response(403))).toBe(true);
+    expect([response(400), response(404), response(500), network('proxy-auth'), undefined].map(keyRefused)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  it('takes a refusal of the request itself as the key accepted, and a 5xx, 408 or 429 as saying nothing of it', () => {
+    const accepted = [200, 201, 302, 400, 404, 422].map((status) => keyAccepted(response(status)));
+    expect(accepted).toEqual([true, true, true, true, true, true]);
+    const unknown = [401, 403, 408, 429, 500, 503].map((status) => keyAccepted(response(status)));
+    expect(unknown).toEqual([false, false, false, false, false, false]);
+    expect([keyAccepted(network('reset')), keyAccepted(undefined)]).toEqual([false, false]);
   });
 
   it('counts the retry time from this failure when it is the first', () => {

@@ -1,8 +1,7 @@
-// Flux: the shipped Provider, Alert and Secret, which requests are Flux's own, and what each event records.
+// Flux: the shipped Provider and Alert (the Secret is the user's), which requests are Flux's own, and what each event records.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Alert, Provider } from '@kubernetes-models/flux-cd/notification.toolkit.fluxcd.io/v1beta3';
-import { Secret } from 'kubernetes-models/v1';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { flux } from '../../src/receiver/sources/flux.ts';
@@ -16,13 +15,15 @@ const SHA = '8b2e5e4a7d9f3c1b0a6e4d2c8f7a9b1c3d5e7f90';
 
 describe('the Flux example', () => {
   const documents = parseAllDocuments(readFileSync(join(ROOT, 'examples', 'receiver', 'flux.yaml'), 'utf8')).map(
-    (document) => document.toJS() as { kind: string; spec?: Record<string, unknown> },
+    (document) => document.toJS() as { kind: string; metadata: object; spec?: Record<string, unknown> },
   );
   const of = (kind: string) => documents.find((document) => document.kind === kind) as never;
 
-  it('holds a Secret, a generic-hmac Provider and an Alert, each valid against its schema', () => {
-    expect(documents.map((document) => document.kind)).toEqual(['Secret', 'Provider', 'Alert']);
-    expect(() => new Secret(of('Secret')).validate()).not.toThrow();
+  it('holds a generic-hmac Provider and an Alert, each valid against its schema, in no namespace of its own', () => {
+    // No Secret: applied after the real one (as the docs say), a placeholder would overwrite the key.
+    expect(documents.map((document) => document.kind)).toEqual(['Provider', 'Alert']);
+    // No namespace: `kubectl -n <namespace> apply -f flux.yaml` works in each namespace.
+    for (const document of documents) expect(document.metadata).not.toHaveProperty('namespace');
     expect(() => new Provider(of('Provider')).validate()).not.toThrow();
     expect(() => new Alert(of('Alert')).validate()).not.toThrow();
     // The schemas do catch a mistake: an Alert with no provider is refused.
@@ -86,7 +87,9 @@ describe('Flux: the events', () => {
     user: 'Flux',
     branch: 'main',
   };
-  const baseline = { object: 'Kustomization/flux-system/apps', revision: `main@sha1:${SHA}` };
+  const object = 'Kustomization/flux-system/apps';
+  const identity = `${object}@env=Production@uid=${UID}`;
+  const baseline = { object: identity, revision: `main@sha1:${SHA}`, repeats: true };
 
   it.each([
     ['kustomization-progressing.json', 'STARTED'],
@@ -95,7 +98,16 @@ describe('Flux: the events', () => {
   ])('%s records %s, with the baseline', (name, status) => {
     expect(flux.parse(request(fixture('flux', name)))).toMatchObject({
       verdict: 'accepted',
-      events: [{ key: `flux:${UID}:main@sha1:${SHA}`, status, object: baseline.object, fields, baseline }],
+      events: [
+        {
+          key: `flux:${UID}:main@sha1:${SHA}`,
+          status,
+          object,
+          labels: { env: 'Production', uid: UID },
+          fields,
+          baseline,
+        },
+      ],
     });
   });
 
@@ -106,24 +118,116 @@ describe('Flux: the events', () => {
           key: `flux:${UID}:main/${SHA}`,
           status: 'SUCCEEDED',
           fields: { ...fields, environment: 'Production' },
-          baseline: { object: baseline.object, revision: `main/${SHA}` },
+          labels: { uid: UID },
+          baseline: { object: `${object}@uid=${UID}`, revision: `main/${SHA}`, at: Date.parse('2026-03-02T10:15:31Z') },
         },
       ],
     });
   });
 
-  it("records a HelmRelease's upgrade under its chart version", () => {
+  it("records a HelmRelease's upgrade under its chart version, a deployment whatever the baseline", () => {
+    const uid = '3f9c2a10-5b7e-4e21-9d3a-0c6b8e1f2a47';
     expect(flux.parse(request(fixture('flux', 'helmrelease-upgrade-succeeded.json')))).toMatchObject({
       events: [
         {
-          key: 'flux:3f9c2a10-5b7e-4e21-9d3a-0c6b8e1f2a47:6.7.1',
+          key: `flux:${uid}:6.7.1`,
           status: 'SUCCEEDED',
           object: 'HelmRelease/podinfo/podinfo',
           fields: { artifactName: 'podinfo', version: '6.7.1', commitSha: '6.7.1', branch: '6.7.1' },
-          baseline: { object: 'HelmRelease/podinfo/podinfo', revision: '6.7.1' },
+          baseline: {
+            object: `HelmRelease/podinfo/podinfo@env=Production@uid=${uid}`,
+            revision: '6.7.1',
+            at: Date.parse('2026-03-02T11:02:45Z'),
+            repeats: false,
+          },
         },
       ],
     });
+  });
+
+  it.each([
+    ['InstallSucceeded', false],
+    ['UpgradeSucceeded', false],
+    ['RollbackSucceeded', false],
+    ['InstallFailed', false],
+    ['UpgradeFailed', false],
+    ['RollbackFailed', false],
+    ['ReconciliationSucceeded', true],
+    ['ReconciliationFailed', true],
+    ['HealthCheckFailed', true],
+  ])('takes %s for a reason Flux repeats at every interval: %s', (reason, repeats) => {
+    const event = { ...fixture('flux', 'helmrelease-upgrade-succeeded.json'), reason };
+    expect(flux.parse(request(event))).toMatchObject({ verdict: 'accepted', events: [{ baseline: { repeats } }] });
+  });
+
+  it("knows an object by its uid and its Alert's cluster and environment: one per cluster", () => {
+    const succeeded = fixture('flux', 'kustomization-succeeded.json');
+    const staging = {
+      ...succeeded,
+      involvedObject: { ...(succeeded.involvedObject as object), uid: '0b6f3c2e-1d4a-4e5f-8a9b-7c6d5e4f3a21' },
+      metadata: { revision: `main@sha1:${SHA}`, cluster: 'staging-eu', env: 'Staging' },
+    };
+    expect(flux.parse(request(staging))).toMatchObject({
+      events: [
+        {
+          key: `flux:0b6f3c2e-1d4a-4e5f-8a9b-7c6d5e4f3a21:main@sha1:${SHA}`,
+          object,
+          labels: { cluster: 'staging-eu', env: 'Staging', uid: '0b6f3c2e-1d4a-4e5f-8a9b-7c6d5e4f3a21' },
+          baseline: { object: `${object}@cluster=staging-eu@env=Staging@uid=0b6f3c2e-1d4a-4e5f-8a9b-7c6d5e4f3a21` },
+        },
+      ],
+    });
+    // Older controllers' prefixed keys, and `environment`, count too; a label is cleaned like any value.
+    const prefixed = {
+      ...succeeded,
+      metadata: {
+        'kustomize.toolkit.fluxcd.io/revision': `main@sha1:${SHA}`,
+        'kustomize.toolkit.fluxcd.io/cluster': 'prod\u202e-eu',
+        environment: 'prod',
+      },
+    };
+    expect(flux.parse(request(prefixed))).toMatchObject({
+      events: [
+        {
+          labels: { cluster: 'prod -eu', environment: 'prod', uid: UID },
+          baseline: { object: `${object}@cluster=prod -eu@environment=prod@uid=${UID}` },
+        },
+      ],
+    });
+  });
+
+  it('keeps a label to 150 characters, so that the identity keeps its uid whole', () => {
+    const succeeded = fixture('flux', 'kustomization-succeeded.json');
+    const long = { ...succeeded, metadata: { revision: `main@sha1:${SHA}`, cluster: 'c'.repeat(400) } };
+    expect(flux.parse(request(long))).toMatchObject({
+      events: [
+        {
+          labels: { cluster: 'c'.repeat(150) },
+          baseline: { object: `${object}@cluster=${'c'.repeat(150)}@uid=${UID}` },
+        },
+      ],
+    });
+  });
+
+  it('requires the time Flux gives every event, RFC 3339, and reads it to the millisecond', () => {
+    const succeeded = fixture('flux', 'kustomization-succeeded.json');
+    for (const timestamp of [undefined, '', '2026-03-02 10:15:31', 'yesterday', 1772446531, '2026-13-02T10:15:31Z']) {
+      expect(flux.parse(request({ ...succeeded, timestamp }))).toEqual({
+        verdict: 'invalid',
+        reason: 'timestamp (RFC 3339, as notification-controller sends it) is required',
+      });
+    }
+    // An event that records nothing is ignored, with a time or without.
+    expect(flux.parse(request({ ...succeeded, reason: 'DependencyNotReady', timestamp: undefined }))).toMatchObject({
+      verdict: 'ignored',
+    });
+    for (const [timestamp, at] of [
+      ['2026-03-02T10:15:31.123456789Z', Date.parse('2026-03-02T10:15:31.123Z')],
+      ['2026-03-02T11:15:31+01:00', Date.parse('2026-03-02T10:15:31Z')],
+      ['2026-03-02t10:15:31.5z', Date.parse('2026-03-02T10:15:31.500Z')],
+    ] as const) {
+      expect(flux.parse(request({ ...succeeded, timestamp }))).toMatchObject({ events: [{ baseline: { at } }] });
+    }
   });
 
   it.each([

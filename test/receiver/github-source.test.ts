@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { IncomingRequest } from '../../src/receiver/event.ts';
@@ -41,7 +41,7 @@ describe('the GitHub source', () => {
     expect(() => github.secrets({ GITHUB_WEBHOOK_SECRET: 'hunter2' })).toThrow(/under the 16/);
     expect(() => github.secrets({ GITHUB_WEBHOOK_SECRET: 'hunter2' })).not.toThrow(/hunter2/);
     expect(() => github.secrets({ GITHUB_WEBHOOK_SECRET: 'replace-with-the-github-webhook-secret' })).toThrow(
-      /placeholder of the shipped examples/,
+      /placeholder of an example/,
     );
     expect(github.secrets({ GITHUB_WEBHOOK_SECRET: '' })).toBeUndefined();
     expect(github.secrets({ GITHUB_WEBHOOK_SECRET: 'sixteen-chars-ok' })).toEqual(Buffer.from('sixteen-chars-ok'));
@@ -62,12 +62,37 @@ describe('the GitHub source', () => {
       deliveryId: delivery.headers['x-github-delivery'],
       events: [
         {
-          key: 'github:742519063:7',
+          key: 'github:github.com:742519063:7',
           object: 'storefront',
           fields: { artifactName: 'storefront', user: 'acme-deployer[bot]', branch: 'main' },
         },
       ],
     });
+  });
+
+  it('keys a deployment by its instance: GitHub Enterprise Server names itself, github.com does not', () => {
+    const keyOf = (headers: Record<string, string | string[]>) => {
+      const delivery = deploymentStatus('success', 7);
+      const parsed = parseGithub(request({ ...delivery.headers, ...headers } as Record<string, string>, delivery.body));
+      return parsed.verdict === 'accepted' ? parsed.events[0]?.key : parsed;
+    };
+    expect(keyOf({})).toBe('github:github.com:742519063:7');
+    expect(keyOf({ 'x-github-enterprise-host': 'GHES.example.com' })).toBe('github:ghes.example.com:742519063:7');
+    for (const host of ['ghes example', 'https://user@ghes.example.com', ['a.example.com', 'b.example.com']]) {
+      expect(keyOf({ 'x-github-enterprise-host': host })).toMatchObject({
+        verdict: 'invalid',
+        reason: 'X-GitHub-Enterprise-Host is no host name',
+      });
+    }
+  });
+
+  it('gives the digest of the signed body as a second dedupe id, the same under any delivery id', () => {
+    const delivery = deploymentStatus('success', 7);
+    const digest = `sha256:${createHash('sha256').update(delivery.body).digest('hex')}`;
+    for (const guid of ['guid-1', 'guid-2']) {
+      const headers = { ...delivery.headers, 'x-github-delivery': guid };
+      expect(parseGithub(request(headers, delivery.body))).toMatchObject({ deliveryId: guid, digestId: digest });
+    }
   });
 
   it('ignores a ping, and says "GitHub" where no one is named', () => {
@@ -77,6 +102,33 @@ describe('the GitHub source', () => {
     delete payload.deployment.creator;
     const parsed = parseGithub(request(delivery.headers, Buffer.from(JSON.stringify(payload))));
     expect(parsed.verdict === 'accepted' && parsed.events[0]?.fields.user).toBe('GitHub');
+  });
+
+  it('cleans every value as the other sources do: one line, no control or bidirectional override, bounded', () => {
+    const delivery = deploymentStatus('success', 10);
+    const payload = JSON.parse(delivery.body.toString()) as {
+      deployment: { environment: string; creator: { login: string }; payload: { version: string } };
+      deployment_status: { environment: string; description: string; log_url: string };
+      repository: { name: string };
+    };
+    payload.repository.name = 'store\u202efront';
+    payload.deployment.creator.login = 'eve\r\n::error::forged';
+    payload.deployment.payload.version = `2.5.0\u0000${'x'.repeat(2000)}`;
+    payload.deployment_status.environment = '\u2028\n';
+    payload.deployment_status.log_url = `https://ci.example.com/${'l'.repeat(1100)}`;
+    const parsed = parseGithub(request(delivery.headers, Buffer.from(JSON.stringify(payload))));
+    expect(parsed.verdict).toBe('accepted');
+    const event = parsed.verdict === 'accepted' ? parsed.events[0] : undefined;
+    expect(event?.object).toBe('store front');
+    expect(event?.fields).toMatchObject({
+      artifactName: 'store front',
+      user: 'eve ::error::forged',
+      version: `2.5.0 ${'x'.repeat(994)}`,
+      // A status environment that cleans to nothing gives way to the deployment's.
+      environment: 'staging',
+    });
+    // A link too long to keep whole is left out, never cut.
+    expect(event?.fields.link).toBeUndefined();
   });
 
   it('never throws, and accepts only what holds a deployment id, a repository and a commit (hostile bodies and headers)', () => {
@@ -94,7 +146,7 @@ describe('the GitHub source', () => {
           const parsed = github.parse(incoming);
           if (parsed.verdict === 'accepted') {
             const [event] = parsed.events;
-            expect(event?.key).toMatch(/^github:\d+:\d+$/);
+            expect(event?.key).toMatch(/^github:github\.com:\d+:\d+$/);
             expect(
               Object.keys(event?.fields ?? {}).every((name) =>
                 [

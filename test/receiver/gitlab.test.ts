@@ -56,9 +56,10 @@ describe('GitLab: verify', () => {
 
   it('takes a signed webhook within 5 minutes either way, and refuses a replay', () => {
     const signing = gitlab.secrets({ GITLAB_WEBHOOK_SIGNING_TOKEN: SIGNING_TOKEN })!;
-    expect(gitlab.verify(signed(success), signing)).toEqual({ ok: true });
-    expect(gitlab.verify(signed(success, NOW / 1000 - 300), signing)).toEqual({ ok: true });
-    expect(gitlab.verify(signed(success, NOW / 1000 + 300), signing)).toEqual({ ok: true });
+    const ok = { ok: true, signedId: 'msg_2c4e' };
+    expect(gitlab.verify(signed(success), signing)).toEqual(ok);
+    expect(gitlab.verify(signed(success, NOW / 1000 - 300), signing)).toEqual(ok);
+    expect(gitlab.verify(signed(success, NOW / 1000 + 300), signing)).toEqual(ok);
     expect(gitlab.verify(signed(success, NOW / 1000 - 301), signing)).toMatchObject({ ok: false, reason: /replay/ });
     expect(gitlab.verify(signed(success, NOW / 1000 + 301), signing)).toMatchObject({ ok: false, reason: /replay/ });
   });
@@ -79,17 +80,18 @@ describe('GitLab: verify', () => {
       ...good.headers,
       'webhook-signature': `${other} v1a,AAAA ${good.headers['webhook-signature'] as string}`,
     };
-    expect(gitlab.verify({ ...good, headers }, signing)).toEqual({ ok: true });
+    expect(gitlab.verify({ ...good, headers }, signing)).toEqual({ ok: true, signedId: 'msg_2c4e' });
   });
 
   it('with both secrets, either authenticates, and one presented that fails rejects', () => {
     const good = signed(success);
-    expect(gitlab.verify(good, secrets)).toEqual({ ok: true });
+    expect(gitlab.verify(good, secrets)).toEqual({ ok: true, signedId: 'msg_2c4e' });
     expect(gitlab.verify(request(success, { 'x-gitlab-token': 'tok-3f9a-5e1d7c20b4' }), secrets)).toEqual({ ok: true });
     expect(
       gitlab.verify({ ...good, headers: { ...good.headers, 'x-gitlab-token': 'tok-3f9a-5e1d7c20b4' } }, secrets),
     ).toEqual({
       ok: true,
+      signedId: 'msg_2c4e',
     });
     expect(gitlab.verify({ ...good, headers: { ...good.headers, 'x-gitlab-token': 'wrong' } }, secrets).ok).toBe(false);
     const wrongKey = signed(success, NOW / 1000, Buffer.from('x'));
@@ -142,9 +144,11 @@ describe('GitLab: parse', () => {
     expect(gitlab.parse(request(success, { 'idempotency-key': 'f6b1d7b0-3c44-4a27-9d4e-2a8c1e0b5f31' }))).toEqual({
       verdict: 'accepted',
       deliveryId: 'f6b1d7b0-3c44-4a27-9d4e-2a8c1e0b5f31',
+      // status_changed_at, 2021-04-28 21:50:00 +0200: for a replay past retention (replay.test.ts).
+      sentAt: Date.parse('2021-04-28T19:50:00Z'),
       events: [
         {
-          key: 'gitlab:30:15',
+          key: 'gitlab:10.126.0.2:3000:30:15',
           status: 'SUCCEEDED',
           object: 'root/test-deployment-webhooks',
           fields: {
@@ -169,7 +173,7 @@ describe('GitLab: parse', () => {
     ['canceled', 'FAILED'],
   ])('records %s as %s', (state, status) => {
     const parsed = gitlab.parse(request({ ...success, status: state }));
-    expect(parsed).toMatchObject({ verdict: 'accepted', events: [{ key: 'gitlab:30:15', status }] });
+    expect(parsed).toMatchObject({ verdict: 'accepted', events: [{ key: 'gitlab:10.126.0.2:3000:30:15', status }] });
   });
 
   it.each(['blocked', 'approved', 'rejected', 'created'])('ignores %s, with its reason', (state) => {
@@ -206,5 +210,61 @@ describe('GitLab: parse', () => {
     expect(id({})).toBe(id({}));
     expect(id({})).not.toBe(id({}, { ...success, status: 'running' }));
     expect(id({})).not.toBe(id({}, { ...success, deployment_id: 16 }));
+  });
+
+  it('keys a deployment by its GitLab instance: X-Gitlab-Instance, else the base of project.web_url', () => {
+    const keyOf = (headers: Record<string, string | string[]>, body: object = success) => {
+      const parsed = gitlab.parse(request(body, headers));
+      return parsed.verdict === 'accepted' ? parsed.events[0]?.key : parsed;
+    };
+    expect(keyOf({ 'x-gitlab-instance': 'https://gitlab.com' })).toBe('gitlab:gitlab.com:30:15');
+    expect(keyOf({ 'x-gitlab-instance': 'https://GitLab.Example.com/gitlab/' })).toBe(
+      'gitlab:gitlab.example.com/gitlab:30:15',
+    );
+    // The same project and deployment ids on two instances are two deployments.
+    expect(keyOf({ 'x-gitlab-instance': 'https://gitlab.com' })).not.toBe(
+      keyOf({ 'x-gitlab-instance': 'https://gitlab.example.com' }),
+    );
+    // An older GitLab sends no header: project.web_url less the project's path is the same URL.
+    expect(keyOf({})).toBe('gitlab:10.126.0.2:3000:30:15');
+    const project = success.project as Record<string, unknown>;
+    const relative = {
+      ...success,
+      project: { ...project, web_url: 'https://example.com/gitlab/root/test-deployment-webhooks' },
+    };
+    expect(keyOf({}, relative)).toBe('gitlab:example.com/gitlab:30:15');
+    for (const given of [
+      { 'x-gitlab-instance': 'not a url at all' },
+      { 'x-gitlab-instance': ['https://a', 'https://b'] },
+    ]) {
+      expect(keyOf(given)).toMatchObject({ verdict: 'invalid', reason: /X-Gitlab-Instance/ });
+    }
+    expect(keyOf({}, { ...success, project: { ...project, web_url: undefined } })).toMatchObject({
+      verdict: 'invalid',
+      reason: 'neither X-Gitlab-Instance nor project.web_url names the GitLab instance',
+    });
+  });
+
+  it('deduplicates a signed delivery on its signed webhook-id, never on the unsigned Idempotency-Key', () => {
+    const signing = gitlab.secrets({ GITLAB_WEBHOOK_SIGNING_TOKEN: SIGNING_TOKEN })!;
+    const good = signed(success);
+    // A replay within the signature's 5 minutes, with a fresh Idempotency-Key each time.
+    const ids = ['k1', 'k2', 'k3'].map((key) => {
+      const replay = { ...good, headers: { ...good.headers, 'idempotency-key': key } };
+      const verification = gitlab.verify(replay, signing);
+      expect(verification.ok).toBe(true);
+      const parsed = verification.ok ? gitlab.parse(replay, verification) : undefined;
+      return parsed?.verdict === 'accepted' ? parsed.deliveryId : parsed?.verdict;
+    });
+    expect(ids).toEqual(['msg_2c4e', 'msg_2c4e', 'msg_2c4e']);
+    // Authenticated by the token alone, nothing is signed: Idempotency-Key, as GitLab sends it.
+    const byToken = request(success, {
+      'x-gitlab-token': 'tok-3f9a-5e1d7c20b4',
+      'idempotency-key': 'k1',
+      'webhook-id': 'w1',
+    });
+    const verification = gitlab.verify(byToken, secrets);
+    expect(verification).toEqual({ ok: true });
+    expect(verification.ok && gitlab.parse(byToken, verification)).toMatchObject({ deliveryId: 'k1' });
   });
 });

@@ -1,20 +1,24 @@
-// Hostile deliveries to the GitLab, Argo CD and Flux sources: whatever the bytes and headers, no
+// Hostile deliveries to the GitHub, GitLab, Argo CD and Flux sources: whatever the bytes and headers, no
 // exception escapes, no wrong credential passes, and an accepted event holds only what the contract
 // carries, as bounded one-line strings.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { DeploymentEvent, IncomingRequest } from '../../src/receiver/event.ts';
 import { argocd } from '../../src/receiver/sources/argocd.ts';
-import { FIELD_LENGTH } from '../../src/receiver/sources/fields.ts';
+import { clean, FIELD_LENGTH } from '../../src/receiver/sources/fields.ts';
 import { flux } from '../../src/receiver/sources/flux.ts';
+import { github } from '../../src/receiver/sources/github.ts';
 import { gitlab } from '../../src/receiver/sources/gitlab.ts';
 import type { Source } from '../../src/receiver/source.ts';
 import { SOURCES } from '../../src/receiver/sources/index.ts';
 import { hostileText } from '../helpers/hostile.ts';
+import { ROOT } from '../helpers/run-action.ts';
 import { fixture, fluxSignature, NOW, request, standardSignature } from '../helpers/receiver/request.ts';
 
 const RUNS = { numRuns: 200 };
-const EVENT_KEYS = ['baseline', 'fields', 'key', 'object', 'status'];
+const EVENT_KEYS = ['baseline', 'fields', 'key', 'labels', 'object', 'status'];
 const FIELD_KEYS = [
   'artifactName',
   'branch',
@@ -53,6 +57,30 @@ function hostilePayload(base: Record<string, unknown>, paths: string[][]): fc.Ar
     return payload;
   });
 }
+
+const githubBase = JSON.parse(
+  readFileSync(join(ROOT, 'test/fixtures/deployment-status/queued.json'), 'utf8'),
+) as Record<string, unknown>;
+const githubPayload = hostilePayload(githubBase, [
+  ['deployment', 'id'],
+  ['deployment', 'sha'],
+  ['deployment', 'ref'],
+  ['deployment', 'environment'],
+  ['deployment', 'description'],
+  ['deployment', 'task'],
+  ['deployment', 'creator', 'login'],
+  ['deployment', 'payload', 'version'],
+  ['deployment', 'payload'],
+  ['deployment_status', 'state'],
+  ['deployment_status', 'environment'],
+  ['deployment_status', 'description'],
+  ['deployment_status', 'log_url'],
+  ['deployment_status', 'target_url'],
+  ['deployment_status', 'environment_url'],
+  ['deployment_status', 'performed_via_github_app', 'name'],
+  ['repository', 'id'],
+  ['repository', 'name'],
+]);
 
 const gitlabPayload = hostilePayload(fixture('gitlab', 'deployment-success.json'), [
   ['status'],
@@ -161,6 +189,10 @@ const headers = fc.dictionary(
     'x-gitlab-token',
     'authorization',
     'x-signature',
+    'x-github-event',
+    'x-github-delivery',
+    'x-github-enterprise-host',
+    'x-gitlab-instance',
   ),
   fc.oneof(hostileText(), fc.array(fc.string(), { maxLength: 2 })),
 );
@@ -173,7 +205,8 @@ function checkEvent(event: DeploymentEvent): void {
     event.key,
     event.object,
     ...(Object.values(event.fields) as string[]),
-    ...Object.values(event.baseline ?? {}),
+    ...(event.baseline ? [event.baseline.object, event.baseline.revision] : []),
+    ...Object.values(event.labels ?? {}),
   ];
   for (const value of strings) {
     expect(typeof value).toBe('string');
@@ -197,15 +230,22 @@ function checkParse(source: Source, request: IncomingRequest): void {
   else expect(parsed.reason).not.toMatch(UNSAFE);
 }
 
+/** The headers a GitHub delivery of a deployment_status event carries (the others need none to parse). */
+const GITHUB_HEADERS = {
+  'x-github-event': 'deployment_status',
+  'x-github-delivery': 'a3c1e0f2-0d0c-11f0-9f0e-1d2c3b4a5f60',
+};
+
 describe.each([
-  ['gitlab', gitlab as Source, gitlabPayload],
-  ['argocd', argocd as Source, argoPayload],
-  ['flux', flux as Source, fluxPayload],
-])('the %s source, on hostile deliveries', (_name, source, payload) => {
+  ['github', github as Source, githubPayload, GITHUB_HEADERS],
+  ['gitlab', gitlab as Source, gitlabPayload, {}],
+  ['argocd', argocd as Source, argoPayload, {}],
+  ['flux', flux as Source, fluxPayload, {}],
+])('the %s source, on hostile deliveries', (_name, source, payload, sent) => {
   it('never throws, and an event holds only bounded one-line strings of the contract', () => {
     fc.assert(
-      fc.property(bodies(payload), headers, (body, given) => {
-        checkParse(source, { headers: given, body, now: NOW });
+      fc.property(bodies(payload), headers, fc.boolean(), (body, given, withSent) => {
+        checkParse(source, { headers: withSent ? { ...given, ...sent } : given, body, now: NOW });
       }),
       RUNS,
     );
@@ -214,7 +254,7 @@ describe.each([
   it('accepts at least some of them, so that the invariants above are not vacuous', () => {
     const accepted = fc
       .sample(payload, 200)
-      .filter((value) => source.parse(request(value as object)).verdict === 'accepted');
+      .filter((value) => source.parse(request(value as object, sent)).verdict === 'accepted');
     expect(accepted.length).toBeGreaterThan(20);
   });
 });
@@ -276,6 +316,47 @@ describe('no wrong credential passes', () => {
       }),
       RUNS,
     );
+  });
+});
+
+describe('the cleaner every source shares', () => {
+  /** clean() as it was first written: arrays of code points, which a 1 MiB field made a million long. */
+  function cleanByArrays(value: string, max = FIELD_LENGTH): string {
+    const text = value
+      .toWellFormed()
+      .replace(/[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]+/gu, ' ')
+      .trim();
+    return [...text].length > max ? [...text].slice(0, max).join('').trim() : text;
+  }
+
+  it('cleans and cuts as the definition by arrays of code points does', () => {
+    const anyText = fc.oneof(
+      hostileText(),
+      fc.string({ unit: 'binary', maxLength: 80 }),
+      fc.string({
+        unit: fc.constantFrom('a', ' ', '\n', '\u{1f600}', '\ud800', '\udc00', '\u202e', 'é'),
+        maxLength: 80,
+      }),
+    );
+    fc.assert(
+      fc.property(anyText, fc.integer({ min: 0, max: 90 }), (value, max) => {
+        expect(clean(value, max)).toBe(cleanByArrays(value, max));
+      }),
+      { numRuns: 1000 },
+    );
+    expect(clean('a'.repeat(FIELD_LENGTH + 5))).toBe(cleanByArrays('a'.repeat(FIELD_LENGTH + 5)));
+  });
+
+  it('cuts a 1 MiB field without iterating over its code points', () => {
+    const value = '\u{1f600}'.repeat(512 * 1024);
+    // Spreading a string into code points goes through its iterator: counted here.
+    const iterate = vi.spyOn(String.prototype, Symbol.iterator);
+    try {
+      expect(clean(value)).toBe('\u{1f600}'.repeat(FIELD_LENGTH));
+      expect(iterate).not.toHaveBeenCalled();
+    } finally {
+      iterate.mockRestore();
+    }
   });
 });
 

@@ -8,12 +8,14 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Log } from '../../src/core/log.ts';
 import { Metrics } from '../../src/receiver/metrics.ts';
-import { createReceiverServer, type ServerLimits } from '../../src/receiver/server.ts';
+import { createReceiverServer, type EnabledSource, type ServerLimits } from '../../src/receiver/server.ts';
 import { SOURCES } from '../../src/receiver/sources/index.ts';
 import { github } from '../../src/receiver/sources/github.ts';
+import { gitlab } from '../../src/receiver/sources/gitlab.ts';
 import { openStore } from '../../src/receiver/store/index.ts';
 import type { Store } from '../../src/receiver/store/store.ts';
 import { deploymentStatus, post, SECRET, signed } from '../helpers/receiver/github-delivery.ts';
+import { fixture, gitlabTime, SENT_AT, standardSignature } from '../helpers/receiver/request.ts';
 
 const LIMITS: ServerLimits = { bodyBytes: 16 * 1024, requestMs: 400, headers: 30, connections: 64 };
 const lines: string[] = [];
@@ -228,6 +230,146 @@ describe('hostile requests', () => {
   });
 });
 
+/** Another receiver on its own store, with the given sources enabled; closed by the caller. */
+async function anotherReceiver(enabled: EnabledSource[]) {
+  const own = openStore(':memory:');
+  const other = createReceiverServer({
+    known: SOURCES,
+    enabled,
+    store: own,
+    metrics: new Metrics(),
+    log,
+    stored: () => undefined,
+    limits: LIMITS,
+  });
+  other.listen(0, '127.0.0.1');
+  await once(other, 'listening');
+  return {
+    store: own,
+    port: (other.address() as AddressInfo).port,
+    close: async () => {
+      other.closeAllConnections();
+      await new Promise((resolve) => other.close(resolve));
+      await own.close();
+    },
+  };
+}
+
+describe('a signed GitLab delivery', () => {
+  it('is deduplicated on its signed webhook-id: a replay with a fresh Idempotency-Key stores nothing', async () => {
+    const key = Buffer.from('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
+    const secrets = gitlab.secrets({ GITLAB_WEBHOOK_SIGNING_TOKEN: `whsec_${key.toString('base64')}` });
+    const receiver = await anotherReceiver([{ source: gitlab, secrets }]);
+    try {
+      const body = Buffer.from(
+        JSON.stringify({ ...fixture('gitlab', 'deployment-success.json'), status_changed_at: gitlabTime(SENT_AT) }),
+      );
+      const at = Math.floor(Date.now() / 1000);
+      const headers = {
+        'content-type': 'application/json',
+        'webhook-id': 'msg_2c4e',
+        'webhook-timestamp': String(at),
+        'webhook-signature': standardSignature(key, 'msg_2c4e', at, body),
+      };
+      const send = (idempotencyKey: string) =>
+        post(receiver.port, { headers: { ...headers, 'idempotency-key': idempotencyKey }, body }, '/webhooks/gitlab');
+      expect(await send('k1')).toEqual({ status: 202, text: 'stored\n' });
+      // The replay, within the signature's 5 minutes, under another unsigned key.
+      expect(await send('k2')).toEqual({ status: 200, text: 'already stored\n' });
+      const items = await receiver.store.list(['pending', 'skipped'], 10);
+      expect(items.map((item) => item.deliveryId)).toEqual(['msg_2c4e']);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('two instances of a sender behind one receiver', () => {
+  it('records GitHub.com and a GitHub Enterprise Server deployment of the same ids, both', async () => {
+    const before = (await all()).length;
+    const fromGithubCom = deploymentStatus('success', 901);
+    // The same ids, and the same payload but for the URLs in it, which name the server.
+    const enterpriseBody = Buffer.from(
+      fromGithubCom.body
+        .toString()
+        .replaceAll('https://api.github.com/', 'https://ghes.example.com/api/v3/')
+        .replaceAll('https://github.com/', 'https://ghes.example.com/'),
+    );
+    const fromEnterprise = signed('deployment_status', enterpriseBody);
+    fromEnterprise.headers['x-github-enterprise-host'] = 'ghes.example.com';
+    expect(await post(port, fromGithubCom)).toEqual({ status: 202, text: 'stored\n' });
+    expect(await post(port, fromEnterprise)).toEqual({ status: 202, text: 'stored\n' });
+    const items = (await all()).slice(before);
+    expect(items.map((item) => [item.key, item.state])).toEqual([
+      ['github:github.com:742519063:901', 'pending'],
+      ['github:ghes.example.com:742519063:901', 'pending'],
+    ]);
+  });
+
+  it('records two GitLab instances’ deployments of the same project and deployment ids, both', async () => {
+    const receiver = await anotherReceiver([
+      { source: gitlab, secrets: gitlab.secrets({ GITLAB_WEBHOOK_TOKEN: 'tok-3f9a-5e1d7c20b4' }) },
+    ]);
+    try {
+      const body = Buffer.from(
+        JSON.stringify({ ...fixture('gitlab', 'deployment-success.json'), status_changed_at: gitlabTime(SENT_AT) }),
+      );
+      for (const instance of ['https://gitlab.com', 'https://gitlab.example.com']) {
+        const headers = {
+          'x-gitlab-token': 'tok-3f9a-5e1d7c20b4',
+          'x-gitlab-instance': instance,
+          'idempotency-key': instance,
+        };
+        expect(await post(receiver.port, { headers, body }, '/webhooks/gitlab')).toEqual({
+          status: 202,
+          text: 'stored\n',
+        });
+      }
+      const items = await receiver.store.list(['pending', 'skipped'], 10);
+      expect(items.map((item) => [item.key, item.state])).toEqual([
+        ['gitlab:gitlab.com:30:15', 'pending'],
+        ['gitlab:gitlab.example.com:30:15', 'pending'],
+      ]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('one signed GitHub body', () => {
+  it('is stored once, whatever fresh delivery ids it comes under, and its own id stays known', async () => {
+    const before = (await all()).length;
+    const delivery = deploymentStatus('success', 902);
+    expect(await post(port, delivery)).toEqual({ status: 202, text: 'stored\n' });
+    for (const guid of ['fresh-1', 'fresh-2', 'fresh-3']) {
+      const replay = { ...delivery, headers: { ...delivery.headers, 'x-github-delivery': guid } };
+      expect(await post(port, replay)).toEqual({ status: 200, text: 'already stored\n' });
+    }
+    expect(await post(port, delivery)).toEqual({ status: 200, text: 'already stored\n' });
+    expect((await all()).slice(before).map((item) => item.deliveryId)).toEqual([delivery.headers['x-github-delivery']]);
+  });
+});
+
+describe('an event skipped as it arrives', () => {
+  it('is said in the log with its reason; the delivery is answered 202 and leaves no item', async () => {
+    const before = (await all()).length;
+    expect(await post(port, deploymentStatus('success', 903, { guid: 'end-903' }))).toEqual({
+      status: 202,
+      text: 'stored\n',
+    });
+    lines.length = 0;
+    expect(await post(port, deploymentStatus('in_progress', 903, { guid: 'late-903' }))).toEqual({
+      status: 202,
+      text: 'stored\n',
+    });
+    expect(lines).toEqual([
+      'github delivery late-903: stored (1 event(s), 1 skipped)',
+      'github delivery late-903: skipped github:github.com:742519063:903 STARTED: the deployment has ended already (SUCCEEDED)',
+    ]);
+    expect((await all()).slice(before).map((item) => item.deliveryId)).toEqual(['end-903']);
+  });
+});
+
 /** A server of its own, with `limits`, its log in `said`; closed by the caller. */
 async function ownServer(limits: ServerLimits, said: string[] = []) {
   const own = createReceiverServer({
@@ -285,7 +427,7 @@ describe('what a client without a credential can make the receiver hold', () => 
       slow.write(`POST /webhooks/github HTTP/1.1\r\nHost: x\r\n${FORMED}Content-Length: 30000\r\n\r\n`);
       slow.write('{'.repeat(25_000));
       await until(async () => (await connections(own.server)) === 1);
-      const delivery = deploymentStatus('success', 901);
+      const delivery = deploymentStatus('success', 9101);
       expect(delivery.body.length + 25_000).toBeGreaterThan(32 * 1024);
       await until(async () => (await post(own.port, delivery)).status === 503);
       const response = await fetch(`http://127.0.0.1:${own.port}/webhooks/github`, {

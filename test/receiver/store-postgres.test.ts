@@ -1,6 +1,8 @@
 // The PostgreSQL store through the same contract as SQLite's (store-contract.ts), on a real server
 // (test/helpers/postgres.ts), each case on a database of its own; then what only a shared store has to do:
 // replicas starting together, claiming together, accepting the same deliveries together.
+import { once } from 'node:events';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultStore, openStore, shownStore } from '../../src/receiver/store/index.ts';
@@ -26,6 +28,7 @@ storeContract('postgres', {
     return {
       store: open(url, now),
       reopen: (options) => Promise.resolve(trackOpen(openStore(url, { now, ...options }))),
+      refuseWrites: () => refuseWrites(url),
     };
   },
 });
@@ -40,6 +43,57 @@ async function sql(url: string, text: string, values: unknown[] = []): Promise<R
   }
 }
 
+/** Every write to the tables a delivery and a readiness check write refused, as on a full disk. */
+async function refuseWrites(url: string): Promise<() => Promise<void>> {
+  const tables = ['meta', 'deliveries', 'items'];
+  await sql(
+    url,
+    `CREATE FUNCTION public.disk_full() RETURNS trigger LANGUAGE plpgsql AS
+       $$ BEGIN RAISE EXCEPTION 'could not extend file: the disk is full'; END $$`,
+  );
+  for (const table of tables)
+    await sql(
+      url,
+      `CREATE TRIGGER disk_full BEFORE INSERT OR UPDATE ON report_deployment.${table} FOR EACH STATEMENT EXECUTE FUNCTION public.disk_full()`,
+    );
+  return async () => {
+    for (const table of tables) await sql(url, `DROP TRIGGER disk_full ON report_deployment.${table}`);
+    await sql(url, 'DROP FUNCTION public.disk_full()');
+  };
+}
+
+/**
+ * A TCP relay on loopback to PostgreSQL that can go silent: the connections it carries stay open
+ * and pass nothing on, as across a network that drops every packet (no reset, no FIN).
+ */
+async function silentRelay(target: number) {
+  const carried: Socket[] = [];
+  let silent = false;
+  const server = createServer((client) => {
+    if (silent) return void carried.push(client); // a new connection meets silence too
+    const upstream = connect(target, '127.0.0.1');
+    carried.push(client, upstream);
+    client.on('data', (chunk: Buffer) => void (silent || upstream.write(chunk)));
+    upstream.on('data', (chunk: Buffer) => void (silent || client.write(chunk)));
+    client.on('error', () => undefined);
+    upstream.on('error', () => undefined);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    port: (server.address() as AddressInfo).port,
+    silence: () => (silent = true),
+    /** New connections are carried again; the silent ones stay silent. */
+    speak: () => (silent = false),
+    close: () => {
+      for (const socket of carried) socket.destroy();
+      server.close();
+    },
+  };
+}
+
 describe('the PostgreSQL store', () => {
   it('is made by whichever of several replicas starts first, once, and refuses a newer schema', async () => {
     const url = await testDatabase('migrate');
@@ -52,6 +106,19 @@ describe('the PostgreSQL store', () => {
       String(SCHEMA_VERSION + 1),
     ]);
     await expect(open(url).ping()).rejects.toThrow(/written by a newer report-deployment/);
+  });
+
+  it("takes a schema 1 database up: Flux's revisions by bare name are dropped, each then known by its time", async () => {
+    const url = await testDatabase('migrate-1');
+    await open(url).ping();
+    await sql(url, `ALTER TABLE report_deployment.revisions DROP COLUMN seen_at`);
+    await sql(url, `UPDATE report_deployment.meta SET value = '1' WHERE name = 'schema_version'`);
+    await sql(url, `INSERT INTO report_deployment.revisions (object, revision) VALUES ('Kustomization/x/apps', 'r1')`);
+    await open(url).ping();
+    expect(await sql(url, `SELECT value FROM report_deployment.meta WHERE name = 'schema_version'`)).toEqual([
+      { value: '2' },
+    ]);
+    expect(await sql(url, `SELECT object, seen_at FROM report_deployment.revisions`)).toEqual([]);
   });
 
   it('hands each due key to one replica at a time, however many claim together', async () => {
@@ -82,10 +149,12 @@ describe('the PostgreSQL store', () => {
         );
       }),
     );
-    expect(results.flat().filter((result) => result === 'stored')).toHaveLength(250);
-    // One start per key is queued; every other start of a key is skipped as it arrives.
+    const stored = results.flat().filter((result) => result.kind === 'stored');
+    expect(stored).toHaveLength(250);
+    // One start per key is queued; every other start of a key is skipped as it arrives, and said.
     expect((await replicas[0]!.stats()).queueDepth).toBe(7);
-    expect((await replicas[0]!.list(['skipped'], 1000)).length).toBe(243);
+    expect(stored.filter((result) => result.skipped.length === 1)).toHaveLength(243);
+    expect((await replicas[0]!.list(['skipped'], 1000)).length).toBe(0);
     // Deliveries of their own only, on the same new keys, at the same moment.
     await Promise.all(
       replicas.map((store, replica) =>
@@ -129,10 +198,19 @@ describe('the PostgreSQL store', () => {
     expect(waiting).toBe(2);
     await holder.query('COMMIT');
     await holder.end();
-    expect(await Promise.all(ends)).toEqual(['stored', 'stored']);
+    const results = await Promise.all(ends);
+    expect(results.map((result) => result.kind)).toEqual(['stored', 'stored']);
     const pending = await one.list(['pending'], 10);
-    expect(pending.map((item) => item.status).sort()).toEqual(['STARTED', expect.stringMatching(/SUCCEEDED|FAILED/)]);
-    expect(await one.list(['skipped'], 10)).toHaveLength(1);
+    // Oldest first: the start, then whichever end won the key.
+    expect(pending.map((item) => item.status)).toEqual(['STARTED', expect.stringMatching(/SUCCEEDED|FAILED/)]);
+    // The later end is skipped, and says so.
+    expect(results.flatMap((result) => (result.kind === 'stored' ? result.skipped : []))).toEqual([
+      {
+        key: 'k',
+        status: expect.stringMatching(/SUCCEEDED|FAILED/) as string,
+        reason: expect.stringMatching(/^the deployment has ended already/) as string,
+      },
+    ]);
   });
 
   it('lets another replica finish a dead replica’s work once its lease ends, and holds its create', async () => {
@@ -220,6 +298,30 @@ describe('the PostgreSQL store', () => {
     expect(
       (await sql(url.href, 'SELECT delivery_id FROM report_deployment.items')).map((row) => row.delivery_id),
     ).toEqual(['g1']);
+  });
+
+  it('bounds every query in time: a connection gone silent (no reset) fails within the bound, and a new one is made', async () => {
+    const url = new URL(await testDatabase('silent'));
+    const relay = await silentRelay(Number(url.port));
+    url.port = String(relay.port);
+    const store = trackOpen(openStore(url.href, { queryTimeoutMs: 800 }));
+    await store.ping();
+    relay.silence();
+    const started = Date.now();
+    // Bounded here too: without the bound, the ping would wait for the kernel's keepalive.
+    const outcome = await Promise.race([
+      store.ping().then(
+        () => 'answered',
+        (error: unknown) => String(error),
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting after 8 s'), 8000)),
+    ]);
+    expect(outcome).toMatch(/timeout/i);
+    expect(Date.now() - started).toBeLessThan(4000);
+    // The silent connection is dropped, not handed out again: the next ping connects anew.
+    relay.speak();
+    await expect(store.ping()).resolves.toBeUndefined();
+    relay.close();
   });
 
   it('says which database it cannot reach, its password hidden, and becomes ready once it can', async () => {

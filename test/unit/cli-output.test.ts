@@ -2,7 +2,16 @@
 // thrown, never held without bound.
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { drained, QUEUE_BYTES, writeStderr, writeStdout, writeTo, type Writable } from '../../src/cli/output.ts';
+import {
+  drained,
+  outputWritten,
+  QUEUE_BYTES,
+  writeOutput,
+  writeStderr,
+  writeStdout,
+  writeTo,
+  type Writable,
+} from '../../src/cli/output.ts';
 
 /** A stream that takes what it is given, holding `queued` bytes unread. */
 class FakeStream extends EventEmitter implements Writable {
@@ -10,9 +19,12 @@ class FakeStream extends EventEmitter implements Writable {
   writableLength = 0;
   destroyed = false;
   throws = false;
-  write(text: string) {
+  /** The callbacks of writes not yet handed to the reader. */
+  pending: Array<(error?: Error | null) => void> = [];
+  write(text: string, done?: (error?: Error | null) => void) {
     if (this.throws) throw new Error('EBADF');
     this.written.push(text);
+    if (done) this.pending.push(done);
     return true;
   }
 }
@@ -59,6 +71,44 @@ describe('writeTo', () => {
     writeTo(stream, 'd');
 
     expect(stream.written).toEqual(['ab', 'd']);
+  });
+});
+
+describe("writeOutput, outputWritten (a command's own output)", () => {
+  it(`writes text of any size, whatever waits unread (never dropped at ${QUEUE_BYTES} bytes)`, async () => {
+    const stream = Object.assign(new FakeStream(), { writableLength: QUEUE_BYTES * 4 });
+    const listing = 'x'.repeat(QUEUE_BYTES * 2);
+    writeOutput(stream, listing);
+    writeOutput(stream, 'end\n');
+
+    expect(stream.written).toEqual([listing, 'end\n']);
+    let settled: boolean | undefined;
+    const written = outputWritten(stream).then((ok) => (settled = ok));
+    stream.pending.shift()?.();
+    await Promise.resolve();
+    expect(settled).toBeUndefined(); // the last write is not with the reader yet: waited for
+    stream.pending.shift()?.();
+
+    expect(await written).toBe(true);
+  });
+
+  it('says false where the stream failed: an error on a write, a write that throws, a stream destroyed', async () => {
+    const failing = new FakeStream();
+    writeOutput(failing, 'a');
+    failing.pending.shift()?.(new Error('EPIPE'));
+    const throwing = Object.assign(new FakeStream(), { throws: true });
+    writeOutput(throwing, 'a');
+    const destroyed = Object.assign(new FakeStream(), { destroyed: true });
+    writeOutput(destroyed, 'a');
+
+    expect(await outputWritten(failing)).toBe(false);
+    expect(await outputWritten(throwing)).toBe(false);
+    expect(await outputWritten(destroyed)).toBe(false);
+    expect(destroyed.written).toEqual([]);
+  });
+
+  it('says true at once where nothing was written', async () => {
+    expect(await outputWritten(new FakeStream())).toBe(true);
   });
 });
 

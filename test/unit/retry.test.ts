@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Limits } from '../../src/core/constants.ts';
-import { backoffMs, isRetryable, retryAfterMs, type NetworkCause, type Outcome } from '../../src/core/retry.ts';
+import {
+  backoffMs,
+  isRetryable,
+  mayHaveArrived,
+  retryAfterMs,
+  type NetworkCause,
+  type Outcome,
+} from '../../src/core/retry.ts';
 
 const response = (status: number): Outcome => ({ kind: 'response', status });
 const network = (cause: NetworkCause): Outcome => ({ kind: 'network', cause });
@@ -29,6 +36,29 @@ describe('isRetryable', () => {
   ])('%o: POST %s, PATCH %s', (outcome, post, patch) => {
     expect(isRetryable('POST', outcome)).toBe(post);
     expect(isRetryable('PATCH', outcome)).toBe(patch);
+  });
+});
+
+describe('mayHaveArrived', () => {
+  it.each([
+    [network('timeout'), true],
+    [network('reset'), true],
+    [network('other'), true],
+    [network('refused'), false],
+    [network('dns'), false],
+    [network('proxy-refused'), false],
+    [network('tls'), false],
+    [network('proxy-auth'), false],
+    [network('malformed'), false],
+    [response(500), true],
+    [response(502), true],
+    [response(408), true],
+    [response(401), false],
+    [response(403), false],
+    [response(422), false],
+    [response(429), false],
+  ])('%o: %s', (outcome, expected) => {
+    expect(mayHaveArrived(outcome)).toBe(expected);
   });
 });
 

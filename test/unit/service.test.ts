@@ -254,6 +254,22 @@ describe('the tracker', () => {
     expect(new ServiceError(['a', 'b']).message).toBe('a\nb');
   });
 
+  it("gives each error the answer's status, for the receiver's retry policy", async () => {
+    const statusOf = (answer: Parameters<typeof answering>[0]) =>
+      createTracker(answering(answer), connection, ACTION_WORDS)
+        .create(body)
+        .then(
+          () => 'created',
+          (caught: unknown) => (caught as ServiceError).status,
+        );
+    expect(await statusOf({ status: 401, text: '{"detail":"Invalid or missing API key"}' })).toBe(401);
+    expect(await statusOf({ status: 403, text: '' })).toBe(403);
+    expect(await statusOf({ status: 302, text: '' })).toBe(302);
+    expect(await statusOf({ status: 201, text: '{"success":true}' })).toBe(201);
+    expect(await statusOf({ status: 200, text: 'null' })).toBe(200);
+    expect(new ServiceError(['a']).status).toBeUndefined();
+  });
+
   it('sends nothing once the run is cancelled, and says which were not sent', async () => {
     const http = answering({ status: 201, text: '{"success":true,"id":5}' });
     const cancelled = new AbortController();

@@ -6,11 +6,16 @@ import type { DeploymentEvent, IncomingRequest, Parsed } from '../event.js';
 import type { RequestHead, Source, Verification } from '../source.js';
 import { readSecret } from './secret.js';
 import { at, bounded, clean, firstOf, header, kubernetesUid, optional, parseJson, text } from './fields.js';
+import { rfc3339 } from './times.js';
 import { derivedId, sameSecret } from './verify.js';
 
 export const argocd: Source<Buffer> = {
   name: 'argocd',
   secretVariables: ['ARGOCD_WEBHOOK_TOKEN'],
+  mappingKey: {
+    pattern: /^(?:[a-z0-9](?:[-a-z0-9]*[a-z0-9])?\/)?[a-z0-9](?:[-.a-z0-9]*[a-z0-9])?$/,
+    form: "the application's namespace/name (argocd/guestbook), or its name",
+  },
   secrets: (env) => readSecret(env, 'ARGOCD_WEBHOOK_TOKEN'),
   checkHeaders: verifyArgoCd,
   verify: verifyArgoCd,
@@ -76,7 +81,11 @@ function parseArgoCd(request: IncomingRequest): Parsed {
       ...optional('link', /^https?:\/\//.test(argocdUrl) ? `${argocdUrl}/applications/${object}?operation=true` : ''),
     },
   };
-  return { verdict: 'accepted', deliveryId, events: [bounded(event)] };
+  // When the sync ended (or started): a degraded application's notification may come long after
+  // its sync, and carries no time of its own.
+  const sentAt =
+    trigger === 'on-health-degraded' ? undefined : rfc3339(firstOf(text(body, 'operation', 'finishedAt'), startedAt));
+  return { verdict: 'accepted', deliveryId, events: [bounded(event)], sentAt };
 }
 
 type Decision = { status: DeploymentStatus; reason?: never } | { status?: never; reason: string };

@@ -14,8 +14,24 @@ const UNSAFE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]+/gu;
 /** The value as one clean line: unsafe characters become one space, lone surrogates U+FFFD, cut to `max`. */
 export function clean(value: string, max = FIELD_LENGTH): string {
   const text = value.toWellFormed().replace(UNSAFE, ' ').trim();
-  // Cut on a code point, never inside a surrogate pair.
-  return [...text].length > max ? [...text].slice(0, max).join('').trim() : text;
+  const end = codePointEnd(text, max);
+  return end === text.length ? text : text.slice(0, end).trim();
+}
+
+/**
+ * Where the first `max` code points of a well-formed `text` end, in UTF-16 units: walked once, up to
+ * `max`, with no array of code points built (a 1 MiB field costs no million-element array).
+ */
+function codePointEnd(text: string, max: number): number {
+  // Fewer units than `max` are fewer code points too.
+  if (text.length <= max) return text.length;
+  let end = 0;
+  for (let count = 0; count < max && end < text.length; count++) {
+    const unit = text.charCodeAt(end);
+    // A high surrogate here is always followed by its low one: the text is well formed.
+    end += unit >= 0xd800 && unit <= 0xdbff ? 2 : 1;
+  }
+  return end;
 }
 
 /** `value` at `path` when every step is an object and the end a string; '' otherwise. */
@@ -78,13 +94,28 @@ export function optional<K extends string>(name: K, value: string): Partial<Reco
 export function bounded(event: DeploymentEvent): DeploymentEvent {
   const { link, ...fields } = event.fields;
   const cut = Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, clean(value)]));
+  const whole = link ? clean(link, Infinity) : '';
   return {
     ...event,
     key: clean(event.key),
     object: clean(event.object),
-    fields: { ...(cut as typeof fields), ...(link && [...link].length <= FIELD_LENGTH ? { link } : {}) },
-    ...(event.baseline
-      ? { baseline: { object: clean(event.baseline.object), revision: event.baseline.revision } }
-      : {}),
+    fields: {
+      ...(cut as typeof fields),
+      ...(whole && codePointEnd(whole, FIELD_LENGTH) === whole.length ? { link: whole } : {}),
+    },
+    ...(event.baseline ? { baseline: { ...event.baseline, object: clean(event.baseline.object) } } : {}),
   };
+}
+
+/**
+ * A sender's instance as a key names it: the host (with its port) and any path, in lower case, from
+ * a URL (`https://gitlab.example.com/gitlab` → `gitlab.example.com/gitlab`) or a bare host name.
+ * Undefined for anything else: a value that is no http(s) URL or host, or holds a user or a query.
+ */
+export function instanceOf(value: string): string | undefined {
+  const url = URL.parse(/^https?:\/\//i.test(value) ? value : `https://${value}`);
+  if (!url || url.username || url.password || url.search || url.hash || !/^https?:$/.test(url.protocol))
+    return undefined;
+  const instance = `${url.host}${url.pathname.replace(/\/+$/, '')}`.toLowerCase();
+  return /^[a-z0-9.-]+(:\d+)?(\/[\x21-\x7e]*)?$/.test(instance) && instance.length <= 200 ? instance : undefined;
 }

@@ -6,6 +6,7 @@ import type { RequestHead, Source, Verification } from '../source.js';
 import { readSecret } from './secret.js';
 import { at, bounded, clean, firstOf, header, kubernetesUid, parseJson, text } from './fields.js';
 import { revisionFacts } from './flux-revision.js';
+import { rfc3339 } from './times.js';
 import { derivedId, hmacSha256 } from './verify.js';
 import { timingSafeEqual } from 'node:crypto';
 
@@ -14,6 +15,18 @@ const KINDS = new Set(['Kustomization', 'HelmRelease']);
 
 /** Reasons that end a deployment well. A rollback deploys a revision too (the one it returns to). */
 const SUCCEEDED = new Set(['ReconciliationSucceeded', 'InstallSucceeded', 'UpgradeSucceeded', 'RollbackSucceeded']);
+
+/**
+ * helm-controller's reasons for a Helm action it took: sent once per install, upgrade or rollback,
+ * never repeated at the next interval, so each is a deployment whatever the object's baseline.
+ */
+const HELM_ACTIONS = /^(Install|Upgrade|Rollback)(Succeeded|Failed)$/;
+
+/**
+ * The event metadata keys (an Alert's `eventMetadata`) that tell one cluster's object from another
+ * of the same name: with the uid, the object's identity, and its labels for the mapping file.
+ */
+const LABELS = ['cluster', 'env', 'environment'] as const;
 
 /** The event metadata keys (an Alert's `eventMetadata`) that name the environment and the artifact. */
 const FLUX_METADATA = { environment: ['env', 'environment'], artifact: ['artifact'] } as const;
@@ -24,6 +37,13 @@ const GROUPS = ['kustomize.toolkit.fluxcd.io', 'helm.toolkit.fluxcd.io'];
 export const flux: Source<Buffer> = {
   name: 'flux',
   secretVariables: ['FLUX_WEBHOOK_KEY'],
+  mappingKey: {
+    pattern: new RegExp(
+      `^(?:${[...KINDS].join('|')})/[a-z0-9](?:[-a-z0-9]*[a-z0-9])?/[a-z0-9](?:[-.a-z0-9]*[a-z0-9])?$`,
+    ),
+    form: 'Kind/namespace/name, Kind Kustomization or HelmRelease (Kustomization/flux-system/apps)',
+    labels: ['uid', 'cluster', 'env', 'environment'],
+  },
   secrets: (env) => readSecret(env, 'FLUX_WEBHOOK_KEY'),
   checkHeaders: checkFluxHeaders,
   verify: verifyFlux,
@@ -74,13 +94,20 @@ function parseFlux(request: IncomingRequest): Parsed {
   if (!KINDS.has(kind)) return { verdict: 'ignored', deliveryId, reason: `${kind} events are not deployments` };
   if (!status) return { verdict: 'ignored', deliveryId, reason: `reason ${JSON.stringify(reason)} records nothing` };
   if (!revision) return { verdict: 'ignored', deliveryId, reason: 'the event names no revision' };
+  // The object's own order, and the delivery's age (retention.ts).
+  const at = rfc3339(text(body, 'timestamp'));
+  if (at === undefined) {
+    return { verdict: 'invalid', reason: 'timestamp (RFC 3339, as notification-controller sends it) is required' };
+  }
   const namespace = text(body, 'involvedObject', 'namespace');
   const object = [kind, namespace, name].filter(Boolean).join('/');
+  const labels = labelsOf(body, uid);
   const facts = revisionFacts(revision, metadata(body, 'originRevision'));
   const event: DeploymentEvent = {
     key,
     status,
     object,
+    labels,
     fields: {
       artifactName: firstOf(...FLUX_METADATA.artifact.map((k) => metadata(body, k)), name),
       version: facts.version,
@@ -90,9 +117,30 @@ function parseFlux(request: IncomingRequest): Parsed {
       branch: facts.branch,
       description: clean(`Flux ${object} ${reason}: ${text(body, 'message')}`),
     },
-    baseline: { object, revision },
+    baseline: { object: identity(object, labels), revision, at, repeats: !HELM_ACTIONS.test(reason) },
   };
-  return { verdict: 'accepted', deliveryId, events: [bounded(event)] };
+  return { verdict: 'accepted', deliveryId, events: [bounded(event)], sentAt: at };
+}
+
+/**
+ * The uid, and each of LABELS the event's metadata holds. Each at most 150 characters: with a
+ * Kubernetes name and namespace, the identity stays within a field's length, its uid whole.
+ */
+function labelsOf(body: unknown, uid: string): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const name of LABELS) {
+    const value = clean(metadata(body, name), 150);
+    if (value) labels[name] = value;
+  }
+  return { ...labels, uid };
+}
+
+/**
+ * One object among several of its name: `Kustomization/flux-system/apps@cluster=prod-eu@env=Production@uid=<uid>`.
+ * The uid comes last and always: no label's value can make two objects' identities one.
+ */
+function identity(object: string, labels: Record<string, string>): string {
+  return [object, ...[...LABELS, 'uid'].flatMap((name) => (labels[name] ? [`${name}=${labels[name]}`] : []))].join('@');
 }
 
 /** `Progressing` is a change set being applied; `*Failed` any failure; the successes above. */

@@ -9,6 +9,9 @@ import { isObject } from '../../core/json.js';
 import type { EventFields, IncomingRequest, Parsed } from '../event.js';
 import type { RequestHead, Source, Verification } from '../source.js';
 import { readSecret } from './secret.js';
+import { bounded, clean, instanceOf, optional } from './fields.js';
+import { bodyDigest } from './verify.js';
+import { rfc3339 } from './times.js';
 
 // A Map, not an object: a state named `__proto__` or `constructor` must find nothing.
 const STATES = new Map<string, DeploymentStatus>([
@@ -19,12 +22,10 @@ const STATES = new Map<string, DeploymentStatus>([
   ['error', 'FAILED'],
 ]);
 
-/** Characters of a field kept: GitHub's own are far shorter; anything longer is not a GitHub event's. */
-const FIELD_LENGTH = 4096;
-
 export const github: Source<Buffer> = {
   name: 'github',
   secretVariables: ['GITHUB_WEBHOOK_SECRET'],
+  mappingKey: { pattern: /^[A-Za-z0-9._-]{1,100}$/, form: "the repository's name, without its owner (shop-web)" },
   secrets: (env) => readSecret(env, 'GITHUB_WEBHOOK_SECRET'),
   checkHeaders: checkGithubHeaders,
   verify: verifyGithub,
@@ -69,17 +70,23 @@ export function parseGithub(request: IncomingRequest): Parsed {
   if (event !== 'deployment_status') {
     return { verdict: 'ignored', deliveryId, reason: `${safe(event) || 'an unnamed'} event records nothing` };
   }
+  // GitHub Enterprise Server names itself; github.com sends no such header.
+  const host = request.headers['x-github-enterprise-host'];
+  const instance = host === undefined ? 'github.com' : typeof host === 'string' ? instanceOf(host) : undefined;
+  if (instance === undefined) return { verdict: 'invalid', reason: 'X-GitHub-Enterprise-Host is no host name' };
   const payload = json(request.body);
   if (payload === undefined)
     return { verdict: 'invalid', reason: "the body is not JSON (set the webhook's content type to application/json)" };
-  return deploymentStatus(payload, deliveryId);
+  const parsed = deploymentStatus(payload, deliveryId, instance);
+  // The signed body is the delivery too: sent again under a fresh X-GitHub-Delivery, it is a duplicate.
+  return parsed.verdict === 'accepted' ? { ...parsed, digestId: bodyDigest(request.body) } : parsed;
 }
 
-function deploymentStatus(payload: unknown, deliveryId: string): Parsed {
+function deploymentStatus(payload: unknown, deliveryId: string, instance: string): Parsed {
   const facts = deploymentFacts(payload);
   const repository = isObject(payload) ? payload.repository : undefined;
   const repositoryId = isObject(repository) ? repository.id : undefined;
-  const repositoryName = isObject(repository) && typeof repository.name === 'string' ? repository.name.trim() : '';
+  const repositoryName = isObject(repository) && typeof repository.name === 'string' ? clean(repository.name) : '';
   if (
     !facts ||
     !facts.id ||
@@ -97,15 +104,16 @@ function deploymentStatus(payload: unknown, deliveryId: string): Parsed {
     return { verdict: 'ignored', deliveryId, reason: `the state ${safe(facts.state) || '(none)'} records nothing` };
   }
   const defaults = githubDefaults({ eventName: 'deployment_status', payload, env: {} }).values;
-  const commitSha = defaults.commitSha?.value ?? '';
-  const branch = defaults.branch?.value ?? '';
+  // Each value cleaned before it is taken: one that cleans to nothing gives way to the default.
+  const value = (name: keyof typeof defaults) => clean(defaults[name]?.value ?? '') || undefined;
+  const commitSha = value('commitSha') ?? '';
+  const branch = value('branch') ?? '';
   if (!/^[0-9a-f]{7,64}$/i.test(commitSha) || branch === '') {
     return {
       verdict: 'invalid',
       reason: 'a deployment_status event needs deployment.sha (a commit) and deployment.ref',
     };
   }
-  const value = (name: keyof typeof defaults) => defaults[name]?.value || undefined;
   const fields: EventFields = {
     artifactName: repositoryName,
     // The core's rule: the version is the commit where the deployment names none.
@@ -114,18 +122,22 @@ function deploymentStatus(payload: unknown, deliveryId: string): Parsed {
     commitSha,
     user: value('user') ?? 'GitHub',
     branch,
-    ...optional('description', value('description')),
-    ...optional('link', value('link')),
+    ...optional('description', value('description') ?? ''),
+    // Never cut: a link too long to keep whole is left out (bounded).
+    ...optional('link', clean(defaults.link?.value ?? '', Infinity)),
   };
-  if (Object.values(fields).some((field) => typeof field === 'string' && field.length > FIELD_LENGTH)) {
-    return { verdict: 'invalid', reason: `a field is over ${FIELD_LENGTH} characters` };
-  }
-  const key = `github:${repositoryId as number}:${facts.id}`;
-  return { verdict: 'accepted', deliveryId, events: [{ key, status, object: repositoryName, fields }] };
+  // The instance first: github.com's and a GitHub Enterprise Server's ids are counted apart.
+  const key = `github:${instance}:${repositoryId as number}:${facts.id}`;
+  const sentAt = rfc3339(stringAt(payload, 'deployment_status', 'updated_at'));
+  // The same cleaner as every source's: one bounded line per value, whatever the signed payload holds.
+  const event = bounded({ key, status, object: repositoryName, fields });
+  return { verdict: 'accepted', deliveryId, events: [event], sentAt };
 }
 
-function optional<K extends 'description' | 'link'>(name: K, value: string | undefined): Partial<Record<K, string>> {
-  return value ? ({ [name]: value } as Partial<Record<K, string>>) : {};
+/** The string at `payload.<outer>.<name>`; '' where there is none. */
+function stringAt(payload: unknown, outer: string, name: string): string {
+  const value = isObject(payload) && isObject(payload[outer]) ? payload[outer][name] : undefined;
+  return typeof value === 'string' ? value : '';
 }
 
 function json(body: Buffer): unknown {
@@ -136,7 +148,7 @@ function json(body: Buffer): unknown {
   }
 }
 
-/** A name from the request, for a reason: printable ASCII only, and short. */
+/** A name from the request, for a reason: one clean line, and short. */
 function safe(text: string): string {
-  return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 60);
+  return clean(text, 60);
 }

@@ -93,7 +93,7 @@ export function verifyGitLab(request: IncomingRequest, secrets: GitLabSecrets): 
   const expected = hmacSha256(secrets.signingKey, `${head.id}.${head.timestamp}.`, request.body);
   // Several signatures may be sent (while a key is rotated); one that matches is enough.
   return head.signatures.some((given) => given.length === expected.length && timingSafeEqual(given, expected))
-    ? { ok: true }
+    ? { ok: true, signedId: head.id }
     : { ok: false, reason: 'webhook-signature does not match GITLAB_WEBHOOK_SIGNING_TOKEN' };
 }
 

@@ -12,7 +12,7 @@ type Env = Record<string, string | undefined>;
  */
 export const MIN_SECRET_CHARACTERS = 16;
 
-/** How the shipped examples' placeholders begin (examples/receiver/kubernetes/secret.yaml). */
+/** How the placeholders of the examples once shipped begin (an example Secret applied unedited). */
 const PLACEHOLDER = 'replace-with-';
 
 /** The secret in `variable`, as UTF-8 bytes; undefined when it is unset or empty. */
@@ -43,6 +43,6 @@ function problemOf(value: string): string | undefined {
   if (length < MIN_SECRET_CHARACTERS) {
     return `is ${length} characters long, under the ${MIN_SECRET_CHARACTERS} a secret needs.`;
   }
-  if (value.startsWith(PLACEHOLDER)) return 'is the placeholder of the shipped examples, which anyone can read.';
+  if (value.startsWith(PLACEHOLDER)) return 'is the placeholder of an example, which anyone can read.';
   return undefined;
 }

@@ -20,3 +20,8 @@ export function hmacSha256(key: Buffer, ...parts: (string | Buffer)[]): Buffer {
 export function derivedId(...parts: string[]): string {
   return `sha256:${createHash('sha256').update(JSON.stringify(parts)).digest('hex')}`;
 }
+
+/** A dedupe id of the body's bytes (never a valid delivery id of a sender: it holds a colon). */
+export function bodyDigest(body: Buffer): string {
+  return `sha256:${createHash('sha256').update(body).digest('hex')}`;
+}

@@ -6,29 +6,20 @@ import type pg from 'pg';
 import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent } from '../event.js';
 import { refreshKeys, rows, S } from './postgres-schema.js';
-import { skipReason } from './rules.js';
-import type { AcceptResult, NewDelivery } from './store.js';
+import { seenAfter, skipReason, type LastSeen } from './rules.js';
+import { idsOf, type AcceptResult, type NewDelivery, type SkippedEvent } from './store.js';
 
 export async function acceptBatch(db: pg.PoolClient, batch: NewDelivery[], at: number): Promise<AcceptResult[]> {
-  // Deliveries, in one order: the first of a batch's twins is stored, the others are duplicates.
-  const ids = [...new Set(batch.map((delivery) => JSON.stringify([delivery.source, delivery.deliveryId])))].sort();
-  const pairs = ids.map((id) => JSON.parse(id) as [string, string]);
-  const inserted = await rows<{ source: string; delivery_id: string }>(
-    db,
-    `INSERT INTO ${S}.deliveries (source, delivery_id, received_at)
-     SELECT s, d, $3 FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(s, d, n) ORDER BY n
-     ON CONFLICT DO NOTHING RETURNING source, delivery_id`,
-    [pairs.map((pair) => pair[0]), pairs.map((pair) => pair[1]), at],
-  );
-  const fresh = new Set(inserted.map((row) => JSON.stringify([row.source, row.delivery_id])));
-  const results = batch.map((delivery) => {
-    const id = JSON.stringify([delivery.source, delivery.deliveryId]);
-    return fresh.delete(id) ? ('stored' as const) : ('duplicate' as const);
-  });
+  const stored = await insertDeliveries(db, batch, at);
   const events = batch.flatMap((delivery, index) =>
-    results[index] === 'stored' ? delivery.events.map((event) => ({ delivery, event })) : [],
+    stored[index] ? delivery.events.map((event) => ({ delivery, index, event })) : [],
   );
-  if (events.length === 0) return results;
+  const skipped = batch.map((): SkippedEvent[] => []);
+  const results = (): AcceptResult[] =>
+    batch.map((_, index) =>
+      stored[index] ? { kind: 'stored', skipped: skipped[index] ?? [] } : { kind: 'duplicate' },
+    );
+  if (events.length === 0) return results();
   // Then every key and object the batch touches, sorted, locked for the batch's length.
   const keys = [...new Set(events.map(({ event }) => event.key))].sort();
   // Made where new, locked where not, in one statement (a retention pass between the two could
@@ -42,17 +33,27 @@ export async function acceptBatch(db: pg.PoolClient, batch: NewDelivery[], at: n
   );
   for (const row of keyRows) accepted.set(row.key, row.accepted ?? undefined);
   const objects = [...new Set(events.flatMap(({ event }) => (event.baseline ? [event.baseline.object] : [])))].sort();
-  const revisions = new Map<string, string>();
+  const revisions = new Map<string, LastSeen>();
   if (objects.length) {
-    const found = await rows<{ object: string; revision: string }>(
+    const found = await rows<{ object: string; revision: string; at: string }>(
       db,
-      `SELECT object, revision FROM ${S}.revisions WHERE object = ANY($1) ORDER BY object FOR UPDATE`,
+      `SELECT object, revision, seen_at AS at FROM ${S}.revisions WHERE object = ANY($1) ORDER BY object FOR UPDATE`,
       [objects],
     );
-    for (const row of found) revisions.set(row.object, row.revision);
+    for (const row of found) revisions.set(row.object, { revision: row.revision, at: Number(row.at) });
   }
   // The rules, in arrival order, over what the store holds and what this batch adds.
-  const items = events.map(({ delivery, event }) => itemOf(delivery, event, accepted, revisions, at));
+  const decided = events.map(({ delivery, event }) => itemOf(delivery, event, accepted, revisions, at));
+  decided.forEach((item, n) => {
+    const { index, event } = events[n] as (typeof events)[0];
+    if (item.note !== null) skipped[index]?.push({ key: event.key, status: event.status, reason: item.note });
+  });
+  // A delivery with nothing to send leaves no item (its ids stay, for deduplication): the reasons
+  // are in accept's answer, which the server logs.
+  const items = decided.filter((_, n) => {
+    const { index, delivery } = events[n] as (typeof events)[0];
+    return (skipped[index]?.length ?? 0) < delivery.events.length;
+  });
   const column = <K extends keyof (typeof items)[0]>(name: K) => items.map((item) => item[name]);
   await db.query(
     `INSERT INTO ${S}.items (source, delivery_id, key, status, fields, state, next_at, note, received_at, updated_at)
@@ -67,27 +68,63 @@ export async function acceptBatch(db: pg.PoolClient, batch: NewDelivery[], at: n
   ]);
   if (revisions.size)
     await db.query(
-      `INSERT INTO ${S}.revisions (object, revision) SELECT * FROM unnest($1::text[], $2::text[])
-       ON CONFLICT (object) DO UPDATE SET revision = excluded.revision`,
-      [[...revisions.keys()], [...revisions.values()]],
+      `INSERT INTO ${S}.revisions (object, revision, seen_at) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+       ON CONFLICT (object) DO UPDATE SET revision = excluded.revision, seen_at = excluded.seen_at`,
+      [
+        [...revisions.keys()],
+        [...revisions.values()].map((seen) => seen.revision),
+        [...revisions.values()].map((seen) => seen.at),
+      ],
     );
   await refreshKeys(db, keys);
-  return results;
+  return results();
+}
+
+/**
+ * Each delivery's ids, in one order (so that two replicas' batches never deadlock): whether each
+ * delivery is new. One whose every id is new, and not taken by an earlier twin in the batch, is
+ * stored; the ids a duplicate inserted (its body known under another id) are deleted again.
+ */
+async function insertDeliveries(db: pg.PoolClient, batch: NewDelivery[], at: number): Promise<boolean[]> {
+  const idsOfDelivery = (delivery: NewDelivery) => idsOf(delivery).map((id) => JSON.stringify([delivery.source, id]));
+  const pairs = [...new Set(batch.flatMap(idsOfDelivery))].sort().map((id) => JSON.parse(id) as [string, string]);
+  const inserted = await rows<{ source: string; delivery_id: string }>(
+    db,
+    `INSERT INTO ${S}.deliveries (source, delivery_id, received_at)
+     SELECT s, d, $3 FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(s, d, n) ORDER BY n
+     ON CONFLICT DO NOTHING RETURNING source, delivery_id`,
+    [pairs.map((pair) => pair[0]), pairs.map((pair) => pair[1]), at],
+  );
+  const fresh = new Set(inserted.map((row) => JSON.stringify([row.source, row.delivery_id])));
+  const stored = batch.map((delivery) => {
+    const own = idsOfDelivery(delivery);
+    if (!own.every((id) => fresh.has(id))) return false;
+    for (const id of own) fresh.delete(id);
+    return true;
+  });
+  if (fresh.size) {
+    const left = [...fresh].map((id) => JSON.parse(id) as [string, string]);
+    await db.query(
+      `DELETE FROM ${S}.deliveries WHERE (source, delivery_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+      [left.map((pair) => pair[0]), left.map((pair) => pair[1])],
+    );
+  }
+  return stored;
 }
 
 function itemOf(
   delivery: NewDelivery,
   event: DeploymentEvent,
   accepted: Map<string, DeploymentStatus | undefined>,
-  revisions: Map<string, string>,
+  revisions: Map<string, LastSeen>,
   at: number,
 ) {
-  let lastRevision: string | undefined;
+  let lastSeen: LastSeen | undefined;
   if (event.baseline) {
-    lastRevision = revisions.get(event.baseline.object);
-    revisions.set(event.baseline.object, event.baseline.revision);
+    lastSeen = revisions.get(event.baseline.object);
+    revisions.set(event.baseline.object, seenAfter(event.baseline, lastSeen));
   }
-  const reason = skipReason(event, { accepted: accepted.get(event.key) }, lastRevision);
+  const reason = skipReason(event, { accepted: accepted.get(event.key) }, lastSeen);
   if (!reason) accepted.set(event.key, event.status);
   return {
     source: delivery.source,

@@ -3,6 +3,7 @@
 // them itself), and a pg error in words.
 import type pg from 'pg';
 import { parse as parseConnectionString } from 'pg-connection-string';
+import { hideCredentials } from './shown.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -30,9 +31,34 @@ export function connectionConfig(url: string, env: Env = process.env): pg.PoolCo
   return config;
 }
 
-/** A pg error in words: its message, and PostgreSQL's code or Node's where there is one. */
-export function describe(error: unknown): string {
+/**
+ * A pg error in words: its message, and PostgreSQL's code or Node's where there is one; every
+ * credential of `url` hidden, should the message echo it.
+ */
+export function describe(error: unknown, url?: string): string {
   const { message, code } = error as { message?: string; code?: string };
   const text = message || String(error);
-  return code && !text.includes(code) ? `${text} (${code})` : text;
+  const said = code && !text.includes(code) ? `${text} (${code})` : text;
+  return url === undefined ? said : hideCredentials(said, url);
+}
+
+/**
+ * How long one query may take, the client's count: a connection that died without a reset (a
+ * network that drops everything) answers nothing, and without a bound a group commit would wait
+ * for the kernel's keepalive (about 15 minutes), and every acknowledgement with it.
+ */
+export const QUERY_TIMEOUT_MS = 30_000;
+
+/** Every wait on the database bounded: connecting, each query (client and server), an idle transaction. */
+export function poolBounds(queryTimeoutMs: number): pg.PoolConfig {
+  return {
+    connectionTimeoutMillis: 10_000,
+    query_timeout: queryTimeoutMs,
+    // The server's own bound comes first, with PostgreSQL's clearer error.
+    statement_timeout: Math.round(queryTimeoutMs * 0.8),
+    // A transaction left open by a client that vanished gives its row locks back.
+    idle_in_transaction_session_timeout: 2 * queryTimeoutMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  };
 }

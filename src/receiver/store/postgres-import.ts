@@ -27,7 +27,7 @@ type Row = Record<string, unknown>;
 
 const COLUMNS = {
   deliveries: ['source', 'delivery_id', 'received_at'],
-  revisions: ['object', 'revision'],
+  revisions: ['object', 'revision', 'seen_at'],
   keys: ['key', 'accepted', 'recorded', 'service_id', 'service_id_numeric', 'ready_at'],
   items: [
     'source',
@@ -56,7 +56,7 @@ export async function importSqlite(file: string, url: string): Promise<Imported>
     client = await pool.connect();
   } catch (error) {
     await pool.end();
-    throw new ConfigError('--store', `cannot be opened as a PostgreSQL store: ${describe(error)}.`);
+    throw new ConfigError('--store', `cannot be opened as a PostgreSQL store: ${describe(error, url)}.`);
   }
   try {
     await client.query('BEGIN');
@@ -91,7 +91,7 @@ export async function importSqlite(file: string, url: string): Promise<Imported>
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     if (error instanceof ConfigError) throw error;
-    throw new ConfigError('--store', `could not take the import (nothing was written): ${describe(error)}.`);
+    throw new ConfigError('--store', `could not take the import (nothing was written): ${describe(error, url)}.`);
   } finally {
     client.release();
     await pool.end();
@@ -101,6 +101,7 @@ export async function importSqlite(file: string, url: string): Promise<Imported>
 /** The PostgreSQL type of each column that is not text. */
 const TYPES: Record<string, string> = {
   received_at: 'bigint',
+  seen_at: 'bigint',
   ready_at: 'bigint',
   first_failed_at: 'bigint',
   next_at: 'bigint',

@@ -32,6 +32,11 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX items_state ON ${S}.items (state, id);
   CREATE TABLE ${S}.revisions (object text PRIMARY KEY, revision text NOT NULL);
   `,
+  // 1 → 2: as on SQLite (sqlite-schema.ts).
+  `
+  DELETE FROM ${S}.revisions;
+  ALTER TABLE ${S}.revisions ADD COLUMN seen_at bigint NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** Each key's ready time: its first open item's, none while that item is held. */

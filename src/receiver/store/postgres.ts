@@ -10,20 +10,12 @@ import { ConfigError } from '../../core/config-error.js';
 import type { DeploymentStatus } from '../../core/constants.js';
 import { toRecord, type ItemRow } from './item-record.js';
 import { acceptBatch } from './postgres-accept.js';
+import { applyOutcome, setItem } from './postgres-outcome.js';
 import { claimKeys } from './postgres-claim.js';
 import { shownStore } from './shown.js';
-import { connectionConfig, describe } from './postgres-connection.js';
+import { connectionConfig, describe, poolBounds, QUERY_TIMEOUT_MS } from './postgres-connection.js';
 import { type Db, migrate, refreshKeys, rows, S } from './postgres-schema.js';
-import type {
-  AcceptResult,
-  ItemState,
-  NewDelivery,
-  OperatorAnswer,
-  Outcome,
-  Store,
-  StoreOptions,
-  Work,
-} from './store.js';
+import type { AcceptResult, ItemState, NewDelivery, OperatorAnswer, Store, StoreOptions, Work } from './store.js';
 
 const BATCH = 500;
 
@@ -34,12 +26,19 @@ const holdsNul = ({ deliveryId, events }: NewDelivery) =>
     ...events.flatMap((event) => [event.key, event.baseline?.object ?? '', event.baseline?.revision ?? '']),
   ].some((text) => text.includes('\u0000'));
 
+/** The readiness check's write: the time of the last one. */
+const PING = `INSERT INTO ${S}.meta (name, value) VALUES ('ready_checked_at', $1)
+  ON CONFLICT (name) DO UPDATE SET value = excluded.value`;
+
 /** Rows deleted in one transaction at most by retention. */
 const PRUNE_BATCH = 2000;
 
 /** `sole` is SQLite's: on a shared store, another replica may hold a lease that is still live. */
-export function openPostgresStore(url: string, { now = Date.now, held }: StoreOptions = {}): Store {
-  const pool = new pg.Pool({ ...connectionConfig(url), max: 8, connectionTimeoutMillis: 10_000 });
+export function openPostgresStore(
+  url: string,
+  { now = Date.now, held, queryTimeoutMs = QUERY_TIMEOUT_MS }: StoreOptions = {},
+): Store {
+  const pool = new pg.Pool({ ...connectionConfig(url), ...poolBounds(queryTimeoutMs), max: 8 });
   // An idle connection's error (the server restarted) must not end the receiver: the pool drops it.
   pool.on('error', () => undefined);
   // The schema is made on first use, and tried again on the next call after a failure: a replica
@@ -50,7 +49,7 @@ export function openPostgresStore(url: string, { now = Date.now, held }: StoreOp
       migrated = undefined;
       throw new ConfigError(
         '--store',
-        `cannot be opened as a PostgreSQL store (${shownStore(url)}): ${describe(error)}.`,
+        `cannot be opened as a PostgreSQL store (${shownStore(url)}): ${describe(error, url)}.`,
       );
     }));
 
@@ -65,10 +64,13 @@ export function openPostgresStore(url: string, { now = Date.now, held }: StoreOp
         client.release();
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        client.release();
-        // A deadlock or serialization failure is PostgreSQL asking for the transaction again.
         const code = (error as { code?: string }).code;
+        // PostgreSQL's own error (a SQLSTATE): the connection is sound. Anything else (a query that
+        // timed out on a connection gone silent): the connection is dropped, not handed out again.
+        const sound = code !== undefined && /^[0-9A-Z]{5}$/.test(code);
+        if (sound) await client.query('ROLLBACK').catch(() => undefined);
+        client.release(sound ? undefined : (error as Error));
+        // A deadlock or serialization failure is PostgreSQL asking for the transaction again.
         if (attempt >= 5 || (code !== '40P01' && code !== '40001')) throw error;
       }
     }
@@ -105,53 +107,6 @@ export function openPostgresStore(url: string, { now = Date.now, held }: StoreOp
   }
   const item = async (db: Db, id: number) =>
     (await rows<ItemRow>(db, `SELECT * FROM ${S}.items WHERE id = $1 FOR UPDATE`, [id]))[0];
-  interface Change {
-    state: ItemState;
-    error?: string;
-    note?: string;
-    /** A failed attempt: counted, and the first failure's time kept. */
-    failed?: boolean;
-    nextAt?: number;
-  }
-  function setItem(db: Db, id: number, change: Change, at: number) {
-    return db.query(
-      `UPDATE ${S}.items SET state = $2, error = $3, note = $4, updated_at = $5, next_at = $7,
-         attempts = attempts + $6::int,
-         first_failed_at = CASE WHEN $6::int > 0 THEN COALESCE(first_failed_at, $5) ELSE first_failed_at END
-       WHERE id = $1`,
-      [id, change.state, change.error ?? null, change.note ?? null, at, change.failed ? 1 : 0, change.nextAt ?? null],
-    );
-  }
-
-  async function applyOutcome(db: Db, work: Work, outcome: Outcome, at: number): Promise<void> {
-    const id = work.item.id;
-    switch (outcome.kind) {
-      case 'created':
-        await db.query(`UPDATE ${S}.keys SET service_id = $2, service_id_numeric = $3, recorded = $4 WHERE key = $1`, [
-          work.key,
-          outcome.serviceId.text,
-          outcome.serviceId.numeric,
-          work.item.status,
-        ]);
-        return void (await setItem(db, id, { state: 'done', note: `created as ${outcome.serviceId.text}` }, at));
-      case 'updated':
-        await db.query(`UPDATE ${S}.keys SET recorded = $2 WHERE key = $1`, [work.key, work.item.status]);
-        return void (await setItem(db, id, { state: 'done' }, at));
-      case 'skipped':
-        return void (await setItem(db, id, { state: 'skipped', note: outcome.reason }, at));
-      case 'retry':
-        return void (await setItem(
-          db,
-          id,
-          { state: 'pending', error: outcome.error, failed: true, nextAt: outcome.at },
-          at,
-        ));
-      case 'held':
-      case 'failed':
-        return void (await setItem(db, id, { state: outcome.kind, error: outcome.error, failed: true }, at));
-    }
-  }
-
   const justHeld: number[] = [];
 
   const withService = `SELECT items.*, keys.service_id FROM ${S}.items LEFT JOIN ${S}.keys ON keys.key = items.key`;
@@ -299,8 +254,8 @@ export function openPostgresStore(url: string, { now = Date.now, held }: StoreOp
       };
     },
     async ping() {
-      await ready();
-      await pool.query('SELECT 1');
+      // A write, committed: ready means a delivery would be stored (a full disk refuses this too).
+      await transaction((db) => db.query(PING, [String(now())]));
     },
     async close() {
       await flushing;

@@ -1,5 +1,6 @@
 // The rules every store applies as events arrive, whatever its engine: a status never moves
-// backwards, an end is final, and Flux's first sight of an object is no deployment. Pure.
+// backwards, an end is final, Flux's first sight of an object is no deployment, and a Flux object's
+// last-seen revision moves only forward in its own order. Pure.
 import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent } from '../event.js';
 
@@ -15,22 +16,46 @@ interface KeySoFar {
   accepted: DeploymentStatus | undefined;
 }
 
+/** Flux: the revision an object was last seen at, and the time of the event that said so (ms since the epoch). */
+export interface LastSeen {
+  revision: string;
+  at: number;
+}
+
 /** Why an arriving event is stored `skipped` rather than queued; undefined to queue it. */
 export function skipReason(
   event: Pick<DeploymentEvent, 'status' | 'baseline'>,
   key: KeySoFar,
   /** The object's last-seen revision before this event (Flux); undefined where never seen. */
-  lastRevision: string | undefined,
+  lastSeen: LastSeen | undefined,
 ): string | undefined {
   if (rank(key.accepted) === 2) return `the deployment has ended already (${key.accepted})`;
   if (rank(event.status) <= rank(key.accepted)) return `the deployment is ${key.accepted} already`;
-  // An end that started nothing is a deployment only where the revision changed.
-  if (event.baseline && key.accepted === undefined && event.status !== 'STARTED') {
-    if (lastRevision === undefined)
-      return `the first sight of ${event.baseline.object} is its baseline, not a deployment`;
-    if (lastRevision === event.baseline.revision) return `${event.baseline.object} is still at that revision`;
-  }
+  const baseline = event.baseline;
+  // A deployment already under way takes its later events, whatever their time; a new one must be
+  // newer than what the object said last (a late or replayed event is of a revision it has left).
+  if (!baseline || key.accepted !== undefined) return undefined;
+  if (lastSeen && baseline.at < lastSeen.at)
+    return `${baseline.object} sent a later event already (at ${iso(lastSeen.at)}; this one is of ${iso(baseline.at)}): a late or replayed event`;
+  // An end that started nothing is a deployment only where the revision changed, for the reasons
+  // Flux repeats at every interval.
+  if (event.status === 'STARTED' || !baseline.repeats) return undefined;
+  if (lastSeen === undefined) return `the first sight of ${baseline.object} is its baseline, not a deployment`;
+  if (lastSeen.revision === baseline.revision) return `${baseline.object} is still at that revision`;
   return undefined;
+}
+
+/** The object's last-seen revision once the event is taken: it moves only forward in the object's own order. */
+export function seenAfter(
+  baseline: NonNullable<DeploymentEvent['baseline']>,
+  lastSeen: LastSeen | undefined,
+): LastSeen {
+  if (lastSeen && baseline.at < lastSeen.at) return lastSeen;
+  return { revision: baseline.revision, at: baseline.at };
+}
+
+function iso(ms: number): string {
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : String(ms);
 }
 
 /** What a claimed item asks of the service, given what the service has for its key. */

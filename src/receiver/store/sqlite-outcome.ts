@@ -29,7 +29,16 @@ export function applyOutcome(q: Queries, work: Work, outcome: Outcome, at: numbe
       q.setItem.run('skipped', row.attempts, row.first_failed_at, null, null, outcome.reason, at, row.id);
       break;
     case 'retry':
-      q.setItem.run('pending', row.attempts + 1, failedAt, outcome.at, outcome.error, null, at, row.id);
+      q.setItem.run(
+        'pending',
+        row.attempts + 1,
+        outcome.notItsFault ? null : failedAt,
+        outcome.at,
+        outcome.error,
+        null,
+        at,
+        row.id,
+      );
       break;
     case 'held':
       q.setItem.run('held', row.attempts + 1, failedAt, null, outcome.error, null, at, row.id);

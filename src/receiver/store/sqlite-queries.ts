@@ -9,9 +9,10 @@ export function prepareQueries(db: DatabaseSync) {
     insertDelivery: sql(
       `INSERT INTO deliveries (source, delivery_id, received_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
-    revision: sql(`SELECT revision FROM revisions WHERE object = ?`),
+    hasDelivery: sql(`SELECT 1 AS found FROM deliveries WHERE source = ? AND delivery_id = ?`),
+    revision: sql(`SELECT revision, seen_at AS at FROM revisions WHERE object = ?`),
     setRevision: sql(
-      `INSERT INTO revisions (object, revision) VALUES (?, ?) ON CONFLICT (object) DO UPDATE SET revision = excluded.revision`,
+      `INSERT INTO revisions (object, revision, seen_at) VALUES (?, ?, ?) ON CONFLICT (object) DO UPDATE SET revision = excluded.revision, seen_at = excluded.seen_at`,
     ),
     key: sql(`SELECT * FROM keys WHERE key = ?`),
     accept: sql(
@@ -38,5 +39,9 @@ export function prepareQueries(db: DatabaseSync) {
     record: sql(`SELECT items.*, keys.service_id FROM items LEFT JOIN keys ON keys.key = items.key WHERE items.id = ?`),
     count: sql(`SELECT count(*) AS n FROM items WHERE state = ?`),
     oldest: sql(`SELECT received_at FROM items WHERE state = 'pending' ORDER BY id LIMIT 1`),
+    // The readiness check's write: the time of the last one.
+    ping: sql(
+      `INSERT INTO meta (name, value) VALUES ('ready_checked_at', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+    ),
   };
 }

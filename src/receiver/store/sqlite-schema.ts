@@ -50,6 +50,13 @@ const MIGRATIONS: readonly string[] = [
   -- Flux: the revision each object was last seen at.
   CREATE TABLE revisions (object TEXT PRIMARY KEY, revision TEXT NOT NULL) WITHOUT ROWID;
   `,
+  // 1 → 2: a Flux object is known by its uid and cluster metadata too (the rows of bare names are
+  // dropped: each object's next event is its baseline again), and by the time of the event that set
+  // its revision, so that a late event moves nothing.
+  `
+  DELETE FROM revisions;
+  ALTER TABLE revisions ADD COLUMN seen_at INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 export function migrate(db: DatabaseSync, where: string): void {

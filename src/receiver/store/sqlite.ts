@@ -2,17 +2,17 @@
 // synchronous=FULL, so a commit is on disk before `accept` resolves. Deliveries that arrive while a
 // commit runs wait for the next one, which takes them all: one fsync acknowledges many.
 // node:sqlite is synchronous; each transaction is short and bounded by its batch.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent, EventFields, SourceName } from '../event.js';
 import { toRecord, type ItemRow } from './item-record.js';
-import { skipReason } from './rules.js';
-import { loadSqlite, type DatabaseSync } from './sqlite-load.js';
+import { seenAfter, skipReason, type LastSeen } from './rules.js';
+import type { DatabaseSync } from './sqlite-load.js';
+import { holdStore, openDatabase } from './sqlite-open.js';
 import { applyOutcome } from './sqlite-outcome.js';
 import { sqlitePruner } from './sqlite-prune.js';
 import { prepareQueries } from './sqlite-queries.js';
 import { migrate } from './sqlite-schema.js';
+import { acceptOne } from './sqlite-accept.js';
 import type { AcceptResult, ItemState, NewDelivery, OperatorAnswer, Store, StoreOptions, Work } from './store.js';
 
 interface Pending {
@@ -35,16 +35,17 @@ interface KeyRow {
 const BATCH = 500;
 
 export function openSqliteStore(path: string, { now = Date.now, sole = false, held }: StoreOptions = {}): Store {
-  const { DatabaseSync } = loadSqlite();
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const db: DatabaseSync = new DatabaseSync(path);
-  db.exec('PRAGMA busy_timeout = 5000');
-  db.exec('PRAGMA journal_mode = WAL');
-  db.exec('PRAGMA synchronous = FULL');
-  db.exec('PRAGMA foreign_keys = OFF');
-  migrate(db, path);
-  // The earlier process is gone: what it had claimed is claimable now (a create it was sending is then held).
-  if (sole) db.prepare('UPDATE keys SET lease_until = 0 WHERE lease_owner IS NOT NULL').run();
+  const db: DatabaseSync = openDatabase(path);
+  let hold: { release(): void } | undefined;
+  try {
+    migrate(db, path);
+    // The earlier process is gone (the hold says so): what it had claimed is claimable now (a create it was sending is then held).
+    if (sole && path !== ':memory:') hold = holdStore(path, db);
+    if (sole) db.prepare('UPDATE keys SET lease_until = 0 WHERE lease_owner IS NOT NULL').run();
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 
   const q = prepareQueries(db);
   const prune = sqlitePruner(db, transaction);
@@ -67,22 +68,22 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     q.setReady.run(head && head.state !== 'held' ? head.next_at : null, key);
   }
 
-  function addEvent(source: SourceName, deliveryId: string, event: DeploymentEvent, at: number): void {
-    let lastRevision: string | undefined;
+  /** Queues the event, or answers why it is skipped (the caller decides whether to keep a row of it). */
+  function addEvent(source: SourceName, deliveryId: string, event: DeploymentEvent, at: number): string | undefined {
+    let lastSeen: LastSeen | undefined;
     if (event.baseline) {
-      lastRevision = (q.revision.get(event.baseline.object) as unknown as { revision: string } | undefined)?.revision;
-      q.setRevision.run(event.baseline.object, event.baseline.revision);
+      lastSeen = q.revision.get(event.baseline.object) as unknown as LastSeen | undefined;
+      const seen = seenAfter(event.baseline, lastSeen);
+      q.setRevision.run(event.baseline.object, seen.revision, seen.at);
     }
     const key = q.key.get(event.key) as unknown as KeyRow | undefined;
-    const reason = skipReason(event, { accepted: key?.accepted ?? undefined }, lastRevision);
+    const reason = skipReason(event, { accepted: key?.accepted ?? undefined }, lastSeen);
+    if (reason) return reason;
     const fields = JSON.stringify(event.fields);
-    if (reason) {
-      q.insertItem.run(source, deliveryId, event.key, event.status, fields, 'skipped', null, reason, at, at);
-      return;
-    }
     q.accept.run(event.key, event.status);
     q.insertItem.run(source, deliveryId, event.key, event.status, fields, 'pending', at, null, at, at);
     refreshKey(event.key);
+    return undefined;
   }
 
   // Group commit: every delivery waiting when a commit starts goes into it.
@@ -99,12 +100,9 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
         for (const { delivery } of batch) {
           db.exec('SAVEPOINT one');
           try {
-            const { changes } = q.insertDelivery.run(delivery.source, delivery.deliveryId, at);
-            if (Number(changes) === 0) results.push('duplicate');
-            else {
-              for (const event of delivery.events) addEvent(delivery.source, delivery.deliveryId, event, at);
-              results.push('stored');
-            }
+            results.push(
+              acceptOne(q, delivery, at, (event) => addEvent(delivery.source, delivery.deliveryId, event, at)),
+            );
             db.exec('RELEASE one');
           } catch (error) {
             db.exec('ROLLBACK TO one');
@@ -119,7 +117,7 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     }
     batch.forEach((pending, index) => {
       const result = results[index] as AcceptResult | { error: unknown };
-      if (typeof result === 'string') pending.resolve(result);
+      if ('kind' in result) pending.resolve(result);
       else pending.reject(result.error);
     });
   }
@@ -304,14 +302,14 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
       return prune(now() - olderThanMs);
     },
     ping() {
-      return settle(() => {
-        db.prepare('SELECT 1').get();
-      });
+      // A write, committed: ready means a delivery would be stored (a full disk refuses this too).
+      return settle(() => void transaction(() => q.ping.run(String(now()))));
     },
     close() {
       return settle(() => {
         while (waiting.length) flush();
         if (db.isOpen) db.close();
+        hold?.release();
       });
     },
   };

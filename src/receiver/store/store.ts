@@ -3,11 +3,14 @@
 // contract tests (test/helpers/receiver/store-contract.ts) run every engine through the same cases.
 //
 // The model, in words:
-// - A delivery (source, deliveryId) is stored once; a second one with the same id stores nothing.
+// - A delivery (source, deliveryId) is stored once; a second one with the same id stores nothing,
+//   nor does one with the same `digestId` (GitHub: its signed body, sent again under a fresh id).
 // - Each of its events becomes an item, queued under its correlation key. Per key the store keeps
 //   the service's id, the status the service has, and the highest status accepted so far: an event
 //   that would move the status backwards (a late `in_progress` after `success`), or any event after
-//   an end, is stored as `skipped` at once. Flux's `baseline` rule is applied as events arrive.
+//   an end, is skipped at once. Flux's `baseline` rule is applied as events arrive. Accept answers
+//   the events it skipped and why; a delivery whose every event is skipped leaves no item (only its
+//   ids, for deduplication), one with something to send keeps its skipped events as `skipped` items.
 // - The worker claims keys whose next item is due, with a lease (PostgreSQL: FOR UPDATE SKIP
 //   LOCKED on the keys). One key is never claimed twice at once, and its items are worked in the
 //   order they arrived.
@@ -19,7 +22,7 @@ import type { DeploymentId } from '../../core/ids.js';
 import type { DeploymentEvent, EventFields, SourceName } from '../event.js';
 
 /** The schema version this code reads and writes; an engine migrates an older store up to it. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Where an item stands. `pending` and `sending` are work; `held` and `failed` wait for an operator. */
 export type ItemState = 'pending' | 'sending' | 'done' | 'skipped' | 'held' | 'failed';
@@ -27,11 +30,31 @@ export type ItemState = 'pending' | 'sending' | 'done' | 'skipped' | 'held' | 'f
 export interface NewDelivery {
   source: SourceName;
   deliveryId: string;
+  /**
+   * A second id the delivery is known by, kept beside deliveryId (GitHub: `sha256:<hex>` of its
+   * signed body): a delivery either of whose ids was stored before is a duplicate.
+   */
+  digestId?: string;
   events: readonly DeploymentEvent[];
 }
 
-/** `stored`: committed (answer 2xx). `duplicate`: that delivery was stored before; nothing more is. */
-export type AcceptResult = 'stored' | 'duplicate';
+/** The ids a delivery is deduplicated on: its own, and its digest where it has one. */
+export function idsOf({ deliveryId, digestId }: Pick<NewDelivery, 'deliveryId' | 'digestId'>): string[] {
+  return digestId === undefined || digestId === deliveryId ? [deliveryId] : [deliveryId, digestId];
+}
+
+/** An event skipped as it arrived (nothing to send for it), and why. */
+export interface SkippedEvent {
+  key: string;
+  status: DeploymentStatus;
+  reason: string;
+}
+
+/**
+ * `stored`: committed (answer 2xx), with the events it skipped as they arrived, in order.
+ * `duplicate`: that delivery was stored before; nothing more is.
+ */
+export type AcceptResult = { kind: 'stored'; skipped: readonly SkippedEvent[] } | { kind: 'duplicate' };
 
 /** One claimed key and the item to work on now. */
 export interface Work {
@@ -60,8 +83,11 @@ export type Outcome =
   | { kind: 'updated' }
   /** Nothing to send (the service already has this status or a later one). */
   | { kind: 'skipped'; reason: string }
-  /** A transient failure: try again at `at` (ms since the epoch). */
-  | { kind: 'retry'; at: number; error: string }
+  /**
+   * A transient failure: try again at `at` (ms since the epoch). `notItsFault` (the API key refused):
+   * the time after which the item is given up starts again at its next failure.
+   */
+  | { kind: 'retry'; at: number; error: string; notItsFault?: boolean }
   /** A create that may have reached the service: never sent again by itself. */
   | { kind: 'held'; error: string }
   | { kind: 'failed'; error: string };
@@ -146,4 +172,6 @@ export interface StoreOptions {
    * stopped mid-create), so that the receiver can log it; the worker logs the holds it decides.
    */
   held?: (record: ItemRecord) => void;
+  /** PostgreSQL: how long one query may take before it fails (30 s); tests shorten it. */
+  queryTimeoutMs?: number;
 }

@@ -8,7 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import { ROOT } from '../run-action.ts';
 import { deploymentStatus, SECRET, type Delivery } from './github-delivery.ts';
 import { renderGoTemplate } from './go-template.ts';
-import { fixture, fluxSignature } from './request.ts';
+import { fixture, fluxSignature, gitlabTime, rfc3339, SENT_AT } from './request.ts';
 
 /** Each source's secret, as the receiver's environment holds it. */
 export const SOURCE_ENV = {
@@ -31,7 +31,12 @@ export function githubDelivery(state: string, deploymentId: number): SourceDeliv
 
 /** GitLab's documented deployment event with `status` set, authenticated by its secret token. */
 export function gitlabDelivery(status: string, deploymentId = 15): SourceDelivery {
-  const event = { ...fixture('gitlab', 'deployment-success.json'), status, deployment_id: deploymentId };
+  const event = {
+    ...fixture('gitlab', 'deployment-success.json'),
+    status,
+    deployment_id: deploymentId,
+    status_changed_at: gitlabTime(SENT_AT),
+  };
   return {
     path: '/webhooks/gitlab',
     headers: {
@@ -53,14 +58,15 @@ function application(state: 'running' | 'deployed'): Record<string, unknown> {
   const app = structuredClone(fixture('argocd', 'application.json')) as {
     status: Record<string, Record<string, unknown>>;
   };
+  app.status.operationState = { ...app.status.operationState, startedAt: rfc3339(SENT_AT - 37_000) };
   if (state === 'deployed') {
     app.status.operationState = {
       ...app.status.operationState,
       phase: 'Succeeded',
-      finishedAt: '2026-03-02T10:15:40Z',
+      finishedAt: rfc3339(SENT_AT),
       syncResult: { revision: ARGOCD_SHA, source: { repoURL: 'https://github.com/argoproj/argocd-example-apps.git' } },
     };
-    app.status.health = { status: 'Healthy', lastTransitionTime: '2026-03-02T10:15:41Z' };
+    app.status.health = { status: 'Healthy', lastTransitionTime: rfc3339(SENT_AT + 1000) };
     app.status.sync = { ...app.status.sync, status: 'Synced' };
   }
   return app;
@@ -90,7 +96,11 @@ export function argocdDelivery(state: 'running' | 'deployed'): SourceDelivery {
 
 /** A Kustomization's event as notification-controller forwards it, signed with generic-hmac. */
 export function fluxDelivery(reason: 'progressing' | 'succeeded'): SourceDelivery {
-  const event = fixture('flux', `kustomization-${reason}.json`);
+  // The progressing event first, the success 27 seconds later.
+  const event = {
+    ...fixture('flux', `kustomization-${reason}.json`),
+    timestamp: rfc3339(SENT_AT - (reason === 'progressing' ? 27_000 : 0)),
+  };
   const body = Buffer.from(JSON.stringify(event));
   return {
     path: '/webhooks/flux',

@@ -4,6 +4,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../run-action.ts';
+import { rfc3339, SENT_AT } from './request.ts';
 
 export const SECRET = 'It is a Secret to Everybody, really';
 
@@ -19,10 +20,11 @@ export function deploymentStatus(
 ): Delivery {
   const payload = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/deployment-status/queued.json'), 'utf8')) as {
     deployment: { id: number };
-    deployment_status: { state: string };
+    deployment_status: { state: string; updated_at: string };
   };
   payload.deployment.id = deploymentId;
   payload.deployment_status.state = state;
+  payload.deployment_status.updated_at = rfc3339(SENT_AT);
   return signed('deployment_status', Buffer.from(JSON.stringify(payload)), options);
 }
 

@@ -7,6 +7,18 @@ import { ROOT } from '../run-action.ts';
 
 export const NOW = Date.parse('2026-03-02T10:16:00Z');
 
+/**
+ * When the deliveries a live receiver takes were sent: an hour before the test run started, whole
+ * seconds. A receiver stores nothing sent more than its retention window ago (src/receiver/retention.ts).
+ */
+export const SENT_AT = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
+
+/** `ms` as RFC 3339 in whole seconds, as Flux, GitHub and Argo CD write a time: `2026-03-02T10:15:31Z`. */
+export const rfc3339 = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** `ms` as GitLab writes `status_changed_at`: `2026-03-02 10:15:31 +0000`. */
+export const gitlabTime = (ms: number) => `${rfc3339(ms).replace('T', ' ').replace('Z', '')} +0000`;
+
 export function fixture(source: string, name: string): Record<string, unknown> {
   return JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'receiver', source, name), 'utf8')) as Record<
     string,

@@ -10,7 +10,12 @@ type ReopenOptions = Pick<StoreOptions, 'sole' | 'held'>;
 
 export interface Engine {
   /** A store on a fresh place of its own; `reopen` opens the same place again (a restart). */
-  fresh(now: () => number): Promise<{ store: Store; reopen: (options?: ReopenOptions) => Promise<Store> }>;
+  fresh(now: () => number): Promise<{
+    store: Store;
+    reopen: (options?: ReopenOptions) => Promise<Store>;
+    /** Makes the place refuse every write, as a full disk does (reads still answer); resolves to the undo. */
+    refuseWrites: () => Promise<() => Promise<void>>;
+  }>;
   /** Several receivers share it (PostgreSQL): `sole` is ignored, a live lease may be another's. */
   shared?: boolean;
 }
@@ -43,6 +48,7 @@ export function storeContract(name: string, engine: Engine): void {
       open.push(made.store);
       return {
         store: made.store,
+        refuseWrites: made.refuseWrites,
         reopen: async (options?: ReopenOptions) => {
           const again = await made.reopen(options);
           open.push(again);
@@ -53,7 +59,10 @@ export function storeContract(name: string, engine: Engine): void {
     afterEach(async () => {
       for (const store of open.splice(0)) await store.close().catch(() => undefined);
     });
-    const accept = (store: Store, deliveryId: string, ...events: DeploymentEvent[]) =>
+    /** What became of the delivery: stored or duplicate (`acceptResult` for what was skipped). */
+    const accept = async (store: Store, deliveryId: string, ...events: DeploymentEvent[]) =>
+      (await store.accept({ source: 'github', deliveryId, events })).kind;
+    const acceptResult = (store: Store, deliveryId: string, ...events: DeploymentEvent[]) =>
       store.accept({ source: 'github', deliveryId, events });
     const LEASE = 30_000;
 
@@ -61,12 +70,59 @@ export function storeContract(name: string, engine: Engine): void {
       const { store } = await fresh();
       expect(await accept(store, 'd1', event('k1', 'STARTED'))).toBe('stored');
       expect(await accept(store, 'd1', event('k1', 'SUCCEEDED'))).toBe('duplicate');
-      expect(await store.accept({ source: 'flux', deliveryId: 'd1', events: [event('k2', 'STARTED')] })).toBe('stored');
+      expect(await store.accept({ source: 'flux', deliveryId: 'd1', events: [event('k2', 'STARTED')] })).toEqual({
+        kind: 'stored',
+        skipped: [],
+      });
       const items = await store.list(['pending'], 100);
       expect(items.map((item) => [item.key, item.status])).toEqual([
         ['k1', 'STARTED'],
         ['k2', 'STARTED'],
       ]);
+    });
+
+    it('knows a delivery again by its digest: the same signed body under a fresh id stores nothing', async () => {
+      const { store } = await fresh();
+      const DAY = 24 * 3600_000;
+      const signed = (deliveryId: string, digestId: string) =>
+        store.accept({ source: 'github', deliveryId, digestId, events: [event('k1', 'SUCCEEDED')] });
+      expect(await signed('guid-1', 'sha256:aa')).toEqual({ kind: 'stored', skipped: [] });
+      for (let index = 2; index <= 20; index++)
+        expect(await signed(`guid-${index}`, 'sha256:aa')).toEqual({ kind: 'duplicate' });
+      // The delivery id is kept too: known again with another digest, or none.
+      expect(await signed('guid-1', 'sha256:bb')).toEqual({ kind: 'duplicate' });
+      expect(await accept(store, 'guid-1', event('k1', 'SUCCEEDED'))).toBe('duplicate');
+      // Another source's ids are its own.
+      expect(
+        (
+          await store.accept({
+            source: 'flux',
+            deliveryId: 'guid-2',
+            digestId: 'sha256:aa',
+            events: [event('k2', 'STARTED')],
+          })
+        ).kind,
+      ).toBe('stored');
+      for (const work of await store.claim('w', 10, LEASE))
+        await store.finish(work, { kind: 'created', serviceId: { text: '7', numeric: true } });
+      // Every row left: github's two ids of its one delivery, flux's two, the two items (done), and
+      // the ended key (flux's deployment has not ended: its key stays).
+      clock += 8 * DAY;
+      expect(await store.prune(7 * DAY)).toBe(2 + 2 + 2 + 1);
+    });
+
+    it('stores one of two deliveries of one body that arrive together under two ids', async () => {
+      const { store } = await fresh();
+      const results = await Promise.all(
+        ['guid-a', 'guid-b'].map((deliveryId) =>
+          store.accept({ source: 'github', deliveryId, digestId: 'sha256:cc', events: [event('k1', 'STARTED')] }),
+        ),
+      );
+      expect(results.map((result) => result.kind).sort()).toEqual(['duplicate', 'stored']);
+      expect((await store.list(['pending'], 10)).length).toBe(1);
+      // The one that lost left no id behind: it is no duplicate later of anything.
+      const lost = results[0]?.kind === 'duplicate' ? 'guid-a' : 'guid-b';
+      expect(await accept(store, lost, event('k9', 'STARTED'))).toBe('stored');
     });
 
     it('commits deliveries that arrive together, duplicates among them stored once', async () => {
@@ -117,16 +173,31 @@ export function storeContract(name: string, engine: Engine): void {
       ]);
     });
 
-    it('never moves a status backwards: a late start, or a second end, is skipped as it arrives', async () => {
+    it('never moves a status backwards: a late start, or a second end, is skipped as it arrives, and said', async () => {
       const { store } = await fresh();
-      await accept(store, 'd1', event('k1', 'SUCCEEDED'));
-      await accept(store, 'd2', event('k1', 'STARTED'));
-      await accept(store, 'd3', event('k1', 'FAILED'));
-      await accept(store, 'd4', event('k2', 'STARTED'));
-      await accept(store, 'd5', event('k2', 'STARTED'));
-      const skipped = await store.list(['skipped'], 10);
-      expect(skipped.map((item) => item.deliveryId)).toEqual(['d2', 'd3', 'd5']);
-      expect(skipped.every((item) => item.note)).toBe(true);
+      const results = [
+        await acceptResult(store, 'd1', event('k1', 'SUCCEEDED')),
+        await acceptResult(store, 'd2', event('k1', 'STARTED')),
+        await acceptResult(store, 'd3', event('k1', 'FAILED')),
+        await acceptResult(store, 'd4', event('k2', 'STARTED')),
+        await acceptResult(store, 'd5', event('k2', 'STARTED')),
+      ];
+      expect(results).toEqual([
+        { kind: 'stored', skipped: [] },
+        {
+          kind: 'stored',
+          skipped: [{ key: 'k1', status: 'STARTED', reason: 'the deployment has ended already (SUCCEEDED)' }],
+        },
+        {
+          kind: 'stored',
+          skipped: [{ key: 'k1', status: 'FAILED', reason: 'the deployment has ended already (SUCCEEDED)' }],
+        },
+        { kind: 'stored', skipped: [] },
+        { kind: 'stored', skipped: [{ key: 'k2', status: 'STARTED', reason: 'the deployment is STARTED already' }] },
+      ]);
+      // A delivery with nothing to send leaves no item; its id stays, so that a retry of it is a duplicate.
+      expect(await store.list(['skipped'], 10)).toEqual([]);
+      expect(await accept(store, 'd2', event('k1', 'STARTED'))).toBe('duplicate');
       // The end with no start is one item: one create with the final status.
       const claimed = await store.claim('w', 10, LEASE);
       expect(claimed.map((work) => [work.key, work.item.status])).toEqual([
@@ -169,6 +240,23 @@ export function storeContract(name: string, engine: Engine): void {
       expect(again?.item).toMatchObject({ attempts: 1, firstFailedAt: started });
       const [pending] = await store.list(['pending'], 1);
       expect(pending?.error).toBe('HTTP 503');
+    });
+
+    it("starts the time to give up again after a failure that is not the item's (the API key refused)", async () => {
+      const { store } = await fresh();
+      await accept(store, 'd1', event('k1', 'STARTED'));
+      const [work] = await store.claim('w', 1, LEASE);
+      await store.finish(work as Work, { kind: 'retry', at: clock, error: 'HTTP 503' });
+      const [second] = await store.claim('w', 1, LEASE);
+      expect(second?.item).toMatchObject({ attempts: 1, firstFailedAt: clock });
+      clock += 1_000;
+      await store.finish(second as Work, { kind: 'retry', at: clock, error: 'HTTP 401', notItsFault: true });
+      const [third] = await store.claim('w', 1, LEASE);
+      // Counted (the wait still grows), the first failure's time forgotten.
+      expect(third?.item).toMatchObject({ attempts: 2, firstFailedAt: undefined });
+      clock += 1_000;
+      await store.finish(third as Work, { kind: 'retry', at: clock, error: 'HTTP 503' });
+      expect((await store.claim('w', 1, LEASE))[0]?.item).toMatchObject({ attempts: 3, firstFailedAt: clock });
     });
 
     it('holds a create whose worker stopped while sending it, and blocks its key until resolved', async () => {
@@ -246,17 +334,100 @@ export function storeContract(name: string, engine: Engine): void {
       expect(end).toMatchObject({ serviceId: undefined, recorded: undefined, item: { status: 'FAILED' } });
     });
 
+    /** A Flux event of `uid-1` at `revision`, sent at second `at` of the object's own clock. */
+    const flux = (key: string, status: DeploymentStatus, revision: string, at = 0, repeats = true) =>
+      event(key, status, {
+        baseline: { object: 'flux:uid-1', revision, at: Date.UTC(2030, 0, 1) + at * 1000, repeats },
+      });
+    /** Accepts each delivery, noting why each of its events was skipped (a delivery with nothing to send leaves no item). */
+    const skipLog = () => {
+      const said: [string, string][] = [];
+      const take = async (store: Store, deliveryId: string, ...events: DeploymentEvent[]) => {
+        const result = await acceptResult(store, deliveryId, ...events);
+        if (result.kind === 'stored') for (const { reason } of result.skipped) said.push([deliveryId, reason]);
+      };
+      return { said, take };
+    };
+
     it('applies the baseline rule: an end that started nothing counts only where the revision moved', async () => {
       const { store } = await fresh();
-      const flux = (key: string, status: DeploymentStatus, revision: string) =>
-        event(key, status, { baseline: { object: 'flux:uid-1', revision } });
-      await accept(store, 'f1', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1')); // first sight: baseline
-      await accept(store, 'f2', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1')); // same revision
-      await accept(store, 'f3', flux('flux:uid-1:r2', 'SUCCEEDED', 'r2')); // a missed start: recorded
-      await accept(store, 'f4', flux('flux:uid-1:r3', 'STARTED', 'r3'));
-      await accept(store, 'f5', flux('flux:uid-1:r3', 'FAILED', 'r3')); // its own start: recorded
-      expect((await store.list(['skipped'], 10)).map((item) => item.deliveryId)).toEqual(['f1', 'f2']);
+      const reasons = async (deliveryId: string, ...events: DeploymentEvent[]) => {
+        const result = await acceptResult(store, deliveryId, ...events);
+        return result.kind === 'stored' ? result.skipped.map((skipped) => skipped.reason) : result.kind;
+      };
+      // First sight: baseline; then the same revision.
+      expect(await reasons('f1', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1', 1))).toEqual([
+        'the first sight of flux:uid-1 is its baseline, not a deployment',
+      ]);
+      expect(await reasons('f2', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1', 2))).toEqual([
+        'flux:uid-1 is still at that revision',
+      ]);
+      await accept(store, 'f3', flux('flux:uid-1:r2', 'SUCCEEDED', 'r2', 3)); // a missed start: recorded
+      await accept(store, 'f4', flux('flux:uid-1:r3', 'STARTED', 'r3', 4));
+      await accept(store, 'f5', flux('flux:uid-1:r3', 'FAILED', 'r3', 5)); // its own start: recorded
+      expect(await store.list(['skipped'], 10)).toEqual([]);
       expect((await store.list(['pending'], 10)).map((item) => item.deliveryId)).toEqual(['f3', 'f4', 'f5']);
+    });
+
+    it("moves a Flux object's revision only forward in its own order: a late or replayed event moves nothing", async () => {
+      const { store, reopen } = await fresh();
+      const { said, take } = skipLog();
+      await take(store, 'f1', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1', 10)); // baseline
+      await take(store, 'f2', flux('flux:uid-1:r2', 'SUCCEEDED', 'r2', 20)); // recorded
+      await take(store, 'f3', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1', 10)); // the old success, replayed
+      await take(store, 'f4', flux('flux:uid-1:r0', 'STARTED', 'r0', 5)); // older still, a start
+      await take(store, 'f5', flux('flux:uid-1:r3', 'STARTED', 'r3', 30));
+      await store.close();
+      const again = await reopen();
+      // r2's periodic success, late (r3 started since): r2 is never recorded twice, r3's deployment goes on.
+      await take(again, 'f6', flux('flux:uid-1:r2', 'SUCCEEDED', 'r2', 25));
+      await take(again, 'f7', flux('flux:uid-1:r3', 'SUCCEEDED', 'r3', 40));
+      await take(again, 'f8', flux('flux:uid-1:r3', 'SUCCEEDED', 'r3', 50)); // next interval
+      expect(said).toEqual([
+        ['f1', 'the first sight of flux:uid-1 is its baseline, not a deployment'],
+        [
+          'f3',
+          'flux:uid-1 sent a later event already (at 2030-01-01T00:00:20.000Z; this one is of 2030-01-01T00:00:10.000Z): a late or replayed event',
+        ],
+        [
+          'f4',
+          'flux:uid-1 sent a later event already (at 2030-01-01T00:00:20.000Z; this one is of 2030-01-01T00:00:05.000Z): a late or replayed event',
+        ],
+        ['f6', 'the deployment has ended already (SUCCEEDED)'],
+        ['f8', 'the deployment has ended already (SUCCEEDED)'],
+      ]);
+      expect((await again.list(['pending'], 10)).map((item) => item.deliveryId)).toEqual(['f2', 'f5', 'f7']);
+    });
+
+    it('takes a late end of a deployment under way, without moving the revision back', async () => {
+      const { store } = await fresh();
+      const { said, take } = skipLog();
+      await take(store, 'f1', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1', 10)); // baseline
+      await take(store, 'f2', flux('flux:uid-1:r2', 'STARTED', 'r2', 20));
+      await take(store, 'f3', flux('flux:uid-1:r3', 'STARTED', 'r3', 40));
+      await take(store, 'f4', flux('flux:uid-1:r2', 'FAILED', 'r2', 30)); // r2's end, late: it ends r2
+      // Had r2's late end moved the object back to its time, this start would pass.
+      await take(store, 'f5', flux('flux:uid-1:r4', 'STARTED', 'r4', 35));
+      await take(store, 'f6', flux('flux:uid-1:r3', 'SUCCEEDED', 'r3', 50));
+      expect((await store.list(['pending'], 10)).map((item) => item.deliveryId)).toEqual(['f2', 'f3', 'f4', 'f6']);
+      expect(said).toEqual([
+        ['f1', 'the first sight of flux:uid-1 is its baseline, not a deployment'],
+        [
+          'f5',
+          'flux:uid-1 sent a later event already (at 2030-01-01T00:00:40.000Z; this one is of 2030-01-01T00:00:35.000Z): a late or replayed event',
+        ],
+      ]);
+    });
+
+    it("records a Helm install, upgrade or rollback whatever the baseline, once with the next interval's success", async () => {
+      const { store } = await fresh();
+      const { said, take } = skipLog();
+      await take(store, 'h1', flux('flux:uid-1:1.0.0', 'SUCCEEDED', '1.0.0', 10, false)); // first sight: an upgrade
+      await take(store, 'h2', flux('flux:uid-1:1.0.0', 'SUCCEEDED', '1.0.0', 20)); // its reconcile: the same key
+      await take(store, 'h3', flux('flux:uid-1:1.0.1', 'FAILED', '1.0.1', 30, false));
+      await take(store, 'h4', flux('flux:uid-1:1.0.0', 'SUCCEEDED', '1.0.0', 25, false)); // late: nothing
+      expect((await store.list(['pending'], 10)).map((item) => item.deliveryId)).toEqual(['h1', 'h3']);
+      expect(said.map(([deliveryId]) => deliveryId)).toEqual(['h2', 'h4']);
     });
 
     it('counts the queue, its oldest item, held and failed', async () => {
@@ -271,6 +442,19 @@ export function storeContract(name: string, engine: Engine): void {
       await store.finish(one as Work, { kind: 'held', error: 'reset' });
       expect(await store.stats()).toEqual({ queueDepth: 2, oldestPendingSeconds: 1, held: 1, failed: 0 });
       await expect(store.ping()).resolves.toBeUndefined();
+    });
+
+    it('is ready only while it takes a write: its ping fails while writes are refused (a full disk), and passes again after', async () => {
+      const { store, refuseWrites } = await fresh();
+      await expect(store.ping()).resolves.toBeUndefined();
+      const undo = await refuseWrites();
+      await expect(accept(store, 'd1', event('k1', 'STARTED'))).rejects.toThrow(/disk is full/);
+      await expect(store.ping()).rejects.toThrow(/disk is full/);
+      // Reads still answer: a read alone would have said ready.
+      expect((await store.stats()).queueDepth).toBe(0);
+      await undo();
+      await expect(store.ping()).resolves.toBeUndefined();
+      expect(await accept(store, 'd1', event('k1', 'STARTED'))).toBe('stored');
     });
 
     it('prunes finished items, old deliveries and ended keys past the bound, and nothing else', async () => {
