@@ -15,7 +15,7 @@ import { gitlab } from '../../src/receiver/sources/gitlab.ts';
 import { openStore } from '../../src/receiver/store/index.ts';
 import type { Store } from '../../src/receiver/store/store.ts';
 import { deploymentStatus, post, SECRET, signed } from '../helpers/receiver/github-delivery.ts';
-import { fixture, standardSignature } from '../helpers/receiver/request.ts';
+import { fixture, gitlabTime, SENT_AT, standardSignature } from '../helpers/receiver/request.ts';
 
 const LIMITS: ServerLimits = { bodyBytes: 16 * 1024, requestMs: 400, headers: 30, connections: 64 };
 const lines: string[] = [];
@@ -258,7 +258,9 @@ describe('a signed GitLab delivery', () => {
     const secrets = gitlab.secrets({ GITLAB_WEBHOOK_SIGNING_TOKEN: `whsec_${key.toString('base64')}` });
     const receiver = await anotherReceiver([{ source: gitlab, secrets }]);
     try {
-      const body = Buffer.from(JSON.stringify(fixture('gitlab', 'deployment-success.json')));
+      const body = Buffer.from(
+        JSON.stringify({ ...fixture('gitlab', 'deployment-success.json'), status_changed_at: gitlabTime(SENT_AT) }),
+      );
       const at = Math.floor(Date.now() / 1000);
       const headers = {
         'content-type': 'application/json',
@@ -306,7 +308,9 @@ describe('two instances of a sender behind one receiver', () => {
       { source: gitlab, secrets: gitlab.secrets({ GITLAB_WEBHOOK_TOKEN: 'tok-3f9a' }) },
     ]);
     try {
-      const body = Buffer.from(JSON.stringify(fixture('gitlab', 'deployment-success.json')));
+      const body = Buffer.from(
+        JSON.stringify({ ...fixture('gitlab', 'deployment-success.json'), status_changed_at: gitlabTime(SENT_AT) }),
+      );
       for (const instance of ['https://gitlab.com', 'https://gitlab.example.com']) {
         const headers = { 'x-gitlab-token': 'tok-3f9a', 'x-gitlab-instance': instance, 'idempotency-key': instance };
         expect(await post(receiver.port, { headers, body }, '/webhooks/gitlab')).toEqual({
