@@ -412,6 +412,49 @@ describe('release.yml', () => {
     expect(pushing.sort()).toEqual(['image-publish', 'image-tags']);
   });
 
+  it('writes the image’s name and digest into the draft’s notes, after the CHANGELOG section', () => {
+    const [script] = scripts('draft');
+    const work = mkdtempSync(join(tmpdir(), 'report-deployment-draft-'));
+    try {
+      // Stand-ins for node (release.ts notes) and gh, on a PATH of their own.
+      mkdirSync(join(work, 'bin'));
+      mkdirSync(join(work, 'out'));
+      writeFileSync(join(work, 'bin', 'node'), '#!/bin/sh\necho "The CHANGELOG section."\n', { mode: 0o755 });
+      writeFileSync(join(work, 'bin', 'gh'), '#!/bin/sh\n[ "$2" = view ] && exit 1\nexit 0\n', { mode: 0o755 });
+      const ran = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script ?? ''], {
+        cwd: work,
+        env: {
+          PATH: `${join(work, 'bin')}:${process.env.PATH ?? ''}`,
+          RUNNER_TEMP: work,
+          TAG: 'v1.1.0',
+          VERSION: '1.1.0',
+          GITHUB_REPOSITORY: 'acme/report-deployment',
+          IMAGE: 'ghcr.io/acme/report-deployment',
+          IMAGE_DIGEST: `sha256:${'c'.repeat(64)}`,
+        },
+        encoding: 'utf8',
+      });
+      expect(ran.stderr).toBe('');
+      expect(ran.status).toBe(0);
+      const digest = `sha256:${'c'.repeat(64)}`;
+      expect(readFileSync(join(work, 'notes.md'), 'utf8')).toBe(
+        [
+          'The CHANGELOG section.',
+          '',
+          `The receiver's container image, for linux/amd64 and linux/arm64: \`ghcr.io/acme/report-deployment:1.1.0\`, digest \`${digest}\`.`,
+          '',
+          '```sh',
+          `docker pull ghcr.io/acme/report-deployment@${digest}`,
+          `gh attestation verify oci://ghcr.io/acme/report-deployment@${digest} --repo acme/report-deployment`,
+          '```',
+          '',
+        ].join('\n'),
+      );
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
   it('moves the image’s X.Y and X after the release is published, only once its attestation verifies', () => {
     const tags = job('image-tags');
     expect(needs('image-tags')).toEqual(['check', 'image-publish', 'publish']);
