@@ -11,7 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assembleContext, buildArgs, CONTEXT_DIR, hostArch, IMAGE_ARCHES, IMAGE_USER } from '../../scripts/image.ts';
+import {
+  assembleContext,
+  buildArgs,
+  CONTEXT_DIR,
+  hostArch,
+  IMAGE_ARCHES,
+  IMAGE_USER,
+  LIBRARIES,
+} from '../../scripts/image.ts';
 import { SEA_DIR, SEA_LICENSES, seaName } from '../../scripts/sea.ts';
 import { startFakeService, type FakeService } from '../helpers/fake-service.ts';
 import { githubDelivery, SOURCE_ENV } from '../helpers/receiver/deliveries.ts';
@@ -117,6 +125,12 @@ const receiverEnv = (url: string, apiKey: string) => [
 ];
 
 describe('the receiver’s image', () => {
+  it('keeps every library the executable is linked against (ldd), and only those', async () => {
+    const { stdout } = await run('ldd', [executable], { encoding: 'utf8' });
+    const needed = [...stdout.matchAll(/^\s*(\S+) => /gm)].map((match) => match[1]).sort();
+    expect(needed).toEqual([...LIBRARIES].sort());
+  });
+
   it('holds the executable, the libraries it is linked against and their licenses: no shell, nothing else', async () => {
     const container = (await podman('create', TAG)).stdout.trim();
     const exported = join(storage, 'image.tar');
