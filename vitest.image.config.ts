@@ -9,6 +9,6 @@ export default defineConfig({
     ...base.test,
     // One container at a time: they share the test's own image storage.
     maxWorkers: 1,
-    projects: [{ extends: true, test: { name: 'image', include: NEEDS_IMAGE_TOOLS, provide: { cliSubject: 'sea' } } }],
+    projects: [{ extends: true, test: { name: 'image', include: NEEDS_IMAGE_TOOLS } }],
   },
 });
