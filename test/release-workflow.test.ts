@@ -10,10 +10,11 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { COMMANDS } from '../scripts/release.ts';
+import { buildArgs, CONTEXT_DIR, DOCKERFILE, type ImageArch } from '../scripts/image.ts';
 import { SEA_LICENSES, SEA_PLATFORMS, seaName } from '../scripts/sea.ts';
 
 interface Step {
@@ -368,6 +369,19 @@ describe('release.yml', () => {
       'node scripts/image.ts context amd64=out/report-deployment-linux-x64 arm64=out/report-deployment-linux-arm64',
     );
     expect(build).toContain('--licenses out/report-deployment-licenses.txt');
+    // The very build `npm run image` and `npm run test:image` make (scripts/image.ts buildArgs), word for word.
+    const command = /buildah build (?:[^\\\n]|\\\n)*/.exec(build)?.[0] ?? '';
+    const words = command
+      .replace(/\\\n\s*/g, ' ')
+      .replaceAll('"', '')
+      .split(/\s+/);
+    const expected = buildArgs({
+      tag: 'localhost/report-deployment:$arch',
+      version: '$VERSION',
+      revision: '$SHA',
+      arch: '$arch' as ImageArch,
+    }).map((word) => (word === DOCKERFILE || word === CONTEXT_DIR ? relative(ROOT, word) : word));
+    expect(words).toEqual(['buildah', ...expected]);
     expect(build).toMatch(/buildah build --network none --platform "linux\/\$arch" /);
     expect(build).toContain('--file examples/receiver/container/Dockerfile');
     expect(build).toContain(
