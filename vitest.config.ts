@@ -29,6 +29,13 @@ export const NEEDS_SHELL_TOOLS = ['test/install-script.test.ts'];
  */
 export const NEEDS_KUBECTL = ['test/kube/**/*.test.ts'];
 
+/**
+ * The container image's tests: they build it with buildah and run it with podman and runc. `npm run
+ * test:image` runs them (vitest.image.config.ts), after the executable and the image's Debian packages
+ * (node scripts/image.ts fetch) are there, as .ci/run does.
+ */
+export const NEEDS_IMAGE_TOOLS = ['test/image/**/*.test.ts'];
+
 /** Windows' own tests (cmd.exe, PATHEXT) run where Windows is: the CI workflow's Windows job. */
 const WINDOWS_ONLY = process.platform === 'win32' ? [] : ['test/windows/**'];
 
@@ -52,7 +59,7 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['test/**/*.test.ts'],
-          exclude: [...WINDOWS_ONLY, ...NEEDS_SHELL_TOOLS, ...NEEDS_KUBECTL],
+          exclude: [...WINDOWS_ONLY, ...NEEDS_SHELL_TOOLS, ...NEEDS_KUBECTL, ...NEEDS_IMAGE_TOOLS],
           provide: { cliSubject: 'npm' },
           // A real PostgreSQL for the store's tests and the replicas' (test/helpers/postgres.ts).
           globalSetup: ['test/helpers/postgres-setup.ts'],

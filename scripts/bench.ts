@@ -5,8 +5,10 @@
 // 1. The build, timed: `node scripts/build.ts` (dist/ and cli/ from src/, so that what is measured
 //    is what src/ builds now), then `node scripts/build.ts sea` (cli/ again and the executable for
 //    this machine, build/report-deployment-<os>-<arch>).
-// 2. Sizes: dist/ (what every job downloads), the CLI's npm tarball (`npm pack --dry-run`), and the
-//    executable on disk and gzipped, beside the Node binary it is made of.
+// 2. Sizes: dist/ (what every job downloads), the CLI's npm tarball (`npm pack --dry-run`), the
+//    executable on disk and gzipped, beside the Node binary it is made of, and the container image
+//    beside the executable (scripts/bench-image.ts, where podman and buildah are installed). With
+//    --image-only, only the image is measured, from build/'s executable, and its row alone rewritten.
 // 3. Start-up, against the floor: a bare Node 24 CommonJS process that sends the same single request
 //    with node:http (for the post step with nothing to send, a bare `node -e 0`). Timed: the main
 //    step (POST), the post step (PATCH), the post step with nothing to send (one-shot mode), the
@@ -47,8 +49,9 @@ import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { buildWithout, REACHES, type Build, type Reach, type Step } from './bench-reaches.ts';
 import { measurePostgres, postgresLines, type PostgresFigures } from './bench-postgres.ts';
+import { IMAGE_GROWTH_BUDGET_BYTES, measureImage, type ImageFigures } from './bench-image.ts';
 import { measureReceiver, receiverLines, type ReceiverFigures } from './bench-receiver.ts';
-import { projectNode, SEA_DIR, seaName } from './sea.ts';
+import { projectNode, SEA_DIR, SEA_LICENSES, seaName } from './sea.ts';
 import { startFakeService } from '../test/helpers/fake-service.ts';
 import { PROBE_PRELOAD, ROOT, runStep, type StepProbe } from '../test/helpers/run-action.ts';
 
@@ -61,6 +64,7 @@ const OUT = join(ROOT, 'docs', 'performance.md');
 const RENT_MS = 5;
 const NOT_MEASURED = '## Dependency reaches\n\nNot measured yet: `npm run bench -- --reaches`.';
 const RECEIVER_NOT_MEASURED = '## The receiver\n\nNot measured yet: `npm run bench -- --receiver-only`.';
+const IMAGE_ROW = /^\| the receiver's container image .*$/m;
 const RECEIVER_BLOCK = /<!-- receiver -->[\s\S]*<!-- \/receiver -->/;
 const POSTGRES_ONLY = process.argv.includes('--postgres-only');
 const POSTGRES_NOT_MEASURED = '## The receiver on PostgreSQL\n\nNot measured yet: `npm run bench -- --postgres-only`.';
@@ -108,6 +112,21 @@ if (POSTGRES_ONLY) {
   process.exit(0);
 }
 
+if (process.argv.includes('--image-only')) {
+  const seaFile = join(SEA_DIR, seaName());
+  if (!existsSync(seaFile)) fail(`no ${relative(ROOT, seaFile)}: run npm run build -- sea first`);
+  const row = imageRow(await imageFiguresHere(seaFile));
+  const previous = readFileSync(OUT, 'utf8');
+  writeFileSync(
+    OUT,
+    IMAGE_ROW.test(previous)
+      ? previous.replace(IMAGE_ROW, () => row)
+      : previous.replace(/^(\| the CLI's executable .*)$/m, (line) => `${line}\n${row}`),
+  );
+  console.error(`== wrote the image's size to ${relative(ROOT, OUT)}`);
+  process.exit(0);
+}
+
 if (RECEIVER_ONLY) {
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'npm-package.ts')], { stdio: ['ignore', 'ignore', 'inherit'] });
   const figures = await measureReceiver(PACKED_CLI);
@@ -145,6 +164,7 @@ const packed = JSON.parse(
 const tarball = packed[0] ?? fail('npm pack --dry-run --json gave nothing');
 const sea = { bytes: statSync(seaFile).size, gzipped: gzipSync(readFileSync(seaFile)).length };
 const nodeBinaryBytes = statSync(projectNode()).size;
+const imageFigures = await imageFiguresHere(seaFile);
 
 // 3. Start-up against the floor.
 const service = await startFakeService();
@@ -516,6 +536,7 @@ function writeReport(): void {
     `| \`dist/\` (the action, as every job downloads it) | ${bytes(distBytes)} in ${dist.length} files | ≤ 1 MB ${mark(distBytes <= DIST_BUDGET_BYTES)} |`,
     `| the CLI's npm tarball (\`npm pack\`) | ${bytes(tarball.size)} packed, ${bytes(tarball.unpackedSize)} unpacked, ${tarball.entryCount} files | ≤ 1 MiB ${mark(tarball.size <= TARBALL_BUDGET_BYTES)} |`,
     `| the CLI's executable (\`${seaName()}\`) | ${bytes(sea.bytes)} on disk, ${bytes(sea.gzipped)} gzipped; the Node binary it is made of: ${bytes(nodeBinaryBytes)} | ≤ the Node binary + 2 MB ${mark(sea.bytes <= nodeBinaryBytes + SEA_GROWTH_BUDGET_BYTES)} |`,
+    imageRow(imageFigures),
     `| \`npm run build\` (dist/ and cli/, one run) | ${seconds(buildMs)} | |`,
     `| \`npm run build -- sea\` (cli/ and the executable, one run) | ${seconds(seaBuildMs)} | |`,
     `| \`npm test\` (one run, after the timings) | ${tests ? `${seconds(testMs)}: ${tests.numTotalTests} tests, ${tests.numPassedTests} passed, ${tests.numFailedTests} failed` : 'did not run'} | |`,
@@ -531,6 +552,27 @@ function writeReport(): void {
   ];
   mkdirSync(join(OUT, '..'), { recursive: true });
   writeFileSync(OUT, lines.join('\n'));
+}
+
+/** The image's figures, or none where it cannot be built here (said on stderr): the other figures still count. */
+async function imageFiguresHere(seaFile: string): Promise<ImageFigures | undefined> {
+  try {
+    return await measureImage(seaFile, join(SEA_DIR, SEA_LICENSES));
+  } catch (error) {
+    console.error(`== the image was not measured: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
+/** The container image's row of the sizes: beside the executable it holds. */
+function imageRow(figures: ImageFigures | undefined): string {
+  const what = "| the receiver's container image (`npm run image`) |";
+  if (!figures) return `${what} not measured here (it needs podman and buildah: see the bench's log) | |`;
+  const within = figures.bytes <= figures.executableBytes + IMAGE_GROWTH_BUDGET_BYTES;
+  return (
+    `${what} ${bytes(figures.bytes)} unpacked, ${bytes(figures.gzipped)} gzipped; the executable in it: ` +
+    `${bytes(figures.executableBytes)} | ≤ the executable + 8 MB ${mark(within)} |`
+  );
 }
 
 /** The receiver's section, between its markers, with its own date and load (it may be measured alone). */

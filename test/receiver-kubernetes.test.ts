@@ -95,29 +95,48 @@ describe('the receiver’s image (examples/receiver/container/Dockerfile)', () =
     ).toEqual([]);
   });
 
-  it('holds only the executable, on a glibc base without a shell, run by a non-root user as `serve`', () => {
+  it('holds only the executable and the context scripts/image.ts assembles, nothing pulled, run by a non-root user as `serve`', () => {
     expect(instructions.map((instruction) => instruction.keyword)).toEqual([
       'FROM',
       'ARG',
+      'ARG',
+      'ARG',
+      'ARG',
       'COPY',
+      'COPY',
+      'COPY',
+      'LABEL',
+      'ENV',
+      'VOLUME',
       'USER',
       'EXPOSE',
       'ENTRYPOINT',
       'CMD',
     ]);
-    // distroless cc: glibc and libstdc++, which the executable (Node inside) needs; no shell.
-    expect(only('FROM')).toEqual(['gcr.io/distroless/cc-debian12:nonroot']);
-    expect(only('ARG')).toEqual(['EXECUTABLE=report-deployment-linux-x64']);
-    expect(only('COPY')).toEqual(['${EXECUTABLE}', '/usr/local/bin/report-deployment']);
-    const copy = dockerfile.getCOPYs()[0];
-    expect(copy?.getFlags().map((flag) => `${flag.getName()}=${flag.getValue()}`)).toEqual(['chmod=0555']);
+    // No base image: the libraries come from pinned Debian packages (examples/receiver/container/debian-packages.txt).
+    expect(only('FROM')).toEqual(['scratch']);
+    expect(dockerfile.getCOPYs().map((copy) => copy.getArguments().map((argument) => argument.getValue()))).toEqual([
+      ['${TARGETARCH}/rootfs/', '/'],
+      ['${TARGETARCH}/state/', '/var/lib/report-deployment/'],
+      ['${TARGETARCH}/report-deployment', '/usr/local/bin/report-deployment'],
+    ]);
+    expect(
+      dockerfile.getCOPYs().map((copy) => copy.getFlags().map((flag) => `${flag.getName()}=${flag.getValue()}`)),
+    ).toEqual([[], ['chown=65532:65532'], ['chmod=0555']]);
     const [user, group] = (only('USER')[0] ?? '').split(':').map(Number);
     expect(user).toBeGreaterThan(0);
     expect(group).toBeGreaterThan(0);
+    // The store's default place is the volume ($STATE_DIRECTORY/receiver.sqlite).
+    expect(only('ENV')).toEqual(['STATE_DIRECTORY=/var/lib/report-deployment']);
+    expect(only('VOLUME')).toEqual(['/var/lib/report-deployment']);
     // Exec form: the executable is PID 1 and hears SIGTERM itself (a shell form would need a shell).
     const entrypoint = dockerfile.getInstructions().find((instruction) => instruction.getKeyword() === 'ENTRYPOINT');
-    expect(JSON.parse(entrypoint?.getArgumentsContent() ?? '')).toEqual(['/usr/local/bin/report-deployment', 'serve']);
-    expect(JSON.parse(dockerfile.getCMDs()[0]?.getArgumentsContent() ?? '')).toEqual(['--listen', '0.0.0.0:8080']);
+    expect(JSON.parse(entrypoint?.getArgumentsContent() ?? '')).toEqual(['/usr/local/bin/report-deployment']);
+    expect(JSON.parse(dockerfile.getCMDs()[0]?.getArgumentsContent() ?? '')).toEqual([
+      'serve',
+      '--listen',
+      '0.0.0.0:8080',
+    ]);
     expect(only('EXPOSE')).toEqual([String(container(single).ports?.[0]?.containerPort)]);
   });
 

@@ -1,17 +1,20 @@
 // .github/workflows/release.yml cannot run here (it needs GitHub, Sigstore and npm), so what makes it
 // safe is read from it: the order of its jobs, each job's permissions (the least each needs), that
 // nothing is published before every check and every file is in place, that each executable is built
-// and smoke-tested on a runner of its own platform and ships with install.sh, that its scripts are
+// and smoke-tested on a runner of its own platform and ships with install.sh, that the container image is
+// built as CI builds it and pushed, attested and verified by jobs that run none of it before its tags
+// move (and which tags each version moves, run here on a repository of tags), that its scripts are
 // valid bash taking values only from the environment, and that each scripts/release.ts command it
 // runs exists. test/workflows.test.ts parses and lints it as every workflow, and checks its pins.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { COMMANDS } from '../scripts/release.ts';
+import { buildArgs, CONTEXT_DIR, DOCKERFILE, type ImageArch } from '../scripts/image.ts';
 import { SEA_LICENSES, SEA_PLATFORMS, seaName } from '../scripts/sea.ts';
 
 interface Step {
@@ -111,10 +114,13 @@ describe('release.yml', () => {
       executables: { contents: 'read' },
       build: { contents: 'read' },
       attest: { 'id-token': 'write', attestations: 'write' },
+      image: { contents: 'read' },
+      'image-publish': { packages: 'write', 'id-token': 'write', attestations: 'write' },
       draft: { contents: 'write' },
       npm: { contents: 'read', attestations: 'read', 'id-token': 'write' },
       publish: { contents: 'write' },
       'major-tag': { contents: 'write' },
+      'image-tags': { packages: 'write', attestations: 'read' },
       verify: { contents: 'read', attestations: 'read' },
     });
   });
@@ -125,11 +131,14 @@ describe('release.yml', () => {
       executables: ['check'],
       build: ['check', 'executables'],
       attest: ['build', 'check', 'executables'],
-      draft: ['attest', 'build', 'check', 'executables'],
-      npm: ['attest', 'build', 'check', 'draft', 'executables'],
-      publish: ['attest', 'build', 'check', 'draft', 'executables', 'npm'],
-      'major-tag': ['attest', 'build', 'check', 'draft', 'executables', 'npm', 'publish'],
-      verify: ['attest', 'build', 'check', 'draft', 'executables', 'npm', 'publish'],
+      image: ['build', 'check', 'executables'],
+      'image-publish': ['build', 'check', 'executables', 'image'],
+      draft: ['attest', 'build', 'check', 'executables', 'image', 'image-publish'],
+      npm: ['attest', 'build', 'check', 'draft', 'executables', 'image', 'image-publish'],
+      publish: ['attest', 'build', 'check', 'draft', 'executables', 'image', 'image-publish', 'npm'],
+      'major-tag': ['attest', 'build', 'check', 'draft', 'executables', 'image', 'image-publish', 'npm', 'publish'],
+      'image-tags': ['attest', 'build', 'check', 'draft', 'executables', 'image', 'image-publish', 'npm', 'publish'],
+      verify: ['attest', 'build', 'check', 'draft', 'executables', 'image', 'image-publish', 'npm', 'publish'],
     });
     const check = scripts('check').join('\n');
     for (const command of ['npm ci', 'npm run lint', 'npm run typecheck', 'npm run build', 'npm test']) {
@@ -140,7 +149,18 @@ describe('release.yml', () => {
     expect(scripts('draft').join('\n')).toContain('gh release upload "$TAG" out/* --clobber');
     expect(scripts('publish').join('\n')).toContain('gh release edit "$TAG" --draft=false');
     // The draft is the only job that creates or changes a release before publish.
-    for (const name of ['check', 'executables', 'build', 'attest', 'npm', 'major-tag', 'verify']) {
+    for (const name of [
+      'check',
+      'executables',
+      'build',
+      'attest',
+      'image',
+      'image-publish',
+      'npm',
+      'major-tag',
+      'image-tags',
+      'verify',
+    ]) {
       expect(scripts(name).join('\n'), name).not.toMatch(/gh release (create|upload|edit)/);
     }
   });
@@ -298,7 +318,7 @@ describe('release.yml', () => {
 
   it('runs no project code and no install script in a job that can mint an OIDC token', () => {
     const minting = Object.entries(jobs).filter(([, job]) => job.permissions?.['id-token'] === 'write');
-    expect(minting.map(([name]) => name).sort()).toEqual(['attest', 'npm']);
+    expect(minting.map(([name]) => name).sort()).toEqual(['attest', 'image-publish', 'npm']);
     for (const [name, job] of minting) {
       // No checkout: no file of the project's to run; only these actions.
       const actions = job.steps.flatMap((step) => (step.uses ? [step.uses.split('@')[0]] : []));
@@ -332,6 +352,178 @@ describe('release.yml', () => {
     // The dist-tag is decided where project code may run, before.
     expect(job('npm').env?.NPM_TAG).toBe('${{ needs.check.outputs.npm-tag }}');
     expect(scripts('check').join('\n')).toContain('node scripts/release.ts npm-tag "$VERSION"');
+  });
+
+  it('builds the image as CI does, from the release’s own executables, in a job that cannot publish', () => {
+    const image = job('image');
+    expect(needs('image')).toEqual(['check', 'build']);
+    expect(image.env).toEqual({ VERSION: '${{ needs.check.outputs.version }}', SHA: '${{ needs.check.outputs.sha }}' });
+    const download = image.steps.find((step) => step.uses?.startsWith('actions/download-artifact@'));
+    expect(download?.with).toEqual({ name: 'release-files', path: 'out' });
+    const build = scripts('image').join('\n');
+    // The release's files, checked, then the pinned packages and the Dockerfile CI's test builds.
+    expect(build.indexOf('(cd out && sha256sum --check --strict SHA256SUMS)')).toBeGreaterThan(-1);
+    expect(build.indexOf('sha256sum --check')).toBeLessThan(build.indexOf('node scripts/image.ts'));
+    expect(build).toContain('node scripts/image.ts fetch amd64 arm64\n');
+    expect(build).toContain(
+      'node scripts/image.ts context amd64=out/report-deployment-linux-x64 arm64=out/report-deployment-linux-arm64',
+    );
+    expect(build).toContain('--licenses out/report-deployment-licenses.txt');
+    // The very build `npm run image` and `npm run test:image` make (scripts/image.ts buildArgs), word for word.
+    const command = /buildah build (?:[^\\\n]|\\\n)*/.exec(build)?.[0] ?? '';
+    const words = command
+      .replace(/\\\n\s*/g, ' ')
+      .replaceAll('"', '')
+      .split(/\s+/);
+    const expected = buildArgs({
+      tag: 'localhost/report-deployment:$arch',
+      version: '$VERSION',
+      revision: '$SHA',
+      arch: '$arch' as ImageArch,
+    }).map((word) => (word === DOCKERFILE || word === CONTEXT_DIR ? relative(ROOT, word) : word));
+    expect(words).toEqual(['buildah', ...expected]);
+    expect(build).toMatch(/buildah build --network none --platform "linux\/\$arch" /);
+    expect(build).toContain('--file examples/receiver/container/Dockerfile');
+    expect(build).toContain(
+      'test "$(podman run --rm --network none localhost/report-deployment:amd64 --version)" = "$VERSION"',
+    );
+    expect(build).toContain(
+      'buildah manifest push --all localhost/report-deployment:release oci-archive:image/report-deployment-image.tar',
+    );
+    // Nothing here can log in or push.
+    expect(build).not.toMatch(/login|skopeo|GH_TOKEN|push.*docker:/);
+    const upload = image.steps.find((step) => step.uses?.startsWith('actions/upload-artifact@'));
+    expect(upload?.with).toMatchObject({ name: 'image', path: 'image/' });
+  });
+
+  it('pushes the image as X.Y.Z, attests its digest, verifies it, and names it in the release notes', () => {
+    const publish = job('image-publish');
+    expect(publish.steps.map((step) => step.uses?.split('@')[0] ?? 'run')).toEqual([
+      'actions/download-artifact',
+      'run',
+      'actions/attest',
+      'run',
+    ]);
+    const [, push, attest, verify] = publish.steps;
+    expect(push?.run).toContain('(cd image && sha256sum --check --strict SHA256SUMS)');
+    expect(push?.run).toContain(
+      'skopeo copy --all --preserve-digests --digestfile "$RUNNER_TEMP/digest" \\\n' +
+        '  oci-archive:image/report-deployment-image.tar "docker://$IMAGE:$VERSION"',
+    );
+    expect(attest?.with).toEqual({
+      'subject-name': '${{ env.IMAGE }}',
+      'subject-digest': '${{ steps.push.outputs.digest }}',
+      'push-to-registry': true,
+    });
+    expect(verify?.run).toContain('gh attestation verify "oci://$IMAGE@$DIGEST" --repo "$GITHUB_REPOSITORY"');
+    expect(verify?.run).toContain('--signer-workflow "$GITHUB_REPOSITORY/.github/workflows/release.yml"');
+    expect(publish.outputs).toEqual({ digest: '${{ steps.push.outputs.digest }}' });
+    // The draft's notes carry the digest.
+    expect(job('draft').env?.IMAGE_DIGEST).toBe('${{ needs.image-publish.outputs.digest }}');
+    expect(scripts('draft').join('\n')).toContain('docker pull $IMAGE@$IMAGE_DIGEST');
+    // Only the two image jobs touch the registry.
+    const pushing = Object.keys(jobs).filter((name) => /skopeo copy|docker login/.test(scripts(name).join('\n')));
+    expect(pushing.sort()).toEqual(['image-publish', 'image-tags']);
+  });
+
+  it('writes the image’s name and digest into the draft’s notes, after the CHANGELOG section', () => {
+    const [script] = scripts('draft');
+    const work = mkdtempSync(join(tmpdir(), 'report-deployment-draft-'));
+    try {
+      // Stand-ins for node (release.ts notes) and gh, on a PATH of their own.
+      mkdirSync(join(work, 'bin'));
+      mkdirSync(join(work, 'out'));
+      writeFileSync(join(work, 'bin', 'node'), '#!/bin/sh\necho "The CHANGELOG section."\n', { mode: 0o755 });
+      writeFileSync(join(work, 'bin', 'gh'), '#!/bin/sh\n[ "$2" = view ] && exit 1\nexit 0\n', { mode: 0o755 });
+      const ran = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script ?? ''], {
+        cwd: work,
+        env: {
+          PATH: `${join(work, 'bin')}:${process.env.PATH ?? ''}`,
+          RUNNER_TEMP: work,
+          TAG: 'v1.1.0',
+          VERSION: '1.1.0',
+          GITHUB_REPOSITORY: 'acme/report-deployment',
+          IMAGE: 'ghcr.io/acme/report-deployment',
+          IMAGE_DIGEST: `sha256:${'c'.repeat(64)}`,
+        },
+        encoding: 'utf8',
+      });
+      expect(ran.stderr).toBe('');
+      expect(ran.status).toBe(0);
+      const digest = `sha256:${'c'.repeat(64)}`;
+      expect(readFileSync(join(work, 'notes.md'), 'utf8')).toBe(
+        [
+          'The CHANGELOG section.',
+          '',
+          `The receiver's container image, for linux/amd64 and linux/arm64: \`ghcr.io/acme/report-deployment:1.1.0\`, digest \`${digest}\`.`,
+          '',
+          '```sh',
+          `docker pull ghcr.io/acme/report-deployment@${digest}`,
+          `gh attestation verify oci://ghcr.io/acme/report-deployment@${digest} --repo acme/report-deployment`,
+          '```',
+          '',
+        ].join('\n'),
+      );
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it('moves the image’s X.Y and X after the release is published, only once its attestation verifies', () => {
+    const tags = job('image-tags');
+    expect(needs('image-tags')).toEqual(['check', 'image-publish', 'publish']);
+    expect(tags.steps.filter((step) => step.uses)).toEqual([]);
+    const [script] = scripts('image-tags');
+    const verify = script?.indexOf('gh attestation verify "oci://$IMAGE@$DIGEST"') ?? -1;
+    expect(verify).toBeGreaterThan(-1);
+    expect(verify).toBeLessThan(script?.indexOf('skopeo copy') ?? -1);
+    expect(script).toContain('skopeo copy --all --preserve-digests "docker://$IMAGE@$DIGEST" "docker://$IMAGE:$tag"');
+    expect(tags.env?.IMAGE_TAGS).toBe('${{ needs.check.outputs.image-tags }}');
+  });
+
+  it.each([
+    ['2.0.0', '2.0.0 2.0 2'],
+    ['1.2.1', '1.2.1 1.2 1'],
+    ['1.1.5', '1.1.5 1.1'], // a backport: 1 stays on 1.2.1
+    ['1.0.0', '1.0.0 1.0'],
+    ['2.1.0-rc.1', '2.1.0-rc.1'], // a pre-release moves nothing
+  ])('tags the image of %s as %s, its name in lower case', (version, expected) => {
+    const step = job('check').steps.find((candidate) => candidate.id === 'image');
+    const work = mkdtempSync(join(tmpdir(), 'report-deployment-image-tags-'));
+    try {
+      const git = (...args: string[]) => spawnSync('git', args, { cwd: work, encoding: 'utf8' });
+      git('init', '--quiet');
+      git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '--quiet', '--allow-empty', '-m', 'one');
+      for (const tag of [
+        'v1.0.0',
+        'v1.1.0',
+        'v1.1.5',
+        'v1.2.0',
+        'v1.2.1',
+        'v2.0.0',
+        'v2.1.0-rc.1',
+        'v10.0.0',
+        'v1.20.0-rc.1',
+      ])
+        git('tag', tag);
+      const output = join(work, 'output');
+      const ran = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step?.run ?? ''], {
+        cwd: work,
+        env: {
+          PATH: process.env.PATH ?? '',
+          RELEASE_VERSION: version,
+          GITHUB_REPOSITORY: 'Acme/Report-Deployment',
+          GITHUB_OUTPUT: output,
+        },
+        encoding: 'utf8',
+      });
+      expect(ran.stderr).toBe('');
+      expect(ran.status).toBe(0);
+      expect(readFileSync(output, 'utf8')).toBe(`image=ghcr.io/acme/report-deployment\ntags=${expected}\n`);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+    expect(step?.env).toEqual({ RELEASE_VERSION: '${{ steps.release.outputs.version }}' });
   });
 
   it('puts no expression into a script: values reach them through the environment', () => {

@@ -59,7 +59,12 @@ function sentAt(source: Name, at: number, n: number): SourceDelivery {
     case 'flux': {
       const payload = fixture('flux', 'kustomization-progressing.json');
       const metadata = { revision: `main@sha1:${n.toString(16).padStart(40, '0')}` };
-      const body = Buffer.from(JSON.stringify({ ...payload, metadata, timestamp: rfc3339(at) }));
+      // Each its own object: an event older than one its object sent already would start nothing.
+      const involvedObject = {
+        ...(payload.involvedObject as object),
+        uid: `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`,
+      };
+      const body = Buffer.from(JSON.stringify({ ...payload, involvedObject, metadata, timestamp: rfc3339(at) }));
       return {
         path: '/webhooks/flux',
         body,
