@@ -141,9 +141,9 @@ const RECEIVER: Record<ReceiverCommandName, string> = {
 Receives webhooks and records each deployment they describe (docs/receiver.md). A source is enabled
 by its secret, from the environment only: GITHUB_WEBHOOK_SECRET (POST /webhooks/github),
 GITLAB_WEBHOOK_TOKEN and/or GITLAB_WEBHOOK_SIGNING_TOKEN (/webhooks/gitlab), ARGOCD_WEBHOOK_TOKEN
-(/webhooks/argocd), FLUX_WEBHOOK_KEY (/webhooks/flux). A delivery is checked, stored, then answered
-2xx; a worker records it in the service. GET /healthz, /readyz, /metrics. SIGTERM or SIGINT: stops
-taking deliveries and exits 0 within 10 s.
+(/webhooks/argocd), FLUX_WEBHOOK_KEY (/webhooks/flux); each at least 16 characters. A delivery is
+checked, stored, then answered 2xx; a worker records it in the service. GET /healthz, /readyz,
+/metrics. SIGTERM, SIGINT or SIGHUP: stops taking deliveries and exits 0 within 10 s.
 
   --listen HOST:PORT        default 127.0.0.1:8080 (loopback, behind a TLS proxy); 0.0.0.0:8080 in a container
   --store PATH              the SQLite file (default: $STATE_DIRECTORY/receiver.sqlite under systemd,

@@ -39,7 +39,8 @@ async function runServe(args: Extract<ReceiverArgs, { command: 'serve' }>, env: 
   const { serve } = await import('../receiver/serve.js');
   const { defaultStore } = await import('../receiver/store/index.js');
   const stopSignal = new Promise<string>((resolve) => {
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => resolve(signal));
+    // SIGHUP too: a closed terminal or a supervisor's hang-up stops it gracefully, never mid-create.
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => resolve(signal));
   });
   return serve({
     listen: args.listen,

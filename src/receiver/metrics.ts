@@ -3,7 +3,7 @@
 import type { SourceName } from './event.js';
 import type { StoreStats } from './store/store.js';
 
-export type Verdict = 'stored' | 'duplicate' | 'ignored' | 'invalid' | 'unauthorized' | 'too_large' | 'error';
+export type Verdict = 'stored' | 'duplicate' | 'ignored' | 'invalid' | 'unauthorized' | 'too_large' | 'busy' | 'error';
 type CallResult = 'created' | 'updated' | 'retry' | 'held' | 'failed';
 
 export class Metrics {

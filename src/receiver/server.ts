@@ -10,6 +10,8 @@ import { createProbe, type Probe } from './probe.js';
 import { tooOld } from './retention.js';
 import type { Source } from './source.js';
 import type { Store } from './store/store.js';
+import { BodyBudget, limitConnections, readBody } from './edge.js';
+import { RefusalLog } from './refusals.js';
 
 /** The receiver's bounds; tests shorten the times, nothing else does. */
 export interface ServerLimits {
@@ -19,8 +21,14 @@ export interface ServerLimits {
   requestMs: number;
   /** Headers in one request. */
   headers: number;
-  /** Connections served at once (bounds the memory that bodies under way can take). */
+  /** Connections served at once. */
   connections: number;
+  /** Connections of one client address at once; past either bound, a new connection closes the oldest idle one. */
+  perClientConnections?: number;
+  /** Bytes of all bodies being read at once: what slow clients can make the receiver hold (256 MiB pods). */
+  bodyBudgetBytes?: number;
+  /** At most one log line per this many milliseconds says the requests refused (they are counted in /metrics). */
+  refusalLogMs?: number;
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
@@ -28,6 +36,9 @@ export const DEFAULT_LIMITS: ServerLimits = {
   requestMs: 30_000,
   headers: 100,
   connections: 512,
+  perClientConnections: 64,
+  bodyBudgetBytes: 32 * 1024 * 1024,
+  refusalLogMs: 60_000,
 };
 
 /** A mapping file's overrides of artifact and environment, per source object. */
@@ -57,9 +68,21 @@ interface ReceiverServerOptions {
 /** The options, and what the server made of them once. */
 type Served = ReceiverServerOptions & { probe: Probe };
 
+/** What every request shares: the body budget and the refusals' log. */
+interface Shared {
+  limits: Required<ServerLimits>;
+  budget: BodyBudget;
+  refusals: RefusalLog;
+}
+
 export function createReceiverServer(receiverOptions: ReceiverServerOptions): Server {
   const options: Served = { ...receiverOptions, probe: createProbe(receiverOptions) };
-  const limits = options.limits ?? DEFAULT_LIMITS;
+  const limits = { ...DEFAULT_LIMITS, ...options.limits } as Required<ServerLimits>;
+  const shared: Shared = {
+    limits,
+    budget: new BodyBudget(limits.bodyBudgetBytes),
+    refusals: new RefusalLog(options.log, limits.refusalLogMs),
+  };
   const server = createServer({
     // Checked this often: a client that trickles is cut off within requestMs plus this.
     connectionsCheckingInterval: Math.min(1000, limits.requestMs),
@@ -68,11 +91,12 @@ export function createReceiverServer(receiverOptions: ReceiverServerOptions): Se
     keepAliveTimeout: 5000,
   });
   server.maxHeadersCount = limits.headers;
-  server.maxConnections = limits.connections;
+  limitConnections(server, limits.connections, limits.perClientConnections);
+  server.on('close', () => shared.refusals.flush());
   // A socket silent for the whole of requestMs is closed, whatever stage it is at.
   server.setTimeout(limits.requestMs, (socket) => socket.destroy());
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    handle(request, response, options, limits).catch((error: unknown) => {
+    handle(request, response, options, shared).catch((error: unknown) => {
       options.log.warning(`a request failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
       answer(response, 500, 'the receiver failed unexpectedly; the delivery was not stored\n');
     });
@@ -90,7 +114,7 @@ async function handle(
   request: IncomingMessage,
   response: ServerResponse,
   options: Served,
-  limits: ServerLimits,
+  shared: Shared,
 ): Promise<void> {
   const path = (request.url ?? '/').split('?')[0] ?? '/';
   if (path === '/healthz' || path === '/readyz' || path === '/metrics') {
@@ -119,18 +143,34 @@ async function handle(
     );
   }
   if (request.method !== 'POST') return answer(response, 405, 'POST only\n');
+  const { limits, budget } = shared;
+  // Refused unread: what the headers can tell, a body too large, a body that would pass the budget.
+  const head = source.checkHeaders({ headers: request.headers, now: Date.now() }, enabled.secrets);
+  if (!head.ok)
+    return refuse(request, response, options, shared, {
+      source: source.name,
+      verdict: 'unauthorized',
+      reason: head.reason,
+    });
   const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > limits.bodyBytes) return tooLarge(request, response, options, source.name, limits);
-  const body = await readBody(request, limits.bodyBytes);
-  if (body === 'too-large') return tooLarge(request, response, options, source.name, limits);
+  if (declared > limits.bodyBytes) return refuse(request, response, options, shared, tooLarge(source.name, limits));
+  if (!budget.fits(declared)) return refuse(request, response, options, shared, busy(source.name));
+  const body = await readBody(request, limits.bodyBytes, budget);
+  if (body === 'too-large') return refuse(request, response, options, shared, tooLarge(source.name, limits));
+  if (body === 'busy') return refuse(request, response, options, shared, busy(source.name));
   if (body === 'aborted') return;
-  await deliver(request, response, options, enabled, body);
+  try {
+    await deliver(request, response, options, shared, enabled, body);
+  } finally {
+    budget.release(body.length);
+  }
 }
 
 async function deliver(
   request: IncomingMessage,
   response: ServerResponse,
   { store, metrics, log, stored, mapEvents }: ReceiverServerOptions,
+  { refusals }: Shared,
   { source, secrets }: EnabledSource,
   body: Buffer,
 ): Promise<void> {
@@ -139,15 +179,16 @@ async function deliver(
     metrics.delivery(source.name, verdict);
     log.info(`${source.name} delivery ${shown(deliveryId)}: ${verdict}${detail ? ` (${showControls(detail)})` : ''}`);
   };
-  const claimed = headerId(request);
   const verification = source.verify(incoming, secrets);
   if (!verification.ok) {
-    said('unauthorized', claimed, verification.reason);
+    // Anyone can send these: counted, and said in the refusals' summary, never a line each.
+    metrics.delivery(source.name, 'unauthorized');
+    refusals.note(`${source.name} unauthorized`, verification.reason);
     return answer(response, 401, `not authenticated: ${verification.reason}\n`);
   }
   const parsed = source.parse(incoming, verification);
   if (parsed.verdict === 'invalid') {
-    said('invalid', claimed, parsed.reason);
+    said('invalid', headerId(request), parsed.reason);
     return answer(response, source.invalidStatus ?? 400, `not a delivery this receiver can record: ${parsed.reason}\n`);
   }
   if (parsed.verdict === 'ignored') {
@@ -188,43 +229,38 @@ async function deliver(
   answer(response, 202, 'stored\n');
 }
 
-function tooLarge(
-  request: IncomingMessage,
-  response: ServerResponse,
-  { metrics, log }: ReceiverServerOptions,
-  source: SourceName,
-  limits: ServerLimits,
-): void {
-  metrics.delivery(source, 'too_large');
-  log.info(`${source} delivery ${shown(headerId(request))}: too_large (over ${limits.bodyBytes} bytes)`);
-  // Not read further: the connection closes once the answer is out.
-  response.setHeader('connection', 'close');
-  answer(response, 413, `the body is over ${limits.bodyBytes} bytes\n`);
-  response.on('finish', () => request.destroy());
+interface Refusal {
+  source: SourceName;
+  verdict: 'unauthorized' | 'too_large' | 'busy';
+  reason: string;
+  status?: number;
+  headers?: Record<string, string>;
 }
 
-/** The body, or 'too-large' as soon as it passes the bound (the rest is never read). */
-function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too-large' | 'aborted'> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        request.off('data', onData);
-        request.pause();
-        resolve('too-large');
-        return;
-      }
-      chunks.push(chunk);
-    };
-    request.on('data', onData);
-    request.on('end', () => resolve(Buffer.concat(chunks, size)));
-    request.on('error', () => resolve('aborted'));
-    request.on('close', () => {
-      if (!request.complete) resolve('aborted');
-    });
-  });
+function tooLarge(source: SourceName, limits: ServerLimits): Refusal {
+  return { source, verdict: 'too_large', reason: `the body is over ${limits.bodyBytes} bytes`, status: 413 };
+}
+
+function busy(source: SourceName): Refusal {
+  const reason = 'the receiver is reading as many bodies as it holds at once: send it again shortly';
+  return { source, verdict: 'busy', reason, status: 503, headers: { 'retry-after': '5' } };
+}
+
+/** Answered before (the rest of) the body is read: the connection closes once the answer is out. */
+function refuse(
+  request: IncomingMessage,
+  response: ServerResponse,
+  { metrics }: ReceiverServerOptions,
+  { refusals }: Shared,
+  refusal: Refusal,
+): void {
+  metrics.delivery(refusal.source, refusal.verdict);
+  refusals.note(`${refusal.source} ${refusal.verdict}`, refusal.reason);
+  response.setHeader('connection', 'close');
+  for (const [name, value] of Object.entries(refusal.headers ?? {})) response.setHeader(name, value);
+  const status = refusal.status ?? 401;
+  answer(response, status, status === 401 ? `not authenticated: ${refusal.reason}\n` : `${refusal.reason}\n`);
+  response.on('finish', () => request.destroy());
 }
 
 /** The delivery id a request claims, for the log only (it may be anything): GitHub's, GitLab's, Standard Webhooks'. */

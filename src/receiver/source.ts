@@ -26,6 +26,9 @@ export interface Verified {
   signedId?: string;
 }
 
+/** A request before its body is read. */
+export type RequestHead = Pick<IncomingRequest, 'headers' | 'now'>;
+
 export interface Source<Secrets = unknown> {
   readonly name: SourceName;
   /** The variables that hold its secrets (any one set enables it). Secrets come only from the environment. */
@@ -34,6 +37,11 @@ export interface Source<Secrets = unknown> {
   readonly mappingKey: MappingKey;
   /** Its secrets, read from `env`; undefined when none is set. Throws a ConfigError for a malformed one. */
   secrets(env: Env): Secrets | undefined;
+  /**
+   * What the headers alone can tell, before a byte of the body is read (a token, a signature header
+   * missing or malformed): a request that fails here is refused unread. `verify` checks it again.
+   */
+  checkHeaders(request: RequestHead, secrets: Secrets): Verification;
   /** Whether the request is the source's own, before a byte of it is parsed; comparisons in constant time. */
   verify(request: IncomingRequest, secrets: Secrets): Verification;
   /** What the verified request holds (`verified`: what verify proved of it). Never throws. */

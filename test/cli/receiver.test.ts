@@ -445,6 +445,46 @@ describe('report-deployment serve', () => {
     expect((await next.ended).exitCode).toBe(0);
   });
 
+  it('on SIGHUP, stops as on SIGTERM: the create under way finishes, nothing is left held, exit 0', async () => {
+    let release: () => void = () => undefined;
+    let reached: () => void = () => undefined;
+    const postReached = new Promise<void>((resolve) => (reached = resolve));
+    const { service } = await fakeService({
+      gate: (request, index) => {
+        if (request.method !== 'POST' || index > 0) return;
+        reached();
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+    });
+    const store = freshStore();
+    const receiver = await serve(service, store);
+    expect((await post(receiver.port, deploymentStatus('in_progress', 601))).status).toBe(202);
+    await postReached;
+    receiver.child.kill('SIGHUP');
+    await receiver.logged(/SIGHUP: taking no more deliveries/);
+    release();
+    const ended = await receiver.ended;
+    expect(ended.exitCode, ended.stderr).toBe(0);
+    expect(ended.stderr).toMatch(/recorded github:\S+ STARTED/);
+    expect(await deliveries(store, '--state', 'held,sending,pending')).toEqual([]);
+  });
+
+  it('refuses to start on a secret of white space or under 16 characters, naming the variable', async () => {
+    const { service } = await fakeService();
+    for (const [variable, value] of [
+      ['GITHUB_WEBHOOK_SECRET', '   '],
+      ['ARGOCD_WEBHOOK_TOKEN', 'short-token'],
+    ] as const) {
+      const result = await runCli(['serve', '--listen', '127.0.0.1:0', '--store', freshStore()], {
+        env: { DEPLOY_TRACKER_URL: service.url, DEPLOY_TRACKER_API_KEY: service.apiKey, [variable]: value },
+        killAfterMs: 25_000,
+      });
+      expect(result.exitCode, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`Environment variable ${variable}`);
+      expect(result.stderr).not.toContain('short-token');
+    }
+  });
+
   it.each([
     ['argocd:\n  argocd/guestbook: { artifact: web, colour: blue }\n', '"colour" is not a field'],
     [

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigMap } from 'kubernetes-models/v1';
+import { ConfigError } from '../../src/core/config-error.ts';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { argocd } from '../../src/receiver/sources/argocd.ts';
@@ -147,14 +148,50 @@ describe('Argo CD: the events of each trigger', () => {
   });
 
   it('takes a bearer token equal to ARGOCD_WEBHOOK_TOKEN, and nothing else', () => {
-    const token = argocd.secrets({ ARGOCD_WEBHOOK_TOKEN: 's3cr3t-argo' })!;
+    const token = argocd.secrets({ ARGOCD_WEBHOOK_TOKEN: 's3cr3t-argo-token-71' })!;
     expect(argocd.secrets({})).toBeUndefined();
     const with_ = (value: string) => argocd.verify(request('{}', { authorization: value }), token).ok;
-    expect(with_('Bearer s3cr3t-argo')).toBe(true);
+    expect(with_('Bearer s3cr3t-argo-token-71')).toBe(true);
     expect(with_('Bearer s3cr3t-argO')).toBe(false);
     expect(with_('Bearer s3cr3t-arg')).toBe(false);
-    expect(with_('bearer s3cr3t-argo')).toBe(false);
-    expect(with_('Basic s3cr3t-argo')).toBe(false);
+    // The scheme is case-insensitive (RFC 7235): `bearer` and `BEARER` are Bearer.
+    expect(with_('bearer s3cr3t-argo-token-71')).toBe(true);
+    expect(with_('BEARER s3cr3t-argo-token-71')).toBe(true);
+    expect(with_('Basic s3cr3t-argo-token-71')).toBe(false);
     expect(argocd.verify(request('{}'), token).ok).toBe(false);
+  });
+
+  it('says whether the Authorization header is missing, not a bearer token, or the wrong token', () => {
+    const token = argocd.secrets({ ARGOCD_WEBHOOK_TOKEN: 's3cr3t-argo-token-71' })!;
+    const reason = (headers: Record<string, string>) => {
+      const verified = argocd.checkHeaders({ headers, now: 0 }, token);
+      return verified.ok ? 'ok' : verified.reason;
+    };
+    expect(reason({})).toBe('no Authorization header');
+    expect(reason({ authorization: 'Basic czNjcjN0' })).toBe('Authorization is not Bearer <token>');
+    expect(reason({ authorization: 'Bearer' })).toBe('Authorization is not Bearer <token>');
+    expect(reason({ authorization: 'Bearer nope' })).toBe('the bearer token does not match ARGOCD_WEBHOOK_TOKEN');
+    expect(reason({ authorization: 'Bearer s3cr3t-argo-token-71' })).toBe('ok');
+  });
+
+  it('takes a token of any UTF-8 characters as the client sent its bytes (Node reads them as Latin-1)', () => {
+    const secret = 'jeton-sécurisé-ü-★-4f1e';
+    const token = argocd.secrets({ ARGOCD_WEBHOOK_TOKEN: secret })!;
+    const asNodeReadsIt = Buffer.from(`Bearer ${secret}`, 'utf8').toString('latin1');
+    expect(argocd.verify(request('{}', { authorization: asNodeReadsIt }), token).ok).toBe(true);
+    expect(argocd.verify(request('{}', { authorization: `Bearer ${secret}` }), token).ok).toBe(false);
+  });
+
+  it('refuses at start a token of white space, padded, or under 16 characters, naming the variable', () => {
+    for (const value of ['   ', '\t\n', 'short-token', ' s3cr3t-argo-token-71', 's3cr3t-argo-token-71\n']) {
+      expect(() => argocd.secrets({ ARGOCD_WEBHOOK_TOKEN: value })).toThrow(ConfigError);
+      expect(() => argocd.secrets({ ARGOCD_WEBHOOK_TOKEN: value })).toThrow(
+        /^Environment variable ARGOCD_WEBHOOK_TOKEN /,
+      );
+    }
+    expect(() => argocd.secrets({ ARGOCD_WEBHOOK_TOKEN: 'short-token' })).not.toThrow(/short-token/);
+    expect(argocd.secrets({ ARGOCD_WEBHOOK_TOKEN: '' })).toBeUndefined();
+    // Sixteen characters, counted as characters: four of them outside ASCII.
+    expect(argocd.secrets({ ARGOCD_WEBHOOK_TOKEN: 'ééééabcdefghijkl' })).toBeDefined();
   });
 });

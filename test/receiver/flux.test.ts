@@ -60,6 +60,22 @@ describe('Flux: verify', () => {
     expect(flux.verify(request(body, { 'x-signature': fluxSignature(KEY, body).slice(7) }), key).ok).toBe(false);
     expect(flux.verify(request(body), key).ok).toBe(false);
   });
+
+  it('says whether X-Signature is missing or malformed, from the headers alone', () => {
+    const reason = (headers: Record<string, string>) => {
+      const checked = flux.checkHeaders({ headers, now: 0 }, key);
+      return checked.ok ? 'ok' : checked.reason;
+    };
+    expect(reason({})).toBe('no X-Signature header');
+    expect(reason({ 'x-signature': 'sha256=' })).toBe('X-Signature is not sha256=<64 hex digits>');
+    expect(reason({ 'x-signature': fluxSignature(KEY, body) })).toBe('ok');
+  });
+
+  it('refuses at start a key of white space or under 16 characters, naming FLUX_WEBHOOK_KEY', () => {
+    for (const value of ['   ', 'flux-key']) {
+      expect(() => flux.secrets({ FLUX_WEBHOOK_KEY: value })).toThrow(/^Environment variable FLUX_WEBHOOK_KEY /);
+    }
+  });
 });
 
 describe('Flux: the events', () => {

@@ -17,6 +17,36 @@ describe('the GitHub source', () => {
     expect(verifyGithub(request({ 'x-hub-signature': 'sha1=abc' }, body), secret).ok).toBe(false);
   });
 
+  it('says whether the signature header is missing or malformed, from the headers alone', () => {
+    const secret = github.secrets({ GITHUB_WEBHOOK_SECRET: 'a-secret-of-20-chars' })!;
+    const reason = (headers: Record<string, string>) => {
+      const checked = github.checkHeaders({ headers, now: 0 }, secret);
+      return checked.ok ? 'ok' : checked.reason;
+    };
+    expect(reason({})).toBe('no X-Hub-Signature-256 header');
+    expect(reason({ 'x-hub-signature-256': 'sha256=zz' })).toBe('X-Hub-Signature-256 is not sha256=<64 hex digits>');
+    expect(reason({ 'x-hub-signature-256': `sha1=${'0'.repeat(40)}` })).toBe(
+      'X-Hub-Signature-256 is not sha256=<64 hex digits>',
+    );
+    // Well formed: only the body can tell whether it is right.
+    expect(reason({ 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` })).toBe('ok');
+  });
+
+  it('refuses at start a secret of white space or under 16 characters, naming the variable and not the value', () => {
+    for (const value of [' ', '\u00a0\u2003', 'hunter2', 'a-secret-of-20-chars\n']) {
+      expect(() => github.secrets({ GITHUB_WEBHOOK_SECRET: value })).toThrow(
+        /^Environment variable GITHUB_WEBHOOK_SECRET /,
+      );
+    }
+    expect(() => github.secrets({ GITHUB_WEBHOOK_SECRET: 'hunter2' })).toThrow(/under the 16/);
+    expect(() => github.secrets({ GITHUB_WEBHOOK_SECRET: 'hunter2' })).not.toThrow(/hunter2/);
+    expect(() => github.secrets({ GITHUB_WEBHOOK_SECRET: 'replace-with-the-github-webhook-secret' })).toThrow(
+      /placeholder of an example/,
+    );
+    expect(github.secrets({ GITHUB_WEBHOOK_SECRET: '' })).toBeUndefined();
+    expect(github.secrets({ GITHUB_WEBHOOK_SECRET: 'sixteen-chars-ok' })).toEqual(Buffer.from('sixteen-chars-ok'));
+  });
+
   it('maps deployment_status states, and keys a deployment by repository and deployment id', () => {
     const statuses = ['queued', 'in_progress', 'success', 'failure', 'error', 'pending', 'inactive', 'waiting'].map(
       (state) => {

@@ -6,7 +6,10 @@ import { fixture, NOW, request, standardSignature } from '../helpers/receiver/re
 
 const KEY = Buffer.from('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'utf8');
 const SIGNING_TOKEN = `whsec_${KEY.toString('base64')}`;
-const secrets = gitlab.secrets({ GITLAB_WEBHOOK_TOKEN: 'tok-3f9a', GITLAB_WEBHOOK_SIGNING_TOKEN: SIGNING_TOKEN })!;
+const secrets = gitlab.secrets({
+  GITLAB_WEBHOOK_TOKEN: 'tok-3f9a-5e1d7c20b4',
+  GITLAB_WEBHOOK_SIGNING_TOKEN: SIGNING_TOKEN,
+})!;
 const success = fixture('gitlab', 'deployment-success.json');
 
 function signed(body: object, at = NOW / 1000, key = KEY, id = 'msg_2c4e') {
@@ -20,13 +23,35 @@ function signed(body: object, at = NOW / 1000, key = KEY, id = 'msg_2c4e') {
 
 describe('GitLab: verify', () => {
   it('takes the secret token, and refuses a wrong or missing one', () => {
-    const token = gitlab.secrets({ GITLAB_WEBHOOK_TOKEN: 'tok-3f9a' })!;
-    expect(gitlab.verify(request(success, { 'x-gitlab-token': 'tok-3f9a' }), token)).toEqual({ ok: true });
+    const token = gitlab.secrets({ GITLAB_WEBHOOK_TOKEN: 'tok-3f9a-5e1d7c20b4' })!;
+    expect(gitlab.verify(request(success, { 'x-gitlab-token': 'tok-3f9a-5e1d7c20b4' }), token)).toEqual({ ok: true });
     expect(gitlab.verify(request(success, { 'x-gitlab-token': 'tok-3f9b' }), token).ok).toBe(false);
-    expect(gitlab.verify(request(success, { 'x-gitlab-token': 'tok-3f9a ' }), token).ok).toBe(false);
+    expect(gitlab.verify(request(success, { 'x-gitlab-token': 'tok-3f9a-5e1d7c20b4 ' }), token).ok).toBe(false);
     expect(gitlab.verify(request(success), token).ok).toBe(false);
     // A header sent twice is no value: a forged second one cannot ride on a good first.
-    expect(gitlab.verify(request(success, { 'x-gitlab-token': ['tok-3f9a', 'x'] }), token).ok).toBe(false);
+    expect(gitlab.verify(request(success, { 'x-gitlab-token': ['tok-3f9a-5e1d7c20b4', 'x'] }), token).ok).toBe(false);
+  });
+
+  it('takes a token of any UTF-8 characters as GitLab sent its bytes (Node reads them as Latin-1)', () => {
+    const typed = 'Geheimnis-für-Bereitstellungen';
+    const token = gitlab.secrets({ GITLAB_WEBHOOK_TOKEN: typed })!;
+    const asNodeReadsIt = Buffer.from(typed, 'utf8').toString('latin1');
+    expect(gitlab.verify(request(success, { 'x-gitlab-token': asNodeReadsIt }), token)).toEqual({ ok: true });
+  });
+
+  it('says from the headers alone what is missing or malformed', () => {
+    const reason = (headers: Record<string, string>) => {
+      const checked = gitlab.checkHeaders({ headers, now: NOW }, secrets);
+      return checked.ok ? 'ok' : checked.reason;
+    };
+    expect(reason({})).toBe('no X-Gitlab-Token or webhook-signature header');
+    expect(reason({ 'x-gitlab-token': 'wrong' })).toBe('X-Gitlab-Token does not match GITLAB_WEBHOOK_TOKEN');
+    expect(reason({ 'webhook-signature': 'v1,AAAA' })).toMatch(/^webhook-signature without a webhook-id/);
+    const head = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(NOW / 1000) };
+    expect(reason({ ...head, 'webhook-signature': 'v2,AAAA' })).toBe(
+      'webhook-signature holds no v1,<base64> signature',
+    );
+    expect(reason({ ...head, 'webhook-signature': 'v1,AAAA' })).toBe('ok');
   });
 
   it('takes a signed webhook within 5 minutes either way, and refuses a replay', () => {
@@ -61,23 +86,29 @@ describe('GitLab: verify', () => {
   it('with both secrets, either authenticates, and one presented that fails rejects', () => {
     const good = signed(success);
     expect(gitlab.verify(good, secrets)).toEqual({ ok: true, signedId: 'msg_2c4e' });
-    expect(gitlab.verify(request(success, { 'x-gitlab-token': 'tok-3f9a' }), secrets)).toEqual({ ok: true });
-    expect(gitlab.verify({ ...good, headers: { ...good.headers, 'x-gitlab-token': 'tok-3f9a' } }, secrets)).toEqual({
+    expect(gitlab.verify(request(success, { 'x-gitlab-token': 'tok-3f9a-5e1d7c20b4' }), secrets)).toEqual({ ok: true });
+    expect(
+      gitlab.verify({ ...good, headers: { ...good.headers, 'x-gitlab-token': 'tok-3f9a-5e1d7c20b4' } }, secrets),
+    ).toEqual({
       ok: true,
       signedId: 'msg_2c4e',
     });
     expect(gitlab.verify({ ...good, headers: { ...good.headers, 'x-gitlab-token': 'wrong' } }, secrets).ok).toBe(false);
     const wrongKey = signed(success, NOW / 1000, Buffer.from('x'));
     expect(
-      gitlab.verify({ ...wrongKey, headers: { ...wrongKey.headers, 'x-gitlab-token': 'tok-3f9a' } }, secrets).ok,
+      gitlab.verify({ ...wrongKey, headers: { ...wrongKey.headers, 'x-gitlab-token': 'tok-3f9a-5e1d7c20b4' } }, secrets)
+        .ok,
     ).toBe(false);
   });
 
   it('does not look at a credential the receiver holds no secret for', () => {
-    const token = gitlab.secrets({ GITLAB_WEBHOOK_TOKEN: 'tok-3f9a' })!;
+    const token = gitlab.secrets({ GITLAB_WEBHOOK_TOKEN: 'tok-3f9a-5e1d7c20b4' })!;
     const unverifiable = signed(success, NOW / 1000, Buffer.from('x'));
     expect(
-      gitlab.verify({ ...unverifiable, headers: { ...unverifiable.headers, 'x-gitlab-token': 'tok-3f9a' } }, token),
+      gitlab.verify(
+        { ...unverifiable, headers: { ...unverifiable.headers, 'x-gitlab-token': 'tok-3f9a-5e1d7c20b4' } },
+        token,
+      ),
     ).toEqual({ ok: true });
     expect(gitlab.verify(unverifiable, token).ok).toBe(false);
   });
@@ -91,6 +122,20 @@ describe('GitLab: secrets', () => {
       expect(() => gitlab.secrets({ GITLAB_WEBHOOK_SIGNING_TOKEN: value })).toThrow(ConfigError);
       expect(() => gitlab.secrets({ GITLAB_WEBHOOK_SIGNING_TOKEN: value })).toThrow(/GITLAB_WEBHOOK_SIGNING_TOKEN/);
     }
+  });
+
+  it('refuses a blank or short token, and a signing key under 16 bytes, naming the variable', () => {
+    for (const value of ['  ', 'tok-3f9a']) {
+      expect(() => gitlab.secrets({ GITLAB_WEBHOOK_TOKEN: value })).toThrow(
+        /^Environment variable GITLAB_WEBHOOK_TOKEN /,
+      );
+    }
+    const short = `whsec_${Buffer.from('fifteen bytes..').toString('base64')}`;
+    expect(() => gitlab.secrets({ GITLAB_WEBHOOK_SIGNING_TOKEN: short })).toThrow(
+      'Environment variable GITLAB_WEBHOOK_SIGNING_TOKEN holds a key of 15 bytes',
+    );
+    // GitLab's own: whsec_ and the base64 of 32 bytes.
+    expect(gitlab.secrets({ GITLAB_WEBHOOK_SIGNING_TOKEN: SIGNING_TOKEN })?.signingKey).toHaveLength(32);
   });
 });
 
@@ -213,7 +258,11 @@ describe('GitLab: parse', () => {
     });
     expect(ids).toEqual(['msg_2c4e', 'msg_2c4e', 'msg_2c4e']);
     // Authenticated by the token alone, nothing is signed: Idempotency-Key, as GitLab sends it.
-    const byToken = request(success, { 'x-gitlab-token': 'tok-3f9a', 'idempotency-key': 'k1', 'webhook-id': 'w1' });
+    const byToken = request(success, {
+      'x-gitlab-token': 'tok-3f9a-5e1d7c20b4',
+      'idempotency-key': 'k1',
+      'webhook-id': 'w1',
+    });
     const verification = gitlab.verify(byToken, secrets);
     expect(verification).toEqual({ ok: true });
     expect(verification.ok && gitlab.parse(byToken, verification)).toMatchObject({ deliveryId: 'k1' });

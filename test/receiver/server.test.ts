@@ -84,6 +84,9 @@ function trickle(text: string): { socket: Socket; closed: Promise<string> } {
   return { socket, closed };
 }
 
+/** A signature header of the right form (and the wrong value): what passes the check of the headers alone. */
+const FORMED = `X-Hub-Signature-256: sha256=${'0'.repeat(64)}\r\n`;
+
 const all = () => store.list(['pending', 'sending', 'done', 'skipped', 'held', 'failed'], 1000);
 
 describe('a client that trickles', () => {
@@ -92,7 +95,7 @@ describe('a client that trickles', () => {
 
   it.each([
     ['its headers', slowHeaders],
-    ['its body', `POST /webhooks/github HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\n${'{'.repeat(500)}`],
+    ['its body', `POST /webhooks/github HTTP/1.1\r\nHost: x\r\n${FORMED}Content-Length: 500\r\n\r\n${'{'.repeat(500)}`],
   ])('a byte at a time (%s) is cut off, while another client is served', async (_what, text) => {
     const slow = trickle(text);
     await once(slow.socket, 'connect');
@@ -214,13 +217,13 @@ describe('hostile requests', () => {
   });
 
   it('answers a body over the limit 413 from its Content-Length, before a byte of it is sent', async () => {
-    const head = `POST /webhooks/github HTTP/1.1\r\nHost: x\r\nContent-Length: ${LIMITS.bodyBytes + 1}\r\n\r\n`;
+    const head = `POST /webhooks/github HTTP/1.1\r\nHost: x\r\n${FORMED}Content-Length: ${LIMITS.bodyBytes + 1}\r\n\r\n`;
     const answer = await exchange(head, { end: false });
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
   });
 
   it('cuts off a body that streams past the limit without reading the rest', async () => {
-    const chunked = `POST /webhooks/github HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const chunked = `POST /webhooks/github HTTP/1.1\r\nHost: x\r\n${FORMED}Transfer-Encoding: chunked\r\n\r\n`;
     const piece = `1000\r\n${'a'.repeat(0x1000)}\r\n`;
     const answer = await exchange(`${chunked}${piece.repeat(6)}`, { end: false });
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
@@ -305,14 +308,18 @@ describe('two instances of a sender behind one receiver', () => {
 
   it('records two GitLab instances’ deployments of the same project and deployment ids, both', async () => {
     const receiver = await anotherReceiver([
-      { source: gitlab, secrets: gitlab.secrets({ GITLAB_WEBHOOK_TOKEN: 'tok-3f9a' }) },
+      { source: gitlab, secrets: gitlab.secrets({ GITLAB_WEBHOOK_TOKEN: 'tok-3f9a-5e1d7c20b4' }) },
     ]);
     try {
       const body = Buffer.from(
         JSON.stringify({ ...fixture('gitlab', 'deployment-success.json'), status_changed_at: gitlabTime(SENT_AT) }),
       );
       for (const instance of ['https://gitlab.com', 'https://gitlab.example.com']) {
-        const headers = { 'x-gitlab-token': 'tok-3f9a', 'x-gitlab-instance': instance, 'idempotency-key': instance };
+        const headers = {
+          'x-gitlab-token': 'tok-3f9a-5e1d7c20b4',
+          'x-gitlab-instance': instance,
+          'idempotency-key': instance,
+        };
         expect(await post(receiver.port, { headers, body }, '/webhooks/gitlab')).toEqual({
           status: 202,
           text: 'stored\n',
@@ -360,5 +367,189 @@ describe('an event skipped as it arrives', () => {
       'github delivery late-903: skipped github:github.com:742519063:903 STARTED: the deployment has ended already (SUCCEEDED)',
     ]);
     expect((await all()).slice(before).map((item) => item.deliveryId)).toEqual(['end-903']);
+  });
+});
+
+/** A server of its own, with `limits`, its log in `said`; closed by the caller. */
+async function ownServer(limits: ServerLimits, said: string[] = []) {
+  const own = createReceiverServer({
+    known: SOURCES,
+    enabled: [{ source: github, secrets: github.secrets({ GITHUB_WEBHOOK_SECRET: SECRET }) }],
+    store,
+    metrics: new Metrics(),
+    log: {
+      ...log,
+      info: (text) => {
+        said.push(...(typeof text === 'string' ? [text] : text));
+      },
+    },
+    stored: () => undefined,
+    limits,
+  });
+  own.listen(0, '127.0.0.1');
+  await once(own, 'listening');
+  const ownPort = (own.address() as AddressInfo).port;
+  const close = async () => {
+    own.closeAllConnections();
+    await new Promise((resolve) => own.close(resolve));
+  };
+  return { server: own, port: ownPort, said, close };
+}
+
+/** Resolves once `check` holds, looking again on each turn of the event loop (bounded). */
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let turn = 0; turn < 5000; turn++) {
+    if (await check()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error('never came true');
+}
+
+const connections = (server: ReturnType<typeof createReceiverServer>) =>
+  new Promise<number>((resolve) => server.getConnections((_error, count) => resolve(count)));
+
+describe('what a client without a credential can make the receiver hold', () => {
+  it('refuses a request whose headers carry no signature before reading a byte of its body', async () => {
+    // The body never comes: without the check of the headers the server would wait for it until requestMs.
+    const head = `POST /webhooks/github HTTP/1.1\r\nHost: x\r\nContent-Length: 10000\r\nX-GitHub-Delivery: evil\r\n\r\n`;
+    const answer = await exchange(head, { end: false });
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(answer).toContain('not authenticated: no X-Hub-Signature-256 header');
+    expect(answer.toLowerCase()).toContain('connection: close');
+  });
+
+  it('answers 503 with Retry-After a body that would pass the budget of bodies under way, and takes it once there is room', async () => {
+    const own = await ownServer({ ...LIMITS, bodyBytes: 32 * 1024, bodyBudgetBytes: 32 * 1024 });
+    try {
+      // A slow client holds 25,000 bytes of a body it never finishes.
+      const slow = connect(own.port, '127.0.0.1');
+      slow.on('error', () => undefined);
+      slow.write(`POST /webhooks/github HTTP/1.1\r\nHost: x\r\n${FORMED}Content-Length: 30000\r\n\r\n`);
+      slow.write('{'.repeat(25_000));
+      await until(async () => (await connections(own.server)) === 1);
+      const delivery = deploymentStatus('success', 9101);
+      expect(delivery.body.length + 25_000).toBeGreaterThan(32 * 1024);
+      await until(async () => (await post(own.port, delivery)).status === 503);
+      const response = await fetch(`http://127.0.0.1:${own.port}/webhooks/github`, {
+        method: 'POST',
+        headers: delivery.headers,
+        body: delivery.body,
+      });
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      slow.destroy();
+      await until(async () => (await post(own.port, delivery)).status === 202);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+/** Opens `count` connections from `localAddress` that send nothing. */
+async function idleConnections(port: number, localAddress: string, count: number): Promise<Socket[]> {
+  const sockets: Socket[] = [];
+  for (let index = 0; index < count; index++) {
+    const socket = connect({ port, host: '127.0.0.1', localAddress });
+    socket.on('error', () => undefined);
+    sockets.push(socket);
+    await once(socket, 'connect');
+  }
+  return sockets;
+}
+
+/** GET `path` on a connection of its own from `localAddress`: everything the server sent. */
+function probeFrom(port: number, localAddress: string, path = '/healthz'): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress });
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.end(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+  });
+}
+
+describe('connections', () => {
+  it('idle connections of one address, or of all, never lock the probes out: the oldest idle one makes room', async () => {
+    const own = await ownServer({ ...LIMITS, connections: 6, perClientConnections: 4 });
+    const idle: Socket[] = [];
+    try {
+      // Eight idle connections from one address: past four, each closes that address's oldest.
+      idle.push(...(await idleConnections(own.port, '127.0.0.1', 8)));
+      await until(() => idle.filter((socket) => socket.closed).length === 4);
+      expect(idle.slice(0, 4).every((socket) => socket.closed)).toBe(true);
+      // A probe from that very address (a kubelet behind the same SNAT) and from another are answered.
+      expect(await probeFrom(own.port, '127.0.0.1')).toMatch(/^HTTP\/1\.1 200 /);
+      expect(await probeFrom(own.port, '127.0.0.2', '/readyz')).toMatch(/^HTTP\/1\.1 200 /);
+      // The server full of idle connections from two addresses (3 and 3): a third address is served too.
+      idle.push(...(await idleConnections(own.port, '127.0.0.2', 3)));
+      await until(async () => (await connections(own.server)) === 6);
+      expect(await probeFrom(own.port, '127.0.0.3')).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      for (const socket of idle) socket.destroy();
+      await own.close();
+    }
+  });
+
+  it('a connection whose request is under way is not closed to make room: the newcomer is', async () => {
+    const own = await ownServer({ ...LIMITS, requestMs: 5000, connections: 8, perClientConnections: 1 });
+    try {
+      const busy = connect({ port: own.port, host: '127.0.0.1', localAddress: '127.0.0.4' });
+      busy.on('error', () => undefined);
+      const closed = new Promise<void>((resolve) => busy.on('close', () => resolve()));
+      busy.write(`POST /webhooks/github HTTP/1.1\r\nHost: x\r\n${FORMED}Content-Length: 100\r\n\r\n{`);
+      await until(async () => (await connections(own.server)) === 1);
+      // Its headers are in: the request is under way (the server holds it until the body comes).
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await probeFrom(own.port, '127.0.0.4')).toBe('');
+      expect(busy.closed).toBe(false);
+      busy.destroy();
+      await closed;
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe('refused requests in the log', () => {
+  it('are counted, and said in one line per interval without the ids the clients chose', async () => {
+    const own = await ownServer({ ...LIMITS, refusalLogMs: 60_000 });
+    const metrics = async () => (await fetch(`http://127.0.0.1:${own.port}/metrics`)).text();
+    try {
+      for (let index = 0; index < 20; index++) {
+        const forged = deploymentStatus('success', 950 + index, { secret: 'not the secret', guid: `evil-${index}` });
+        expect((await post(own.port, forged)).status).toBe(401);
+      }
+      expect(await metrics()).toContain(
+        'report_deployment_deliveries_total{source="github",verdict="unauthorized"} 20',
+      );
+    } finally {
+      await own.close();
+    }
+    expect(own.said.join('\n')).not.toContain('evil-');
+    expect(own.said).toEqual([
+      'refused 1 request(s) (github unauthorized 1); the last: github unauthorized: X-Hub-Signature-256 does not match GITHUB_WEBHOOK_SECRET',
+      // The rest, once the server closes (or the interval ends).
+      'refused 19 request(s) (github unauthorized 19); the last: github unauthorized: X-Hub-Signature-256 does not match GITHUB_WEBHOOK_SECRET',
+    ]);
+  });
+});
+
+describe('one secret per source', () => {
+  // A documented decision (docs/receiver.md#one-secret-per-source): the secret of a source speaks
+  // for every object of that source; a tenant of its own gets a receiver of its own.
+  it('accepts a delivery signed with the source secret whatever repository it names', async () => {
+    const stored: string[] = [];
+    for (const [index, repository] of ['acme/payments', 'other-org/anything'].entries()) {
+      const payload = JSON.parse(deploymentStatus('queued', 990 + index).body.toString()) as {
+        repository: { id: number; name: string; full_name: string };
+      };
+      payload.repository = { ...payload.repository, id: 4200 + index, name: repository, full_name: repository };
+      const delivery = signed('deployment_status', Buffer.from(JSON.stringify(payload)));
+      expect((await post(port, delivery)).status).toBe(202);
+      stored.push(delivery.headers['x-github-delivery'] as string);
+    }
+    const ids = (await all()).map((item) => item.deliveryId);
+    expect(ids).toEqual(expect.arrayContaining(stored));
   });
 });

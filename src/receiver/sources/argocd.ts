@@ -3,7 +3,8 @@
 // CD cannot sign a request: it sends the token from its notifications secret as a bearer token.
 import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent, IncomingRequest, Parsed } from '../event.js';
-import type { Source, Verification } from '../source.js';
+import type { RequestHead, Source, Verification } from '../source.js';
+import { readSecret } from './secret.js';
 import { at, bounded, clean, firstOf, header, kubernetesUid, optional, parseJson, text } from './fields.js';
 import { rfc3339 } from './times.js';
 import { derivedId, sameSecret } from './verify.js';
@@ -15,15 +16,20 @@ export const argocd: Source<Buffer> = {
     pattern: /^(?:[a-z0-9](?:[-a-z0-9]*[a-z0-9])?\/)?[a-z0-9](?:[-.a-z0-9]*[a-z0-9])?$/,
     form: "the application's namespace/name (argocd/guestbook), or its name",
   },
-  secrets: (env) => (env.ARGOCD_WEBHOOK_TOKEN ? Buffer.from(env.ARGOCD_WEBHOOK_TOKEN, 'utf8') : undefined),
+  secrets: (env) => readSecret(env, 'ARGOCD_WEBHOOK_TOKEN'),
+  checkHeaders: verifyArgoCd,
   verify: verifyArgoCd,
   parse: parseArgoCd,
 };
 
-function verifyArgoCd(request: IncomingRequest, token: Buffer): Verification {
-  const given = /^Bearer (.+)$/.exec(header(request.headers, 'authorization') ?? '')?.[1];
-  if (given === undefined) return { ok: false, reason: 'no Authorization: Bearer header' };
-  return sameSecret(given, token)
+/** The whole check is in the headers: a bearer token, its scheme in any case (RFC 7235), compared as the bytes sent. */
+function verifyArgoCd(request: RequestHead, token: Buffer): Verification {
+  const value = header(request.headers, 'authorization');
+  if (value === undefined) return { ok: false, reason: 'no Authorization header' };
+  const given = /^bearer +(\S.*)$/i.exec(value)?.[1];
+  if (given === undefined) return { ok: false, reason: 'Authorization is not Bearer <token>' };
+  // Node reads header values as Latin-1: back to the bytes the client sent, so a UTF-8 token matches.
+  return sameSecret(Buffer.from(given, 'latin1'), token)
     ? { ok: true }
     : { ok: false, reason: 'the bearer token does not match ARGOCD_WEBHOOK_TOKEN' };
 }

@@ -2,7 +2,8 @@
 // `X-Signature: sha256=<hex HMAC-SHA256 of the body>` with the Provider's secret `token`.
 import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent, IncomingRequest, Parsed } from '../event.js';
-import type { Source, Verification } from '../source.js';
+import type { RequestHead, Source, Verification } from '../source.js';
+import { readSecret } from './secret.js';
 import { at, bounded, clean, firstOf, header, kubernetesUid, parseJson, text } from './fields.js';
 import { revisionFacts } from './flux-revision.js';
 import { rfc3339 } from './times.js';
@@ -43,16 +44,30 @@ export const flux: Source<Buffer> = {
     form: 'Kind/namespace/name, Kind Kustomization or HelmRelease (Kustomization/flux-system/apps)',
     labels: ['uid', 'cluster', 'env', 'environment'],
   },
-  secrets: (env) => (env.FLUX_WEBHOOK_KEY ? Buffer.from(env.FLUX_WEBHOOK_KEY, 'utf8') : undefined),
+  secrets: (env) => readSecret(env, 'FLUX_WEBHOOK_KEY'),
+  checkHeaders: checkFluxHeaders,
   verify: verifyFlux,
   parse: parseFlux,
 };
 
+/** The signature's hex digits, or why the header is no signature (missing, or not `sha256=<64 hex digits>`). */
+function signatureOf(request: RequestHead): { hex: string; reason?: never } | { hex?: never; reason: string } {
+  const value = header(request.headers, 'x-signature');
+  if (value === undefined) return { reason: 'no X-Signature header' };
+  const hex = /^sha256=([0-9a-f]{64})$/i.exec(value)?.[1];
+  return hex === undefined ? { reason: 'X-Signature is not sha256=<64 hex digits>' } : { hex };
+}
+
+function checkFluxHeaders(request: RequestHead): Verification {
+  const signature = signatureOf(request);
+  return signature.reason === undefined ? { ok: true } : { ok: false, reason: signature.reason };
+}
+
 function verifyFlux(request: IncomingRequest, key: Buffer): Verification {
-  const given = /^sha256=([0-9a-f]{64})$/i.exec(header(request.headers, 'x-signature') ?? '')?.[1];
-  if (given === undefined) return { ok: false, reason: 'no X-Signature: sha256=<hex>' };
+  const signature = signatureOf(request);
+  if (signature.reason !== undefined) return { ok: false, reason: signature.reason };
   const expected = hmacSha256(key, request.body);
-  return timingSafeEqual(Buffer.from(given, 'hex'), expected)
+  return timingSafeEqual(Buffer.from(signature.hex, 'hex'), expected)
     ? { ok: true }
     : { ok: false, reason: 'X-Signature does not match FLUX_WEBHOOK_KEY' };
 }

@@ -7,7 +7,8 @@ import { githubDefaults, deploymentFacts } from '../../ci/github.js';
 import { DefaultEnvironment, type DeploymentStatus } from '../../core/constants.js';
 import { isObject } from '../../core/json.js';
 import type { EventFields, IncomingRequest, Parsed } from '../event.js';
-import type { Source, Verification } from '../source.js';
+import type { RequestHead, Source, Verification } from '../source.js';
+import { readSecret } from './secret.js';
 import { bounded, clean, instanceOf, optional } from './fields.js';
 import { bodyDigest } from './verify.js';
 import { rfc3339 } from './times.js';
@@ -25,22 +26,36 @@ export const github: Source<Buffer> = {
   name: 'github',
   secretVariables: ['GITHUB_WEBHOOK_SECRET'],
   mappingKey: { pattern: /^[A-Za-z0-9._-]{1,100}$/, form: "the repository's name, without its owner (shop-web)" },
-  secrets: (env) => (env.GITHUB_WEBHOOK_SECRET ? Buffer.from(env.GITHUB_WEBHOOK_SECRET, 'utf8') : undefined),
+  secrets: (env) => readSecret(env, 'GITHUB_WEBHOOK_SECRET'),
+  checkHeaders: checkGithubHeaders,
   verify: verifyGithub,
   parse: parseGithub,
 };
 
-function header(request: IncomingRequest, name: string): string | undefined {
+function header(request: RequestHead, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** The signature's hex digits, or why the header is no signature (missing, or not `sha256=<64 hex digits>`). */
+function signatureOf(request: RequestHead): { hex: string; reason?: never } | { hex?: never; reason: string } {
+  const value = header(request, 'x-hub-signature-256');
+  if (value === undefined) return { reason: 'no X-Hub-Signature-256 header' };
+  const hex = /^sha256=([0-9a-f]{64})$/i.exec(value)?.[1];
+  return hex === undefined ? { reason: 'X-Hub-Signature-256 is not sha256=<64 hex digits>' } : { hex };
+}
+
+function checkGithubHeaders(request: RequestHead): Verification {
+  const signature = signatureOf(request);
+  return signature.reason === undefined ? { ok: true } : { ok: false, reason: signature.reason };
+}
+
 export function verifyGithub(request: IncomingRequest, secret: Buffer): Verification {
-  const given = /^sha256=([0-9a-f]{64})$/i.exec(header(request, 'x-hub-signature-256') ?? '')?.[1];
-  if (given === undefined) return { ok: false, reason: 'no X-Hub-Signature-256: sha256=<hex>' };
+  const signature = signatureOf(request);
+  if (signature.reason !== undefined) return { ok: false, reason: signature.reason };
   const expected = createHmac('sha256', secret).update(request.body).digest();
   // Both 32 bytes: the comparison takes the same time whatever it finds.
-  return timingSafeEqual(Buffer.from(given, 'hex'), expected)
+  return timingSafeEqual(Buffer.from(signature.hex, 'hex'), expected)
     ? { ok: true }
     : { ok: false, reason: 'X-Hub-Signature-256 does not match GITHUB_WEBHOOK_SECRET' };
 }

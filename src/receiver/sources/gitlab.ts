@@ -5,7 +5,7 @@ import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent, IncomingRequest, Parsed } from '../event.js';
 import type { Source, Verified } from '../source.js';
 import { at, bounded, clean, firstOf, header, instanceOf, optional, parseJson, text, wholeNumber } from './fields.js';
-import { gitLabSecrets, verifyGitLab, type GitLabSecrets } from './gitlab-auth.js';
+import { checkGitLabHeaders, gitLabSecrets, verifyGitLab, type GitLabSecrets } from './gitlab-auth.js';
 import { gitlabTime } from './times.js';
 import { derivedId } from './verify.js';
 
@@ -28,6 +28,7 @@ export const gitlab: Source<GitLabSecrets> = {
     form: "the project's path with its namespace (group/project, group/subgroup/project) or its numeric id",
   },
   secrets: gitLabSecrets,
+  checkHeaders: checkGitLabHeaders,
   verify: verifyGitLab,
   parse: parseGitLab,
   // GitLab disables a hook for good after a 4xx: an authentic event the receiver cannot use is
