@@ -2,7 +2,7 @@
   	"use strict";
   	var __webpack_modules__ = ({
 
-  6497:
+  2851:
   ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
   __nccwpck_require__.d(__webpack_exports__, {
@@ -65,7 +65,7 @@ const Limits = {
 
   }),
 
-  7134:
+  3456:
   ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
   __nccwpck_require__.d(__webpack_exports__, {
@@ -96,7 +96,7 @@ function inertLines(line) {
 
   }),
 
-  1073:
+  3647:
   ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
   __nccwpck_require__.d(__webpack_exports__, {
@@ -200,7 +200,7 @@ function errorChain(error) {
 
   }),
 
-  5814:
+  4080:
   ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
   __nccwpck_require__.d(__webpack_exports__, {
@@ -209,10 +209,10 @@ function errorChain(error) {
     hK: () => (  holdsSecret),
     sO: () => (  cutter)
   });
-  var _deps_entities_cjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3191);
+  var _deps_entities_cjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1253);
   var _deps_entities_cjs__WEBPACK_IMPORTED_MODULE_0___default =  __nccwpck_require__.n(_deps_entities_cjs__WEBPACK_IMPORTED_MODULE_0__);
-  var _log_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7134);
-  var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5553);
+  var _log_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3456);
+  var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9439);
 
 
 
@@ -332,7 +332,7 @@ function holdsSecret(text, secret) {
 
   }),
 
-  5553:
+  9439:
   ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
   __nccwpck_require__.d(__webpack_exports__, {
@@ -344,7 +344,7 @@ function holdsSecret(text, secret) {
     vj: () => (  TRUNCATED),
     z3: () => (  isBlank)
   });
-  var _constants_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6497);
+  var _constants_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2851);
 
 function shorten(text, max, mark = '…') {
     return text.length > max ? `${text.slice(0, max)}${mark}` : text;
@@ -518,7 +518,7 @@ module.exports = require("node:zlib");
 
   }),
 
-  3191:
+  1253:
   ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -526,7 +526,7 @@ module.exports = require("node:zlib");
 let decodeHTML;
 
 function decodeHtml(text) {
-  decodeHTML ??= (__nccwpck_require__(7577)  .Gz);
+  decodeHTML ??= (__nccwpck_require__(4183)  .Gz);
   return decodeHTML(text);
 }
 
@@ -535,7 +535,7 @@ module.exports = { decodeHtml };
 
   }),
 
-  7577:
+  4183:
   ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1656,7 +1656,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   post: () => (  post)
 });
 
-var constants = __nccwpck_require__(6497);
+var constants = __nccwpck_require__(2851);
 ; 
 
 const FieldSettings = {
@@ -1788,7 +1788,7 @@ function field(value, name) {
     return isObject(value) ? value[name] : undefined;
 }
 
-var core_text = __nccwpck_require__(5553);
+var core_text = __nccwpck_require__(9439);
 ; 
 
 
@@ -2244,7 +2244,7 @@ function formatDuration(ms) {
     return m ? `${m}m ${s}s` : `${s}s`;
 }
 
-var log = __nccwpck_require__(7134);
+var log = __nccwpck_require__(3456);
 ; 
 
 
@@ -2283,7 +2283,7 @@ function idsJson(ids) {
     return `[${ids.map((id) => (id.numeric ? id.text : JSON.stringify(id.text))).join(',')}]`;
 }
 
-var network_error = __nccwpck_require__(1073);
+var network_error = __nccwpck_require__(3647);
 ; 
 async function settleAll(items, limit, task, signal) {
     const results = items.map(() => ({ status: 'not-started' }));
@@ -2303,7 +2303,7 @@ async function settleAll(items, limit, task, signal) {
     return results;
 }
 
-var secret = __nccwpck_require__(5814);
+var secret = __nccwpck_require__(4080);
 ; 
 
 
@@ -2530,7 +2530,7 @@ function requestLines(request, url = request.url.href) {
 async function withTracker({ connection, words }, log, dryRun, use) {
     if (dryRun)
         return use(dryRunTracker(connection, log));
-    const { createHttpClient } = await Promise.all( [__nccwpck_require__.e(607), __nccwpck_require__.e(313)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2313));
+    const { createHttpClient } = await Promise.all( [__nccwpck_require__.e(371), __nccwpck_require__.e(82)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7082));
     const http = await createHttpClient({ ...connection, log, serviceAddress: words.serviceAddress });
     try {
         return await use(createTracker(http, connection, words));
