@@ -147,7 +147,13 @@ describe('writeStdout, writeStderr', () => {
     const saved = { out: stdout.write.bind(stdout), err: stderr.write.bind(stderr) };
     const written: string[] = [];
     try {
-      stdout.write = (text: string | Uint8Array) => Boolean(written.push(`out:${String(text)}`));
+      // A stream calls a write's callback once the text is handed over: a stand-in that never did would
+      // leave the process's output forever unwritten for the tests that share this worker.
+      stdout.write = ((text: string | Uint8Array, done?: () => void) => {
+        written.push(`out:${String(text)}`);
+        done?.();
+        return true;
+      }) as typeof stdout.write;
       stderr.write = (text: string | Uint8Array) => Boolean(written.push(`err:${String(text)}`));
       writeStdout('a');
       writeStderr('b');
