@@ -87,19 +87,22 @@ async function closeAll(): Promise<void> {
 }
 afterEach(closeAll);
 
-function store(): Store {
-  const opened = openSqliteStore(':memory:', { now: () => T0 });
+function store(now: () => number = () => T0): Store {
+  const opened = openSqliteStore(':memory:', { now });
   stores.push(opened);
   return opened;
 }
 
-/** Each delivery as the receiver takes it: parsed, then stored (a duplicate stores nothing). */
-async function deliver(target: Store, events: readonly FluxEvent[]): Promise<void> {
+/** Each delivery as the receiver takes it: parsed, then stored (a duplicate stores nothing). Answers those stored. */
+async function deliver(target: Store, events: readonly FluxEvent[]): Promise<FluxEvent[]> {
+  const stored: FluxEvent[] = [];
   for (const event of events) {
     const parsed = flux.parse(request(event.body));
     if (parsed.verdict !== 'accepted') throw new Error(`not accepted: ${JSON.stringify(parsed)}`);
-    await target.accept({ source: 'flux', deliveryId: parsed.deliveryId, events: parsed.events });
+    const result = await target.accept({ source: 'flux', deliveryId: parsed.deliveryId, events: parsed.events });
+    if (result.kind === 'stored') stored.push(event);
   }
+  return stored;
 }
 
 /** What became of every item: its delivery, key, status, state and note, in the order stored. */
@@ -167,6 +170,58 @@ describe('Flux through the source and the store', () => {
         const before = await recordedKeys(target);
         await deliver(target, [fluxEvent(PROD, 'ReconciliationSucceeded', newest.revision, newest.at + 600_000)]);
         expect(await recordedKeys(target)).toEqual(before);
+        await closeAll();
+      }),
+      RUNS,
+    );
+  });
+
+  it('takes no periodic end of another revision stamped in the second of the newest event, nor moves back for it', async () => {
+    const arrived = kustomizationHistory(PROD).chain((events) =>
+      fc.record({
+        order: arrival(events),
+        other: fc.nat(events.length),
+        end: fc.constantFrom('ReconciliationSucceeded', 'HealthCheckFailed'),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(arrived, async ({ order, other, end }) => {
+        const target = store();
+        // The newest event stored (a repeat of an event's revision, status and reason is a duplicate).
+        const newest = (await deliver(target, order)).reduce((a, b) => (b.at >= a.at ? b : a));
+        // Any revision but that one: one it left, or one it has not sent yet.
+        fc.pre(other !== newest.revision);
+        const before = await outcomes(target);
+        // Stamped in the same second: Flux's times cannot say which came last.
+        await deliver(target, [fluxEvent(PROD, end, other, newest.at)]);
+        const pending = (await outcomes(target)).filter((item) => item[3] === 'pending');
+        expect(pending).toEqual(before.filter((item) => item[3] === 'pending'));
+        // The object is still at the newest revision: its next interval records nothing.
+        await deliver(target, [fluxEvent(PROD, 'ReconciliationSucceeded', newest.revision, newest.at + 60_000)]);
+        expect((await outcomes(target)).filter((item) => item[3] === 'pending')).toEqual(pending);
+        await closeAll();
+      }),
+      RUNS,
+    );
+  });
+
+  it('lets a controller clock that ran ahead, however far, hold the order for no more than five minutes', async () => {
+    const skews = fc.integer({ min: 1, max: 30 * 24 * 3600 }).map((seconds) => seconds * 1000);
+    await fc.assert(
+      fc.asyncProperty(kustomizationHistory(PROD), skews, fc.nat(3600), async (events, skew, later) => {
+        let clock = T0;
+        const target = store(() => clock);
+        // The history sent by a controller whose clock ran `skew` ahead, received as it happened.
+        for (const event of events) {
+          clock = event.at;
+          await deliver(target, [fluxEvent(PROD, event.body.reason as string, event.revision, event.at + skew)]);
+        }
+        // Its clock set right: a change five minutes after the last event, or later, is a deployment.
+        const next = events.length + 1;
+        clock = (events.at(-1) as FluxEvent).at + 300_001 + later * 1000;
+        const before = await recordedKeys(target);
+        await deliver(target, [fluxEvent(PROD, 'Progressing', next, clock)]);
+        expect(await recordedKeys(target)).toEqual([...before, `flux:${PROD.uid}:main@sha1:${sha(next)}`]);
         await closeAll();
       }),
       RUNS,
