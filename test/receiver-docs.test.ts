@@ -16,6 +16,7 @@ import { parse as parseYaml } from 'yaml';
 import { examplePins } from '../scripts/release/examples.ts';
 import { startFakeService, type FakeService } from './helpers/fake-service.ts';
 import { readDoc } from './helpers/markdown.ts';
+import { RETAIN_MS, tooOld } from '../src/receiver/retention.ts';
 import { SOURCE_ENV } from './helpers/receiver/deliveries.ts';
 import { ROOT } from './helpers/run-action.ts';
 import { INSTALL_TIMEOUT_MS, installedCli, runCli, type CliResult } from './helpers/run-cli.ts';
@@ -120,6 +121,25 @@ describe('docs/receiver.md: a first deployment per source, run as written', () =
       environment: 'Production',
       commitSha: '9fceb02d0ae598e95dc970b74767f19372d61af8',
     });
+  });
+
+  it("says what a sender's own test is answered for one that has not deployed within the retention window, and what to do", () => {
+    const steps = RECEIVER_DOC.slice(
+      RECEIVER_DOC.indexOf('Then from each sender itself'),
+      RECEIVER_DOC.indexOf('### On a host'),
+    );
+    // The receiver's own answer to a delivery older than the window.
+    const answer = tooOld(0, RETAIN_MS) as string;
+    expect(answer).toContain(', older than the 7-day retention window');
+    for (const [sender, time, remedy] of [
+      ['GitLab', '`status_changed_at`', 'deploy the project once, or use the copy-paste block above'],
+      ['Argo CD', '`finishedAt`', 'sync it once, or use the copy-paste block above'],
+    ] as const) {
+      const said = steps.split('\n- ').find((item) => item.startsWith(sender)) ?? '';
+      expect(said).toContain(time);
+      expect(said.replace(/\s+/g, ' ')).toMatch(/202 ignored.* older than the 7-day retention window/);
+      expect(said.replace(/\s+/g, ' ')).toContain(remedy);
+    }
   });
 
   it('GitLab: a status that records nothing is answered 202 ignored, a payload of the wrong shape 200, as documented', async () => {

@@ -130,7 +130,7 @@ describe('Flux: the events', () => {
     expect(flux.parse(request(fixture('flux', 'helmrelease-upgrade-succeeded.json')))).toMatchObject({
       events: [
         {
-          key: `flux:${uid}:6.7.1`,
+          key: `flux:${uid}:6.7.1:v7`,
           status: 'SUCCEEDED',
           object: 'HelmRelease/podinfo/podinfo',
           fields: { artifactName: 'podinfo', version: '6.7.1', commitSha: '6.7.1', branch: '6.7.1' },
@@ -143,6 +143,53 @@ describe('Flux: the events', () => {
         },
       ],
     });
+  });
+
+  it("tells one Helm action from another at one chart version by the Helm release its message names, else by the values' token", () => {
+    const uid = '3f9c2a10-5b7e-4e21-9d3a-0c6b8e1f2a47';
+    const upgrade = fixture('flux', 'helmrelease-upgrade-succeeded.json');
+    const parse = (reason: string, message: string, metadata: object = {}) => {
+      const parsed = flux.parse(
+        request({ ...upgrade, reason, message, metadata: { ...(upgrade.metadata as object), ...metadata } }),
+      );
+      if (parsed.verdict !== 'accepted') throw new Error(JSON.stringify(parsed));
+      return [parsed.events[0]?.key, parsed.deliveryId];
+    };
+    const release = (n: number) => `release podinfo/podinfo.v${n} with chart podinfo@6.7.1`;
+    const cases = [
+      // A values-only upgrade (v8), a rollback to v7: each its own deployment.
+      parse('UpgradeSucceeded', `Helm upgrade succeeded for ${release(7)}`),
+      parse('UpgradeSucceeded', `Helm upgrade succeeded for ${release(8)}`),
+      parse('RollbackSucceeded', `Helm rollback to previous ${release(7)} succeeded`),
+      // A test is of the release it tests: its upgrade's key.
+      parse('TestFailed', `Helm test failed for ${release(8)}: pod podinfo-grpc-test failed`),
+      // A failed upgrade names no release: the values' token, where notification-controller forwards it (before v1.2.3).
+      parse('UpgradeFailed', 'Helm upgrade failed for release podinfo/podinfo with chart podinfo@6.7.1: timed out', {
+        'helm.toolkit.fluxcd.io/token': 'sha256:1f0e2d3c',
+      }),
+      // Neither: the chart version alone (docs/receiver.md says what that loses).
+      parse('UpgradeFailed', 'Helm upgrade failed for release podinfo/podinfo with chart podinfo@6.7.1: timed out'),
+      // A failure's release name that merely ends like a version is no release version.
+      parse('UpgradeFailed', 'Helm upgrade failed for release podinfo/podinfo.v2 with chart'),
+    ];
+    expect(cases.map(([key]) => key)).toEqual([
+      `flux:${uid}:6.7.1:v7`,
+      `flux:${uid}:6.7.1:v8`,
+      `flux:${uid}:6.7.1:rollback-to-v7`,
+      `flux:${uid}:6.7.1:v8`,
+      `flux:${uid}:6.7.1:sha256:1f0e2d3c`,
+      `flux:${uid}:6.7.1`,
+      `flux:${uid}:6.7.1`,
+    ]);
+    // Each action its own delivery: a values-only upgrade is no duplicate of the one before it.
+    // Two failed upgrades that name nothing are one delivery: the second is a duplicate (the limit the docs say).
+    const ids = cases.map(([, deliveryId]) => deliveryId);
+    expect(new Set(ids.slice(0, 6)).size).toBe(6);
+    expect(ids[6]).toBe(ids[5]);
+    // A Kustomization's key is its revision alone, whatever its message or metadata say.
+    const kustomization = { ...fixture('flux', 'kustomization-succeeded.json'), message: `x ${release(3)}` };
+    const parsed = flux.parse(request({ ...kustomization, metadata: { revision: `main@sha1:${SHA}`, token: 't' } }));
+    expect(parsed).toMatchObject({ events: [{ key: `flux:${UID}:main@sha1:${SHA}` }] });
   });
 
   it.each([

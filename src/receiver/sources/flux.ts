@@ -22,6 +22,16 @@ const SUCCEEDED = new Set(['ReconciliationSucceeded', 'InstallSucceeded', 'Upgra
  */
 const HELM_ACTIONS = /^(Install|Upgrade|Rollback)(Succeeded|Failed)$/;
 
+/** helm-controller's reasons for its Helm actions and tests: each is about one Helm release. */
+const HELM_RELEASE_EVENTS = /^(Install|Upgrade|Rollback|Uninstall|Test)(Succeeded|Failed)$/;
+
+/**
+ * The Helm release version in helm-controller's messages (`… for release podinfo/podinfo.v7 with
+ * chart podinfo@6.7.1`; a rollback's names the release it returns to). Its install and upgrade
+ * failures name none (`release <namespace>/<name> with chart …`).
+ */
+const HELM_RELEASE = /\brelease [^\s/]+\/\S+\.v(\d{1,9}) with chart\b/;
+
 /**
  * The event metadata keys (an Alert's `eventMetadata`) that tell one cluster's object from another
  * of the same name: with the uid, the object's identity, and its labels for the mapping file.
@@ -85,7 +95,7 @@ function parseFlux(request: IncomingRequest): Parsed {
   }
   const reason = text(body, 'reason');
   const revision = clean(metadata(body, 'revision'), 300);
-  const key = `flux:${uid}:${revision}`;
+  const key = [`flux:${uid}:${revision}`, ...helmAction(body, reason)].join(':');
   const status = statusOf(reason);
   // Flux sends no delivery id, and repeats ReconciliationSucceeded after every reconcile: the object,
   // its revision, the status and the reason make the delivery one, so a repeat (or a retry) is a
@@ -141,6 +151,22 @@ function labelsOf(body: unknown, uid: string): Record<string, string> {
  */
 function identity(object: string, labels: Record<string, string>): string {
   return [object, ...[...LABELS, 'uid'].flatMap((name) => (labels[name] ? [`${name}=${labels[name]}`] : []))].join('@');
+}
+
+/**
+ * What tells one Helm action from another at the same chart version (a values-only upgrade, a retry
+ * after a failure): the Helm release version its message names, else the digest of its values that
+ * notification-controller forwarded before v1.2.3 (`token`). Nothing for other reasons, or where the
+ * event carries neither (an install or upgrade failure, from a recent notification-controller).
+ */
+function helmAction(body: unknown, reason: string): string[] {
+  if (!HELM_RELEASE_EVENTS.test(reason)) return [];
+  // Their message names the release as `<namespace>/<name>`, and a name may end in `.v2`.
+  const names = !/^(Install|Upgrade)Failed$/.test(reason);
+  const release = names ? HELM_RELEASE.exec(text(body, 'message'))?.[1] : undefined;
+  if (release) return [reason.startsWith('Rollback') ? `rollback-to-v${release}` : `v${release}`];
+  const token = clean(metadata(body, 'token'), 100);
+  return token ? [token] : [];
 }
 
 /** `Progressing` is a change set being applied; `*Failed` any failure; the successes above. */

@@ -122,9 +122,9 @@ function itemOf(
   let lastSeen: LastSeen | undefined;
   if (event.baseline) {
     lastSeen = revisions.get(event.baseline.object);
-    revisions.set(event.baseline.object, seenAfter(event.baseline, lastSeen));
+    revisions.set(event.baseline.object, seenAfter({ status: event.status, baseline: event.baseline }, lastSeen, at));
   }
-  const reason = skipReason(event, { accepted: accepted.get(event.key) }, lastSeen);
+  const reason = skipReason(event, { accepted: accepted.get(event.key) }, lastSeen, at);
   if (!reason) accepted.set(event.key, event.status);
   return {
     source: delivery.source,

@@ -73,11 +73,11 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     let lastSeen: LastSeen | undefined;
     if (event.baseline) {
       lastSeen = q.revision.get(event.baseline.object) as unknown as LastSeen | undefined;
-      const seen = seenAfter(event.baseline, lastSeen);
+      const seen = seenAfter({ status: event.status, baseline: event.baseline }, lastSeen, at);
       q.setRevision.run(event.baseline.object, seen.revision, seen.at);
     }
     const key = q.key.get(event.key) as unknown as KeyRow | undefined;
-    const reason = skipReason(event, { accepted: key?.accepted ?? undefined }, lastSeen);
+    const reason = skipReason(event, { accepted: key?.accepted ?? undefined }, lastSeen, at);
     if (reason) return reason;
     const fields = JSON.stringify(event.fields);
     q.accept.run(event.key, event.status);

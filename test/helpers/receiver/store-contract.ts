@@ -419,6 +419,52 @@ export function storeContract(name: string, engine: Engine): void {
       ]);
     });
 
+    it('keeps the revision seen first in a second: a late periodic end of the old one, stamped alike, records nothing', async () => {
+      const { store } = await fresh();
+      const { said, take } = skipLog();
+      await take(store, 'f1', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1', 0)); // baseline
+      await take(store, 'f2', flux('flux:uid-1:r2', 'STARTED', 'r2', 10));
+      // r1's periodic success of the same second, late: no deployment of r1, the object stays at r2.
+      await take(store, 'f3', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1', 10));
+      await take(store, 'f4', flux('flux:uid-1:r1', 'FAILED', 'r1', 10));
+      // Had r1 taken r2's place, this start of the same second would be a change again: it is r2's own.
+      await take(store, 'f5', flux('flux:uid-1:r2', 'SUCCEEDED', 'r2', 10));
+      // A change (a start) of another revision in that second does take the place; so does a Helm action.
+      await take(store, 'f6', flux('flux:uid-1:r3', 'STARTED', 'r3', 10));
+      await take(store, 'f7', flux('flux:uid-1:r4', 'SUCCEEDED', 'r4', 10, false));
+      await take(store, 'f8', flux('flux:uid-1:r4', 'SUCCEEDED', 'r4', 70)); // r4's next interval
+      const tie =
+        'flux:uid-1 was seen at another revision in the same second (2030-01-01T00:00:10.000Z): an end Flux repeats at every interval does not take its place';
+      expect(said).toEqual([
+        ['f1', 'the first sight of flux:uid-1 is its baseline, not a deployment'],
+        ['f3', tie],
+        ['f4', tie],
+        ['f8', 'the deployment has ended already (SUCCEEDED)'],
+      ]);
+      expect((await store.list(['pending'], 10)).map((item) => item.deliveryId)).toEqual(['f2', 'f5', 'f6', 'f7']);
+    });
+
+    it("orders an object's events no further ahead than the receiver's clock allows a sender's to run", async () => {
+      const { store } = await fresh();
+      const { said, take } = skipLog();
+      // The controller's clock an hour ahead: the object's order goes no further than five minutes on.
+      await take(store, 'f1', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1', 3600)); // baseline
+      await take(store, 'f2', flux('flux:uid-1:r2', 'STARTED', 'r2', 240)); // within the five minutes: late
+      clock += 10 * 60_000; // its clock set right; ten minutes on, the next change is a deployment
+      await take(store, 'f3', flux('flux:uid-1:r3', 'STARTED', 'r3', 600));
+      await take(store, 'f4', flux('flux:uid-1:r3', 'SUCCEEDED', 'r3', 610));
+      await take(store, 'f5', flux('flux:uid-1:r3', 'SUCCEEDED', 'r3', 670)); // its next interval
+      expect(said).toEqual([
+        ['f1', 'the first sight of flux:uid-1 is its baseline, not a deployment'],
+        [
+          'f2',
+          'flux:uid-1 sent a later event already (at 2030-01-01T00:05:00.000Z; this one is of 2030-01-01T00:04:00.000Z): a late or replayed event',
+        ],
+        ['f5', 'the deployment has ended already (SUCCEEDED)'],
+      ]);
+      expect((await store.list(['pending'], 10)).map((item) => item.deliveryId)).toEqual(['f3', 'f4']);
+    });
+
     it("records a Helm install, upgrade or rollback whatever the baseline, once with the next interval's success", async () => {
       const { store } = await fresh();
       const { said, take } = skipLog();
