@@ -242,7 +242,9 @@ export function fluxPayload(
       ...FLUX_TEMPLATE,
       involvedObject: { ...FLUX_TEMPLATE.involvedObject, name: `apps-${deployment.id}`, uid: uidOf(deployment) },
       reason,
-      timestamp: rfc3339(SENT_AT),
+      // The baseline a minute before the deployment, as Flux's own clock would have it: in one second, the
+      // revision seen first keeps its place.
+      timestamp: rfc3339(at === 'baseline' ? SENT_AT - 60_000 : SENT_AT),
       message: `${reason} at ${sha}`,
       metadata: { ...FLUX_TEMPLATE.metadata, revision: `main@sha1:${sha}` },
     }),
