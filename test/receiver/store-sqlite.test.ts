@@ -132,6 +132,22 @@ describe('the SQLite store file', () => {
     await next.close();
   });
 
+  it('refused as held, leaves the store as it was: a newer binary does not migrate it under the running one', async () => {
+    const path = join(dir, 'held-old', 'receiver.sqlite');
+    const first = openStore(path, { sole: true });
+    // The running one's store, as schema 1 had it: a Flux revision without its time.
+    const raw = new DatabaseSync(path);
+    raw.exec(`ALTER TABLE revisions DROP COLUMN seen_at; UPDATE meta SET value = '1' WHERE name = 'schema_version'`);
+    raw.exec(`INSERT INTO revisions (object, revision) VALUES ('flux:apps/web', 'main@sha1:abc')`);
+    expect(() => openStore(path, { sole: true })).toThrow(/is in use by another report-deployment serve/);
+    expect(raw.prepare(`SELECT value FROM meta WHERE name = 'schema_version'`).get()).toEqual({ value: '1' });
+    expect(raw.prepare('SELECT * FROM revisions').all()).toEqual([
+      { object: 'flux:apps/web', revision: 'main@sha1:abc' },
+    ]);
+    raw.close();
+    await first.close();
+  });
+
   it("run as root on another user's store, leaves its -wal and -shm that user's (SQLite gives them the file's owner)", async () => {
     const path = join(dir, 'owned', 'receiver.sqlite');
     await openStore(path).close();
