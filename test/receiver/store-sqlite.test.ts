@@ -19,9 +19,21 @@ storeContract('sqlite', {
       store: openStore(path, { now }),
       reopen: (options) => Promise.resolve(openStore(path, { now, ...options })),
       refuseWrites: () => Promise.resolve(refuseWrites(path)),
+      rowCounts: () => Promise.resolve(rowCounts(path)),
     });
   },
 });
+
+/** How many rows each table holds, read past the store. */
+function rowCounts(path: string): Record<'deliveries' | 'items' | 'keys', number> {
+  const db = new DatabaseSync(path);
+  try {
+    const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return { deliveries: count('deliveries'), items: count('items'), keys: count('keys') };
+  } finally {
+    db.close();
+  }
+}
 
 /** Every write to the tables a delivery and a readiness check write refused, as on a full disk. */
 function refuseWrites(path: string): () => Promise<void> {
