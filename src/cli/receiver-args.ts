@@ -13,7 +13,8 @@ const DEFAULT_LISTEN = { host: '127.0.0.1', port: 8080 };
 
 /** How many items `deliveries` lists where --limit is not given (a cut listing says so on stderr). */
 export const DEFAULT_LIST_LIMIT = 1000;
-const MAX_LIST_LIMIT = 1_000_000;
+// One listing is one string held in memory: bounded well below V8's longest string.
+const MAX_LIST_LIMIT = 100_000;
 
 const STATES = ['held', 'failed', 'pending', 'sending', 'done', 'skipped'] as const;
 type ListedState = (typeof STATES)[number];
@@ -177,7 +178,7 @@ function deliveriesArgs(values: Map<string, string>, words: string[], store: str
 function parseLimit(values: Map<string, string>): number {
   const text = values.get('limit');
   if (text === undefined) return DEFAULT_LIST_LIMIT;
-  if (!/^\d{1,7}$/.test(text) || Number(text) < 1 || Number(text) > MAX_LIST_LIMIT)
+  if (!/^\d{1,6}$/.test(text) || Number(text) < 1 || Number(text) > MAX_LIST_LIMIT)
     throw fail('deliveries', `--limit takes a number of items from 1 to ${MAX_LIST_LIMIT}, got ${quote(text)}.`);
   return Number(text);
 }

@@ -22,9 +22,11 @@ export function failureOutcome(
   tries: { attempts: number; firstFailedAt: number | undefined },
   now: number,
   { retryForMs, maxBackoffMs, random = Math.random }: RetryPolicy,
+  /** Whose fault a 401 or 403 is (the worker's keyState): the key's unless it says the item's. */
+  refusal: 'key' | 'item' = 'key',
 ): Outcome {
   if (!attempt) return { kind: 'failed', error };
-  if (keyRefused(attempt)) {
+  if (keyRefused(attempt) && refusal === 'key') {
     // The receiver's configuration, not the event's fault; a refused request recorded nothing, so
     // even a create is sent again. Never given up, and its time to give up starts again after: the
     // key put right records them all.
@@ -49,7 +51,7 @@ export function failureOutcome(
   return { kind: 'failed', error };
 }
 
-/** The service refused the API key (401, 403): every request will be until it is put right. */
+/** The service refused the API key (401, 403), or, for a 403, maybe the item itself (key-state.ts). */
 export function keyRefused(attempt: Attempt | undefined): boolean {
   return attempt?.kind === 'response' && (attempt.status === 401 || attempt.status === 403);
 }

@@ -9,6 +9,7 @@ type CallResult = 'created' | 'updated' | 'retry' | 'held' | 'failed';
 export class Metrics {
   private readonly deliveries = new Map<string, number>();
   private readonly calls = new Map<CallResult, number>();
+  private keyRefused = false;
 
   delivery(source: SourceName, verdict: Verdict): void {
     const key = `${source}\u0000${verdict}`;
@@ -17,6 +18,11 @@ export class Metrics {
 
   call(result: CallResult): void {
     this.calls.set(result, (this.calls.get(result) ?? 0) + 1);
+  }
+
+  /** Whether the service refuses the API key now (the worker's keyState). */
+  apiKeyRefused(refused: boolean): void {
+    this.keyRefused = refused;
   }
 
   text(stats: StoreStats): string {
@@ -44,6 +50,12 @@ export class Metrics {
     lines.push(`report_deployment_held_creates ${stats.held}`);
     family('report_deployment_failed_events', 'gauge', 'Events given up on, waiting for an operator.');
     lines.push(`report_deployment_failed_events ${stats.failed}`);
+    family(
+      'report_deployment_api_key_refused',
+      'gauge',
+      '1 while the service refuses the API key (nothing is recorded; deliveries are still taken and kept), else 0.',
+    );
+    lines.push(`report_deployment_api_key_refused ${this.keyRefused ? 1 : 0}`);
     return `${lines.join('\n')}\n`;
   }
 }

@@ -1,5 +1,6 @@
-// What `/healthz`, `/readyz` and `/metrics` answer. Ready means a delivery would be stored and then
-// recorded: the store takes a write, and the service takes the API key. A probe's answer says ready
+// What `/healthz`, `/readyz` and `/metrics` answer. Ready means a delivery would be stored: the store
+// takes a write. A refused API key is not a reason (a receiver taken out of its Service would lose
+// deliveries it keeps meanwhile): /metrics and the log say it. A probe's answer says ready
 // or not, never why (anyone who reaches the port may ask): the log says why, a few lines per outage.
 import type { Log } from '../core/log.js';
 import type { Metrics } from './metrics.js';
@@ -16,15 +17,13 @@ interface ProbeOptions {
   store: Store;
   metrics: Metrics;
   log: Log;
-  /** Why the receiver cannot record what it stores (the worker's: the API key refused), or undefined. */
-  notReady?: () => string | undefined;
 }
 
 export type Probe = (path: '/healthz' | '/readyz' | '/metrics') => Promise<ProbeAnswer>;
 
 const NOT_READY: ProbeAnswer = { status: 503, text: "not ready: see the receiver's log\n" };
 
-export function createProbe({ store, metrics, log, notReady }: ProbeOptions): Probe {
+export function createProbe({ store, metrics, log }: ProbeOptions): Probe {
   const outage = outageLog(log, {
     down: 'readiness: the store does not take a write',
     back: 'readiness: the store takes writes again',
@@ -45,8 +44,6 @@ export function createProbe({ store, metrics, log, notReady }: ProbeOptions): Pr
         ? { status: 503, text: "the store does not answer: see the receiver's log\n" }
         : NOT_READY;
     }
-    // Said in the log by the worker, once.
-    if (notReady?.()) return NOT_READY;
     return { status: 200, text: 'ready\n' };
   };
 }

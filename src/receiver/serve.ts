@@ -90,7 +90,6 @@ export async function serve(options: ServeOptions): Promise<number> {
     metrics,
     log,
     stored: () => worker.wake(),
-    notReady: () => worker.notReady(),
     limits: options.limits ?? DEFAULT_LIMITS,
     ...(mapEvents ? { mapEvents } : {}),
   });

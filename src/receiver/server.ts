@@ -61,8 +61,6 @@ interface ReceiverServerOptions {
   /** The mapping file's overrides (`serve --mapping`), applied before an event is stored. */
   mapEvents?: MapEvents;
   limits?: ServerLimits;
-  /** Why the receiver is not ready though its store is (the service refuses the API key), or undefined. */
-  notReady?: () => string | undefined;
 }
 
 /** The options, and what the server made of them once. */

@@ -12,6 +12,7 @@ import type { Connection } from '../core/settings.js';
 import type { Words } from '../core/words.js';
 import { DefaultEnvironment, DeploymentType, Limits, Settings } from '../core/constants.js';
 import { failureOutcome, keyAccepted, keyRefused, type RetryPolicy } from './failure.js';
+import { keyState } from './key-state.js';
 import type { Metrics } from './metrics.js';
 import { outageLog } from './outage.js';
 import { RETAIN_MS } from './retention.js';
@@ -45,15 +46,13 @@ export interface Worker {
    * a create still unanswered then is found `sending` by the next claim, and held.
    */
   stop(graceMs: number): Promise<void>;
-  /** Why the receiver is not ready (the service refuses the API key), or undefined. */
-  notReady(): string | undefined;
 }
 
 export function startWorker(options: WorkerOptions): Worker {
   const { store, connection, log, metrics, retry, concurrency = Limits.requestsInFlight, pollMs = 1000 } = options;
   const now = options.now ?? Date.now;
   const tracker: Tracker = createTracker(options.http, connection, options.words);
-  const key = keyState(log, options.words.setting(Settings.ApiKey));
+  const key = keyState(log, metrics, options.words.setting(Settings.ApiKey));
   const claims = outageLog(
     log,
     { down: 'the store does not answer the worker', back: 'the store answers the worker again' },
@@ -127,17 +126,19 @@ export function startWorker(options: WorkerOptions): Worker {
     const step = nextStep(item.status, work.recorded, work.serviceId !== undefined);
     if (step.kind === 'skip') return { kind: 'skipped', reason: step.reason };
     if (step.kind === 'update') {
+      const sent = key.sending();
       try {
         await tracker.update(work.serviceId as NonNullable<Work['serviceId']>, step.status);
-        key.accepted();
+        key.accepted(sent);
         return { kind: 'updated' };
       } catch (error) {
-        return failed('PATCH', work, error);
+        return failed('PATCH', work, error, sent);
       }
     }
     // Committed before it is sent: after a crash from here on, the create is held, not sent again.
     if (!(await store.markSending(work)))
       return { kind: 'skipped', reason: 'its lease was lost before the create was sent' };
+    const sent = key.sending();
     try {
       const { artifactName, ...fields } = item.fields;
       const serviceId = await tracker.create({
@@ -147,18 +148,20 @@ export function startWorker(options: WorkerOptions): Worker {
         type: DeploymentType,
         status: step.status,
       });
-      key.accepted();
+      key.accepted(sent);
       return { kind: 'created', serviceId };
     } catch (error) {
-      return failed('POST', work, error);
+      return failed('POST', work, error, sent);
     }
   }
 
-  function failed(method: 'POST' | 'PATCH', work: Work, error: unknown): Outcome {
+  function failed(method: 'POST' | 'PATCH', work: Work, error: unknown, sent: number): Outcome {
     const attempt = attemptOf(error);
-    if (keyRefused(attempt)) key.refused(errorText(error));
-    else if (keyAccepted(attempt)) key.accepted();
-    return failureOutcome(method, attempt, errorText(error), work.item, now(), retry);
+    let refusal: 'key' | 'item' = 'key';
+    if (attempt?.kind === 'response' && keyRefused(attempt))
+      refusal = key.refused(work.item.id, sent, attempt.status, errorText(error));
+    else if (keyAccepted(attempt)) key.accepted(sent);
+    return failureOutcome(method, attempt, errorText(error), work.item, now(), retry, refusal);
   }
 
   function say(work: Work, outcome: Outcome): void {
@@ -215,7 +218,6 @@ export function startWorker(options: WorkerOptions): Worker {
 
   return {
     wake: () => void look(),
-    notReady: () => key.notReady(),
     async stop(graceMs) {
       stopping = true;
       clearTimeout(timer);
@@ -245,29 +247,6 @@ function attemptOf(error: unknown): Attempt | undefined {
   if (error instanceof ServiceError && error.status !== undefined) return { kind: 'response', status: error.status };
   if (error instanceof NetworkError) return { kind: 'network', cause: error.category };
   return undefined;
-}
-
-/**
- * Whether the service refuses the API key: said once when it starts (loudly: nothing is recorded
- * until it is put right) and once when a request is accepted again.
- */
-function keyState(log: Log & { error(text: string): void }, keySetting: string) {
-  let refusedWith: string | undefined;
-  return {
-    refused(error: string) {
-      if (refusedWith !== undefined) return;
-      refusedWith = error;
-      log.error(
-        `the service refuses the API key (${error}): nothing is recorded until it is put right. Every delivery is kept and sent again, with backoff, once the service accepts the key; /readyz answers 503 until then. Check ${keySetting}.`,
-      );
-    },
-    accepted() {
-      if (refusedWith === undefined) return;
-      refusedWith = undefined;
-      log.info('the service accepts the API key again: the deliveries kept are being recorded');
-    },
-    notReady: () => (refusedWith === undefined ? undefined : 'the service refuses the API key'),
-  };
 }
 
 /** One line for the store and the log: the service's words, or the network's. */

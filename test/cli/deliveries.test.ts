@@ -64,9 +64,10 @@ describe('deliveries, a listing of thousands of items', () => {
   });
 
   it.each([
-    [['--limit', '0'], "--limit takes a number of items from 1 to 1000000, got '0'."],
-    [['--limit', '1e3'], "--limit takes a number of items from 1 to 1000000, got '1e3'."],
-    [['--limit', '1000001'], "--limit takes a number of items from 1 to 1000000, got '1000001'."],
+    [['--limit', '0'], "--limit takes a number of items from 1 to 100000, got '0'."],
+    [['--limit', '1e3'], "--limit takes a number of items from 1 to 100000, got '1e3'."],
+    [['--limit', '100001'], "--limit takes a number of items from 1 to 100000, got '100001'."],
+    [['--limit', '1000000'], "--limit takes a number of items from 1 to 100000, got '1000000'."],
     [['retry', '1', '--limit', '5'], '--state, --json and --limit go with the list only.'],
   ])('%j is a usage error naming the flag', async (args, said) => {
     const result = await runCli(['deliveries', '--store', store, ...args]);

@@ -254,7 +254,7 @@ describe('report-deployment serve', () => {
     expect((await receiver.ended).exitCode).toBe(0);
   });
 
-  it('keeps every delivery while the service refuses the API key, says so once, is not ready, and records them once it is accepted', async () => {
+  it('keeps every delivery while the service refuses the API key, says so once, stays ready, and records them once it is accepted', async () => {
     const { service, until } = await fakeService();
     const store = freshStore();
     const refused = await serve(service, store, {
@@ -263,8 +263,10 @@ describe('report-deployment serve', () => {
     expect((await post(refused.port, deploymentStatus('success', 601))).status).toBe(202);
     // Refused twice: tried again, as after a 503.
     await until(() => service.requests.length >= 2);
+    // Ready all the same: taken out of its Service, the receiver would lose deliveries. /metrics says it.
     const readyz = await fetch(`http://127.0.0.1:${refused.port}/readyz`);
-    expect([readyz.status, await readyz.text()]).toEqual([503, "not ready: see the receiver's log\n"]);
+    expect([readyz.status, await readyz.text()]).toEqual([200, 'ready\n']);
+    expect(await keyGauge(refused.port)).toBe('report_deployment_api_key_refused 1');
     const [kept] = await deliveries(store, '--state', 'all');
     expect(kept).toMatchObject({ state: 'pending', error: 'HTTP 401: Invalid or missing API key' });
     refused.child.kill('SIGTERM');
@@ -282,6 +284,7 @@ describe('report-deployment serve', () => {
     await until(() => service.deployments.size === 1);
     await receiver.logged(/the service accepts the API key again/);
     expect((await fetch(`http://127.0.0.1:${receiver.port}/readyz`)).status).toBe(200);
+    expect(await keyGauge(receiver.port)).toBe('report_deployment_api_key_refused 0');
     receiver.child.kill('SIGTERM');
     const second = await receiver.ended;
     expect(second.exitCode).toBe(0);
@@ -509,3 +512,9 @@ describe('report-deployment serve', () => {
     },
   );
 });
+
+/** The line of /metrics that says whether the service refuses the API key. */
+async function keyGauge(port: number): Promise<string | undefined> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  return /^report_deployment_api_key_refused .*$/m.exec(text)?.[0];
+}

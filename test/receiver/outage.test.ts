@@ -117,17 +117,20 @@ describe('/readyz and /healthz', () => {
     expect(lines).toEqual(['warning: readiness: the store does not take a write: could not write: password=hunter2']);
   });
 
-  it('is not ready while the worker says so (the API key refused), and ready again once it does not', async () => {
+  it('is ready while the service refuses the API key (deliveries are kept): /metrics says it, 1 then 0', async () => {
     const { log } = recordingLog();
-    let refused: string | undefined = 'the service refuses the API key';
-    const probe = createProbe({
-      store: stores(() => Promise.resolve()),
-      metrics: new Metrics(),
-      log,
-      notReady: () => refused,
-    });
-    expect(await probe('/readyz')).toEqual({ status: 503, text: "not ready: see the receiver's log\n" });
-    refused = undefined;
+    const metrics = new Metrics();
+    const stats = { queueDepth: 1, oldestPendingSeconds: 0, held: 0, failed: 0 };
+    const store = { ping: () => Promise.resolve(), stats: () => Promise.resolve(stats) } as unknown as Store;
+    const probe = createProbe({ store, metrics, log });
+    metrics.apiKeyRefused(true);
     expect(await probe('/readyz')).toEqual({ status: 200, text: 'ready\n' });
+    const gauge = async () => (await probe('/metrics')).text.match(/^report_deployment_api_key_refused .*$/m)?.[0];
+    expect(await gauge()).toBe('report_deployment_api_key_refused 1');
+    expect((await probe('/metrics')).text).toContain(
+      '# HELP report_deployment_api_key_refused 1 while the service refuses the API key (nothing is recorded; deliveries are still taken and kept), else 0.',
+    );
+    metrics.apiKeyRefused(false);
+    expect(await gauge()).toBe('report_deployment_api_key_refused 0');
   });
 });

@@ -29,6 +29,14 @@ storeContract('postgres', {
       store: open(url, now),
       reopen: (options) => Promise.resolve(trackOpen(openStore(url, { now, ...options }))),
       refuseWrites: () => refuseWrites(url),
+      rowCounts: async () => {
+        const [row] = await sql(
+          url,
+          `SELECT (SELECT count(*) FROM report_deployment.deliveries)::int AS deliveries,
+             (SELECT count(*) FROM report_deployment.items)::int AS items, (SELECT count(*) FROM report_deployment.keys)::int AS keys`,
+        );
+        return row as Record<'deliveries' | 'items' | 'keys', number>;
+      },
     };
   },
 });

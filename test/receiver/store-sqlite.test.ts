@@ -19,9 +19,21 @@ storeContract('sqlite', {
       store: openStore(path, { now }),
       reopen: (options) => Promise.resolve(openStore(path, { now, ...options })),
       refuseWrites: () => Promise.resolve(refuseWrites(path)),
+      rowCounts: () => Promise.resolve(rowCounts(path)),
     });
   },
 });
+
+/** How many rows each table holds, read past the store. */
+function rowCounts(path: string): Record<'deliveries' | 'items' | 'keys', number> {
+  const db = new DatabaseSync(path);
+  try {
+    const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return { deliveries: count('deliveries'), items: count('items'), keys: count('keys') };
+  } finally {
+    db.close();
+  }
+}
 
 /** Every write to the tables a delivery and a readiness check write refused, as on a full disk. */
 function refuseWrites(path: string): () => Promise<void> {
@@ -130,6 +142,22 @@ describe('the SQLite store file', () => {
     const next = openStore(path, { sole: true });
     await expect(next.ping()).resolves.toBeUndefined();
     await next.close();
+  });
+
+  it('refused as held, leaves the store as it was: a newer binary does not migrate it under the running one', async () => {
+    const path = join(dir, 'held-old', 'receiver.sqlite');
+    const first = openStore(path, { sole: true });
+    // The running one's store, as schema 1 had it: a Flux revision without its time.
+    const raw = new DatabaseSync(path);
+    raw.exec(`ALTER TABLE revisions DROP COLUMN seen_at; UPDATE meta SET value = '1' WHERE name = 'schema_version'`);
+    raw.exec(`INSERT INTO revisions (object, revision) VALUES ('flux:apps/web', 'main@sha1:abc')`);
+    expect(() => openStore(path, { sole: true })).toThrow(/is in use by another report-deployment serve/);
+    expect(raw.prepare(`SELECT value FROM meta WHERE name = 'schema_version'`).get()).toEqual({ value: '1' });
+    expect(raw.prepare('SELECT * FROM revisions').all()).toEqual([
+      { object: 'flux:apps/web', revision: 'main@sha1:abc' },
+    ]);
+    raw.close();
+    await first.close();
   });
 
   it("run as root on another user's store, leaves its -wal and -shm that user's (SQLite gives them the file's owner)", async () => {

@@ -77,6 +77,12 @@ export async function acceptBatch(db: pg.PoolClient, batch: NewDelivery[], at: n
       ],
     );
   await refreshKeys(db, keys);
+  // A key made above for events that were all skipped holds nothing (as in SQLite, which makes
+  // none): retention deletes only ended keys, so it would stay for ever.
+  await db.query(
+    `DELETE FROM ${S}.keys k WHERE key = ANY($1) AND accepted IS NULL AND NOT EXISTS (SELECT 1 FROM ${S}.items i WHERE i.key = k.key)`,
+    [keys],
+  );
   return results();
 }
 

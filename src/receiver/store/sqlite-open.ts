@@ -13,6 +13,8 @@ import { ConfigError } from '../../core/config-error.js';
 import { loadSqlite, type DatabaseSync } from './sqlite-load.js';
 
 export interface Hold {
+  /** Writes who holds the store in its meta table (once migrated: a new file has none before). */
+  sayWho(): void;
   release(): void;
 }
 
@@ -58,22 +60,32 @@ export function holdStore(path: string, db: DatabaseSync): Hold {
   } catch (error) {
     lock.close();
     if ((error as { errcode?: number }).errcode !== 5) throw error; // SQLITE_BUSY
-    const holder = (db.prepare(`SELECT value FROM meta WHERE name = ?`).get(HOLDER) as { value?: string } | undefined)
-      ?.value;
+    const holder = holderOf(db);
     throw new ConfigError(
       '--store',
       `${path} is in use by another report-deployment serve (${holder ?? 'a process that has not said which'}): one receiver per SQLite file. Stop that one first, or give another --store (PostgreSQL takes several receivers).`,
     );
   }
-  const who = `process ${process.pid} on ${hostname()}, since ${new Date().toISOString()}`;
-  db.prepare(
-    `INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
-  ).run(HOLDER, who);
   return {
+    sayWho() {
+      const who = `process ${process.pid} on ${hostname()}, since ${new Date().toISOString()}`;
+      db.prepare(
+        `INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+      ).run(HOLDER, who);
+    },
     release() {
       if (!lock.isOpen) return;
       lock.exec('ROLLBACK');
       lock.close();
     },
   };
+}
+
+/** Who holds the store, as its holder wrote it; undefined where it did not (or the file has no meta yet). */
+function holderOf(db: DatabaseSync): string | undefined {
+  try {
+    return (db.prepare(`SELECT value FROM meta WHERE name = ?`).get(HOLDER) as { value?: string } | undefined)?.value;
+  } catch {
+    return undefined;
+  }
 }

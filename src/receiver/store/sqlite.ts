@@ -7,7 +7,7 @@ import type { DeploymentEvent, EventFields, SourceName } from '../event.js';
 import { toRecord, type ItemRow } from './item-record.js';
 import { seenAfter, skipReason, type LastSeen } from './rules.js';
 import type { DatabaseSync } from './sqlite-load.js';
-import { holdStore, openDatabase } from './sqlite-open.js';
+import { type Hold, holdStore, openDatabase } from './sqlite-open.js';
 import { applyOutcome } from './sqlite-outcome.js';
 import { sqlitePruner } from './sqlite-prune.js';
 import { prepareQueries } from './sqlite-queries.js';
@@ -36,13 +36,16 @@ const BATCH = 500;
 
 export function openSqliteStore(path: string, { now = Date.now, sole = false, held }: StoreOptions = {}): Store {
   const db: DatabaseSync = openDatabase(path);
-  let hold: { release(): void } | undefined;
+  let hold: Hold | undefined;
   try {
-    migrate(db, path);
-    // The earlier process is gone (the hold says so): what it had claimed is claimable now (a create it was sending is then held).
+    // Held first: a newer binary started next to a running one is refused before it migrates.
     if (sole && path !== ':memory:') hold = holdStore(path, db);
+    migrate(db, path);
+    hold?.sayWho();
+    // The earlier process is gone (the hold says so): what it had claimed is claimable now (a create it was sending is then held).
     if (sole) db.prepare('UPDATE keys SET lease_until = 0 WHERE lease_owner IS NOT NULL').run();
   } catch (error) {
+    hold?.release();
     db.close();
     throw error;
   }

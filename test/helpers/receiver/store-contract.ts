@@ -15,6 +15,8 @@ export interface Engine {
     reopen: (options?: ReopenOptions) => Promise<Store>;
     /** Makes the place refuse every write, as a full disk does (reads still answer); resolves to the undo. */
     refuseWrites: () => Promise<() => Promise<void>>;
+    /** How many rows each table holds, read past the store. */
+    rowCounts: () => Promise<Record<'deliveries' | 'items' | 'keys', number>>;
   }>;
   /** Several receivers share it (PostgreSQL): `sole` is ignored, a live lease may be another's. */
   shared?: boolean;
@@ -49,6 +51,7 @@ export function storeContract(name: string, engine: Engine): void {
       return {
         store: made.store,
         refuseWrites: made.refuseWrites,
+        rowCounts: made.rowCounts,
         reopen: async (options?: ReopenOptions) => {
           const again = await made.reopen(options);
           open.push(again);
@@ -367,6 +370,18 @@ export function storeContract(name: string, engine: Engine): void {
       await accept(store, 'f5', flux('flux:uid-1:r3', 'FAILED', 'r3', 5)); // its own start: recorded
       expect(await store.list(['skipped'], 10)).toEqual([]);
       expect((await store.list(['pending'], 10)).map((item) => item.deliveryId)).toEqual(['f3', 'f4', 'f5']);
+    });
+
+    it('keeps no row of a key whose every event was skipped: retention finds only the delivery ids', async () => {
+      const { store, rowCounts } = await fresh();
+      const DAY = 24 * 3600_000;
+      expect(await acceptResult(store, 'f1', flux('flux:uid-1:r1', 'SUCCEEDED', 'r1', 1))).toMatchObject({
+        kind: 'stored',
+      });
+      expect(await rowCounts()).toEqual({ deliveries: 1, items: 0, keys: 0 });
+      clock += 8 * DAY;
+      expect(await store.prune(7 * DAY)).toBe(1);
+      expect(await rowCounts()).toEqual({ deliveries: 0, items: 0, keys: 0 });
     });
 
     it("moves a Flux object's revision only forward in its own order: a late or replayed event moves nothing", async () => {
