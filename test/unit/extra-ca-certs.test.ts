@@ -9,6 +9,9 @@ import { checkExtraCaCerts } from '../../src/core/extra-ca-certs.ts';
 import { runCliInProcess } from '../helpers/cli-in-process.ts';
 import { fixtureCommand } from '../helpers/run-cli.ts';
 
+// A key as real ones look: the log masks every occurrence of the key, and a one-letter key would mask
+// that letter in the temporary folder's random name too, which the messages quote.
+const KEY = 'rd-test-key-5d1c0f6a9b2e';
 const dir = mkdtempSync(join(tmpdir(), 'report-deployment-ca-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const fifo = join(dir, 'fifo');
@@ -52,7 +55,7 @@ describe('in the settings', () => {
         '--',
         ...fixtureCommand('exit.cjs', '3'),
       ],
-      { DEPLOY_TRACKER_URL: 'https://tracker.example.com/api', DEPLOY_TRACKER_API_KEY: 'k', NODE_EXTRA_CA_CERTS: fifo },
+      { DEPLOY_TRACKER_URL: 'https://tracker.example.com/api', DEPLOY_TRACKER_API_KEY: KEY, NODE_EXTRA_CA_CERTS: fifo },
     );
 
     expect(result.exitCode).toBe(3);
@@ -63,7 +66,7 @@ describe('in the settings', () => {
   it('an http service through an https proxy uses TLS too', async () => {
     const result = await runCliInProcess(['context', '--artifact-id', '42', '--allow-insecure-http'], {
       DEPLOY_TRACKER_URL: 'http://tracker.example.com/api',
-      DEPLOY_TRACKER_API_KEY: 'k',
+      DEPLOY_TRACKER_API_KEY: KEY,
       HTTP_PROXY: 'https://proxy.example.com:3128',
       NODE_EXTRA_CA_CERTS: fifo,
     });
