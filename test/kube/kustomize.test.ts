@@ -151,10 +151,11 @@ describe('the receiver’s Kubernetes examples, rendered by kubectl kustomize', 
       expect(RECEIVER_STOP_SECONDS).toBe(10);
       const preStop = receiver.lifecycle?.preStop?.sleep?.seconds ?? 0;
       expect(pod?.terminationGracePeriodSeconds).toBeGreaterThan(preStop + RECEIVER_STOP_SECONDS);
-      // Room for what the receiver holds (docs/performance.md), twice that before the kernel kills it.
-      expect(receiver.resources).toEqual({ requests: { cpu: '50m', memory: '128Mi' }, limits: { memory: '256Mi' } });
+      // Room for what the receiver holds (docs/performance.md) and a quarter more, as that figure moves
+      // from run to run; twice the request before the kernel kills it.
+      expect(receiver.resources).toEqual({ requests: { cpu: '50m', memory: '160Mi' }, limits: { memory: '320Mi' } });
       expect(DOCUMENTED_RSS_MIB).toBeGreaterThan(50);
-      expect(DOCUMENTED_RSS_MIB).toBeLessThanOrEqual(128);
+      expect(DOCUMENTED_RSS_MIB * 1.2).toBeLessThanOrEqual(160);
       expect(pod?.securityContext).toMatchObject({
         runAsNonRoot: true,
         runAsUser: 65532,
