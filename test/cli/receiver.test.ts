@@ -16,6 +16,7 @@ import {
   SOURCE_ENV,
 } from '../helpers/receiver/deliveries.ts';
 import { deploymentStatus, post, SECRET, signed } from '../helpers/receiver/github-delivery.ts';
+import { SENT_AT } from '../helpers/receiver/request.ts';
 import { openStore } from '../../src/receiver/store/index.ts';
 import type { Work } from '../../src/receiver/store/store.ts';
 import { event } from '../helpers/receiver/store-contract.ts';
@@ -511,6 +512,35 @@ describe('report-deployment serve', () => {
       expect(result.stderr).toContain(said);
     },
   );
+});
+
+describe('serve, after a Flux deployment it never heard', () => {
+  it("records its end, once, from Flux's next periodic event; its start is not recorded", async () => {
+    const { service, until } = await fakeService();
+    const store = freshStore();
+    const [before, missed] = ['0a1b2c3d4e5f60718293a4b5c6d7e8f901234567', 'c0ffee0000000000000000000000000000000001'];
+    const first = await serve(service, store, { env: { ...SOURCE_ENV } });
+    // The object at its revision before: its first sight, a baseline.
+    const baseline = fluxDelivery('succeeded', { sha: before, at: SENT_AT - 600_000 });
+    expect(await post(first.port, baseline, baseline.path)).toMatchObject({ status: 202 });
+    await first.logged(/skipped flux:\S+ SUCCEEDED/);
+    first.child.kill('SIGTERM');
+    expect((await first.ended).exitCode).toBe(0);
+    // While the receiver is down, Flux applies a new revision: its progressing and success events are lost.
+    const second = await serve(service, store, { env: { ...SOURCE_ENV } });
+    // Flux repeats the success at every interval: the next one is the deployment, the one after it a
+    // repeat of the same success (a duplicate delivery).
+    const [next, after] = [SENT_AT, SENT_AT + 600_000].map((at) => fluxDelivery('succeeded', { sha: missed, at }));
+    expect(await post(second.port, next!, next!.path)).toMatchObject({ status: 202 });
+    await until(() => service.deployments.size === 1);
+    expect(await post(second.port, after!, after!.path)).toMatchObject({ status: 200 });
+    const [recorded] = [...service.deployments.values()];
+    expect(recorded?.statuses).toEqual(['SUCCEEDED']);
+    expect((recorded?.body as { commitSha: string }).commitSha).toBe(missed);
+    expect(service.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+    second.child.kill('SIGTERM');
+    expect((await second.ended).exitCode).toBe(0);
+  });
 });
 
 /** The line of /metrics that says whether the service refuses the API key. */

@@ -95,11 +95,18 @@ export function argocdDelivery(state: 'running' | 'deployed'): SourceDelivery {
 }
 
 /** A Kustomization's event as notification-controller forwards it, signed with generic-hmac. */
-export function fluxDelivery(reason: 'progressing' | 'succeeded'): SourceDelivery {
-  // The progressing event first, the success 27 seconds later.
+export function fluxDelivery(
+  reason: 'progressing' | 'succeeded',
+  /** Another revision (a commit's sha) and time than the fixture's. */
+  { sha, at }: { sha?: string; at?: number } = {},
+): SourceDelivery {
+  const fields = fixture('flux', `kustomization-${reason}.json`);
+  const metadata = fields.metadata as Record<string, string>;
   const event = {
-    ...fixture('flux', `kustomization-${reason}.json`),
-    timestamp: rfc3339(SENT_AT - (reason === 'progressing' ? 27_000 : 0)),
+    ...fields,
+    // The progressing event first, the success 27 seconds later.
+    timestamp: rfc3339(at ?? SENT_AT - (reason === 'progressing' ? 27_000 : 0)),
+    metadata: sha ? { ...metadata, revision: `main@sha1:${sha}` } : metadata,
   };
   const body = Buffer.from(JSON.stringify(event));
   return {
