@@ -299,7 +299,7 @@ export async function chaos(run: ChaosRun): Promise<void> {
     const sendingAtDeath = new Set<number>();
     const takeovers: Takeover[] = [];
     const senders = { done: false };
-    const killer = killReplicas({ replicas, start, store, kills: kills, calm: () => calm }, (kill, sending) => {
+    const killer = killReplicas({ replicas, start, store, kills, calm: () => calm }, (kill, sending) => {
       takeovers.push(kill);
       for (const id of sending) sendingAtDeath.add(id);
     });
@@ -368,7 +368,7 @@ export async function chaos(run: ChaosRun): Promise<void> {
 /**
  * Kills a replica every few seconds until `calm`, and starts another in its place. Until one has
  * died holding work, it waits for a replica in the middle of sending and kills that one; then mostly
- * one holding a lease, else any. Each kill is reported with the items its replica was sending.
+ * one holding a lease, else any. Each kill is reported with the items being sent as it died.
  */
 async function killReplicas(
   chaos: {
