@@ -3070,7 +3070,7 @@ function escapeProperty(s) {
         .replace(/,/g, '%2C');
 }
 ; 
-const external_crypto_namespaceObject = require("crypto");
+const external_node_crypto_js_namespaceObject = require("./node-crypto.js");
 ; 
 const external_fs_namespaceObject = require("fs");
 ; 
@@ -3091,7 +3091,7 @@ function file_command_issueFileCommand(command, message) {
     });
 }
 function file_command_prepareKeyValueMessage(key, value) {
-    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
+    const delimiter = `ghadelimiter_${external_node_crypto_js_namespaceObject.randomUUID()}`;
     const convertedValue = utils_toCommandValue(value);
     if (key.includes(delimiter)) {
         throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);

@@ -83,11 +83,11 @@ if (import.meta.main) {
         );
       }
     }
-    await buildAction({ src, out: join(root, 'dist'), lazyBuiltins: lazyBuiltins(), shipped: true });
+    await buildAction({ src, out: join(root, 'dist'), lazyBuiltins: lazyBuiltins(true), shipped: true });
     writeFileSync(join(root, SOURCE_HASH_FILE), `${sourceHash(root)}\n`);
   }
   if (only !== 'action') {
-    await buildCli({ src, out: join(root, 'cli'), lazyBuiltins: lazyBuiltins(), shipped: true });
+    await buildCli({ src, out: join(root, 'cli'), lazyBuiltins: lazyBuiltins(false), shipped: true });
   }
   if (only === 'sea') {
     const out = join(SEA_DIR, seaName());

@@ -1,8 +1,9 @@
 // Node builtins that a bundled dependency requires at load but a run may never use, each behind a
-// stand-in that loads the builtin on first use. Which builtins, and why, is said where the dependency
-// is wrapped (src/deps/): this only writes the stand-ins. ncc's `externals` maps the dependency's require
+// stand-in that loads the builtin on first use. Which builtins, and why, is said by each dependency's
+// reach (src/deps/): this only writes the stand-ins. ncc's `externals` maps the dependency's require
 // to its stand-in, which the build writes next to the bundle (scripts/bundle.ts). Pinned by
 // test/deps/lazy-builtins.test.ts.
+import { coreLazyBuiltins } from '../src/deps/actions-core.ts';
 import { undiciLazyBuiltins } from '../src/deps/undici.ts';
 
 export interface LazyBuiltin {
@@ -14,9 +15,9 @@ export interface LazyBuiltin {
 /** Each required name (as the dependency spells it) to its stand-in. */
 export type LazyBuiltins = Record<string, LazyBuiltin>;
 
-/** The action's and the CLI's: undici's. */
-export function lazyBuiltins(): LazyBuiltins {
-  return undiciLazyBuiltins();
+/** The action's (@actions/core's and undici's), or the CLI's (undici's: it does not bundle core). */
+export function lazyBuiltins(forAction: boolean): LazyBuiltins {
+  return { ...(forAction ? coreLazyBuiltins() : {}), ...undiciLazyBuiltins() };
 }
 
 /** The stand-ins, by file name. */

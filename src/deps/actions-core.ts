@@ -1,9 +1,12 @@
-// Stand-ins for two packages @actions/core imports at load and a step never uses:
-// `@actions/http-client` (for core.getIDToken, OIDC) and `@actions/exec` (for
-// core.platform.getDetails) have top-level side effects (tunnel, undici 6), so the bundler keeps and
-// evaluates them in every step; `paths` in src/tsconfig.json (which the bundler applies inside
-// node_modules too) maps them to this file, which has none, so they stay out, and each function here
-// loads the real package on first use.
+// The reaches into @actions/core: stand-ins for what it imports at load and a step never uses. Why,
+// in a line each:
+// - `@actions/http-client` (for core.getIDToken, OIDC) and `@actions/exec` (for
+//   core.platform.getDetails) have top-level side effects (tunnel, undici 6), so the bundler keeps
+//   and evaluates them in every step; `paths` in src/tsconfig.json (which the bundler applies inside
+//   node_modules too) maps them to this file, which has none, so they stay out, and each function
+//   here loads the real package on first use.
+// - `crypto` (coreLazyBuiltins below): core requires it at load for the delimiters of its file
+//   commands, which a step with nothing to write never needs.
 // Nothing in src/ imports this file by name: the bundler does, for @actions/core. Keep it free of
 // top-level side effects, or the bundler keeps it. Pinned by test/deps/actions-core.test.ts; its
 // gain is measured by `npm run bench -- --reaches` (docs/performance.md).
@@ -101,4 +104,15 @@ export async function getExecOutput(
   ...args: Parameters<typeof RealExec.getExecOutput>
 ): ReturnType<typeof RealExec.getExecOutput> {
   return (await loadRealExec()).getExecOutput(...args);
+}
+
+/**
+ * Builtins @actions/core requires at load, each written next to the bundle as a stand-in that loads
+ * it on first use (scripts/lazy-builtins.ts): crypto, for the randomUUID() of its file commands (a
+ * post step with nothing to send never needs it; one that sends over https gets it with TLS). A
+ * function, not a constant: an exported value would keep this module, and the real packages, in
+ * the bundle.
+ */
+export function coreLazyBuiltins() {
+  return { crypto: { file: 'node-crypto.js' } };
 }

@@ -1,7 +1,8 @@
 // The contract of src/deps/actions-core.ts with @actions/core: core imports from
 // @actions/http-client and @actions/exec exactly what the stand-ins export (src/tsconfig.json's
-// `paths` maps those packages to them), and the real packages have what the stand-ins forward to.
-// Every failure names the file to update.
+// `paths` maps those packages to them), the real packages have what the stand-ins forward to, and
+// core uses `crypto` only on a call, never at load (else its stand-in gains nothing). Every failure
+// names the file to update.
 import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -125,5 +126,27 @@ describe('the stand-ins load the real packages on first use', () => {
     });
 
     expect(result).toEqual({ exitCode: 0, stdout: 'hi', stderr: '' });
+  });
+});
+
+describe('what @actions/core does with crypto (the stand-in of src/deps/actions-core.ts)', () => {
+  it('only file-command.js imports it, as `crypto`, and uses it only on a call', () => {
+    const imports = core.flatMap(({ name, source }) =>
+      esmImports(source)
+        .filter(({ specifier }) => /^(node:)?crypto$/.test(specifier))
+        .map(({ specifier, named, local }) => ({
+          name,
+          specifier,
+          named,
+          uses: local ? memberUses(source, local) : [],
+        })),
+    );
+
+    expect(imports, `${UPDATE}: core uses crypto otherwise, or at load (the stand-in would gain nothing)`).toEqual([
+      { name: 'file-command.js', specifier: 'crypto', named: [], uses: [{ name: 'randomUUID', atLoad: false }] },
+    ]);
+    expect(Object.keys(standIns.coreLazyBuiltins()), `${UPDATE}: ncc's externals match the name core requires`).toEqual(
+      ['crypto'],
+    );
   });
 });

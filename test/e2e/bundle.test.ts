@@ -11,14 +11,14 @@ const bundled = (files: string[] = []) =>
   files.filter((file) => file.startsWith(join(ROOT, 'dist'))).map((file) => file.slice(ROOT.length + 1));
 
 describe('what each step loads', () => {
-  it('a post step with nothing to send loads no undici, no http2, no tls', async () => {
+  it('a post step with nothing to send loads no undici, no http2, no tls, no crypto', async () => {
     const { main } = await runJob({ inputs: fake.inputs({ status: 'success' }) });
 
     const post = await runStep('post', { inputs: fake.inputs(), probe: true }, main.state);
 
     expect(post.exitCode).toBe(0);
-    expect(bundled(post.probe?.files)).toEqual(['dist/post/index.js', 'dist/index.js']);
-    expect(post.probe?.builtins.filter((name) => /^(http2|tls|https)$/.test(name))).toEqual([]);
+    expect(bundled(post.probe?.files)).toEqual(['dist/post/index.js', 'dist/index.js', 'dist/node-crypto.js']);
+    expect(post.probe?.builtins.filter((name) => /^(http2|tls|crypto|https)$/.test(name))).toEqual([]);
   });
 
   it('a step that sends to an http:// service loads undici, but neither http2 nor tls', async () => {
