@@ -1,0 +1,428 @@
+// Argo CD's catch-up (src/receiver/catch-up/argocd*.ts): its configuration from the CLI's variables,
+// what Argo CD's record makes (the same key and fields as the webhook of the same sync), the pass
+// against a fake of Argo CD's API on 127.0.0.1 into a real SQLite store, the sync recorded once
+// whichever of the webhook and the catch-up comes first, and the token never said.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError } from '../../src/core/config-error.ts';
+import { readArgoCdCatchUp } from '../../src/receiver/catch-up/argocd-config.ts';
+import { caughtUpSyncs, NotAnApplicationList } from '../../src/receiver/catch-up/argocd-events.ts';
+import { argocdCatchUpPass, describeArgoCdPass, type ArgoCdPassDeps } from '../../src/receiver/catch-up/argocd.ts';
+import type { DeploymentEvent } from '../../src/receiver/event.ts';
+import { argocd } from '../../src/receiver/sources/argocd.ts';
+import type { CatchUpMarks } from '../../src/receiver/store/catch-up-marks.ts';
+import { openSqliteStore } from '../../src/receiver/store/sqlite.ts';
+import type { NewDelivery, Store } from '../../src/receiver/store/store.ts';
+import { application, type FakeArgoCd, historyEntry, metav1Time, startFakeArgoCd } from '../helpers/fake-argocd-api.ts';
+import { renderGoTemplate } from '../helpers/receiver/go-template.ts';
+import { request } from '../helpers/receiver/request.ts';
+import { ROOT } from '../helpers/run-action.ts';
+
+const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.catch-up-token.s1gn4ture';
+const UID = '5b3f0e2c-8a41-4d6f-9c2e-7a1b0d3e4f56';
+const SHA = '53e28ff20cc530b9ada2173fbbd64d48338583ba';
+const HOUR = 3_600_000;
+/** Now, in whole seconds (as Argo CD's times are), and the mark: when catch-up first ran, a day ago. */
+const NOW = Math.floor(Date.now() / 1000) * 1000;
+const MARK = NOW - 24 * HOUR;
+
+describe("Argo CD catch-up's configuration", () => {
+  const read = (env: Record<string, string>) => readArgoCdCatchUp(env);
+  const problem = (env: Record<string, string>) => {
+    try {
+      read(env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as ConfigError).message;
+    }
+    throw new Error('no ConfigError');
+  };
+
+  it('is off with neither variable, and reads them as the argocd CLI does', () => {
+    expect(read({})).toBeUndefined();
+    const hostPort = read({ ARGOCD_SERVER: 'argocd.example.com:8443', ARGOCD_AUTH_TOKEN: TOKEN });
+    expect([hostPort?.base.href, hostPort?.instance, hostPort?.token]).toEqual([
+      'https://argocd.example.com:8443/',
+      'argocd.example.com:8443',
+      TOKEN,
+    ]);
+    expect(read({ ARGOCD_SERVER: 'https://Example.com/argocd', ARGOCD_AUTH_TOKEN: TOKEN })?.base.href).toBe(
+      'https://example.com/argocd/',
+    );
+    expect(read({ ARGOCD_SERVER: 'http://127.0.0.1:8080/', ARGOCD_AUTH_TOKEN: TOKEN })?.base.href).toBe(
+      'http://127.0.0.1:8080/',
+    );
+  });
+
+  it('names the variable at fault, never the token', () => {
+    expect(problem({ ARGOCD_SERVER: 'argocd.example.com' })).toBe(
+      "Environment variable ARGOCD_AUTH_TOKEN is not set, but ARGOCD_SERVER is set: Argo CD's catch-up needs both. Set it to the token of an Argo CD account (`argocd account generate-token`), or unset ARGOCD_SERVER to leave catch-up off.",
+    );
+    expect(problem({ ARGOCD_AUTH_TOKEN: TOKEN })).toMatch(
+      /^Environment variable ARGOCD_SERVER is not set, but ARGOCD_AUTH_TOKEN is set/,
+    );
+    expect(problem({ ARGOCD_SERVER: 'ftp://argocd.example.com', ARGOCD_AUTH_TOKEN: TOKEN })).toBe(
+      "Environment variable ARGOCD_SERVER has the scheme 'ftp:', not https or http: 'ftp://argocd.example.com'. Set it as for the argocd CLI: `argocd.example.com`, `argocd.example.com:8443` or `https://argocd.example.com/argocd`.",
+    );
+    const withPassword = problem({
+      ARGOCD_SERVER: 'https://admin:hunter2@argocd.example.com',
+      ARGOCD_AUTH_TOKEN: TOKEN,
+    });
+    expect(withPassword).toMatch(
+      /^Environment variable ARGOCD_SERVER holds a user or a password .*'https:\/\/\*\*\*@argocd\.example\.com'/,
+    );
+    expect(withPassword).not.toContain('hunter2');
+    expect(problem({ ARGOCD_SERVER: 'argocd.example.com?x=1', ARGOCD_AUTH_TOKEN: TOKEN })).toMatch(/holds a query/);
+    for (const token of [`${TOKEN}\n`, `Bearer ${TOKEN}`, `${TOKEN}\u0000`]) {
+      const said = problem({ ARGOCD_SERVER: 'argocd.example.com', ARGOCD_AUTH_TOKEN: token });
+      expect(said).toMatch(
+        /^Environment variable ARGOCD_AUTH_TOKEN holds white space or a character no HTTP header carries/,
+      );
+      expect(said).not.toContain(TOKEN);
+    }
+    expect(
+      problem({ ARGOCD_SERVER: 'argocd.example.com', ARGOCD_AUTH_TOKEN: TOKEN, HTTPS_PROXY: 'not a url' }),
+    ).toMatch(/^Environment variable HTTPS_PROXY is not a proxy URL/);
+  });
+});
+
+// The shipped notifications ConfigMap, to render what the webhook of a sync carries.
+const configMap = parseYaml(
+  readFileSync(join(ROOT, 'examples', 'receiver', 'argocd-notifications-cm.yaml'), 'utf8'),
+) as {
+  data: Record<string, string>;
+};
+
+/** What the webhook of `trigger` delivers for `app` (the template rendered as Argo CD renders it), as the store takes it. */
+function liveDelivery(trigger: string, app: Record<string, unknown>, argocdUrl: string): NewDelivery {
+  const [definition] = parseYaml(configMap.data[`trigger.${trigger}`] as string) as { send: string[] }[];
+  const template = parseYaml(configMap.data[`template.${definition!.send[0]}`] as string) as {
+    webhook: { 'report-deployment': { body: string } };
+  };
+  const body = renderGoTemplate(template.webhook['report-deployment'].body, { app, context: { argocdUrl } });
+  const parsed = argocd.parse(request(body));
+  if (parsed.verdict !== 'accepted') throw new Error(`the webhook was not accepted: ${JSON.stringify(parsed)}`);
+  return { source: 'argocd', deliveryId: parsed.deliveryId, events: parsed.events };
+}
+
+const START = NOW - 2 * HOUR;
+const startedAt = metav1Time(START);
+const finishedAt = metav1Time(START + 20_000);
+
+/** The application as a notification renders it at each moment of one sync, and as the list gives it after. */
+function syncOf(phase: 'Running' | 'Succeeded' | 'Failed'): Record<string, unknown> {
+  const entry = historyEntry(7, START, SHA, { initiatedBy: { username: 'alice' } });
+  const app = application(UID, 'guestbook', { history: phase === 'Succeeded' ? [entry] : [] });
+  const status = app.status as Record<string, unknown>;
+  status.operationState = {
+    operation: { sync: { revision: SHA }, initiatedBy: { username: 'alice' } },
+    phase,
+    message: phase === 'Failed' ? 'one or more objects failed to apply' : 'successfully synced',
+    startedAt,
+    ...(phase === 'Running' ? {} : { finishedAt }),
+    ...(phase === 'Running' ? {} : { syncResult: { revision: SHA, source: (app.spec as { source: unknown }).source } }),
+  };
+  status.health =
+    phase === 'Succeeded' ? { status: 'Healthy', lastTransitionTime: finishedAt } : { status: 'Progressing' };
+  return app;
+}
+
+const eventsOf = (list: unknown, mark = MARK) =>
+  caughtUpSyncs(list, { mark, now: NOW, argocdUrl: 'https://argocd.example.com' });
+
+describe("what Argo CD's record makes", () => {
+  it('makes nothing of 10 syncs before the mark: they are its baseline', () => {
+    const history = Array.from({ length: 10 }, (_, i) => historyEntry(i, MARK - (10 - i) * HOUR, SHA));
+    const found = eventsOf({ items: [application(UID, 'guestbook', { history })] });
+    expect(found).toEqual({ syncs: [], baseline: 10, expired: 0, unreadable: [] });
+  });
+
+  it('makes a sync during an outage (after the mark) one SUCCEEDED event, with the key and fields its on-deployed webhook has', () => {
+    const app = syncOf('Succeeded');
+    const found = eventsOf({ items: [app] });
+    const [live] = liveDelivery('on-deployed', app, 'https://argocd.example.com').events;
+    expect(found.syncs).toHaveLength(1);
+    const [sync] = found.syncs;
+    expect(sync!.delivery.events).toEqual([live]);
+    expect(sync!.delivery.events[0]).toEqual<DeploymentEvent>({
+      key: `argocd:${UID}:${startedAt}`,
+      status: 'SUCCEEDED',
+      object: 'argocd/guestbook',
+      fields: {
+        artifactName: 'guestbook',
+        version: SHA,
+        environment: 'Staging',
+        commitSha: SHA,
+        user: 'alice',
+        branch: 'main',
+        description: 'Argo CD sync of argocd/guestbook (project default), on-deployed',
+        changelog: 'https://github.com/argoproj/argocd-example-apps.git',
+        link: 'https://argocd.example.com/applications/argocd/guestbook?operation=true',
+      },
+    });
+    expect(sync!.sentAt).toBe(START + 20_000);
+    // Its own delivery id: never the webhook's, so the store's key rules decide, not deduplication.
+    expect(sync!.delivery.deliveryId).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(sync!.delivery.deliveryId).not.toBe(
+      liveDelivery('on-deployed', app, 'https://argocd.example.com').deliveryId,
+    );
+  });
+
+  it('makes a Failed or Errored operation one FAILED event, as its on-sync-failed webhook; a running one nothing', () => {
+    const app = syncOf('Failed');
+    const [live] = liveDelivery('on-sync-failed', app, 'https://argocd.example.com').events;
+    expect(eventsOf({ items: [app] }).syncs.map((sync) => sync.delivery.events)).toEqual([[live]]);
+    expect(live?.status).toBe('FAILED');
+    const errored = structuredClone(app);
+    (errored.status as { operationState: { phase: string } }).operationState.phase = 'Error';
+    expect(eventsOf({ items: [errored] }).syncs.map((sync) => sync.delivery.events[0]?.status)).toEqual(['FAILED']);
+    expect(eventsOf({ items: [syncOf('Running')] }).syncs).toEqual([]);
+    // A succeeded operation is its history's last entry: one event, not two.
+    expect(eventsOf({ items: [syncOf('Succeeded')] }).syncs).toHaveLength(1);
+  });
+
+  it("catches a sync in the mark's own second, and an application created after the mark", () => {
+    const history = [historyEntry(0, MARK - 20_000 + 400, SHA)];
+    expect(eventsOf({ items: [application(UID, 'guestbook', { history })] }, MARK + 999).syncs).toHaveLength(1);
+    const later = application('0f1e2d3c-4b5a-6978-8695-a4b3c2d1e0f9', 'created-later', {
+      history: [historyEntry(0, MARK + HOUR, SHA)],
+    });
+    expect(eventsOf({ items: [later] }).syncs.map((sync) => sync.delivery.events[0]?.object)).toEqual([
+      'argocd/created-later',
+    ]);
+  });
+
+  it('sends nothing past the retention window, and says what makes no event', () => {
+    const old = application(UID, 'guestbook', { history: [historyEntry(0, NOW - 8 * 24 * HOUR, SHA)] });
+    expect(eventsOf({ items: [old] }, 0)).toEqual({ syncs: [], baseline: 0, expired: 1, unreadable: [] });
+    const noStart = application(UID, 'guestbook', {
+      history: [{ ...historyEntry(0, NOW - HOUR, SHA), deployStartedAt: undefined }],
+    });
+    expect(eventsOf({ items: [noStart] }).unreadable).toEqual([
+      'guestbook: operation.startedAt (RFC 3339, UTC) is required to tie a sync to its end',
+    ]);
+    expect(eventsOf({ metadata: {} })).toEqual({ syncs: [], baseline: 0, expired: 0, unreadable: [] });
+    for (const list of [[], 'x', null, { items: {} }]) expect(() => eventsOf(list)).toThrow(NotAnApplicationList);
+  });
+});
+
+/** Marks kept in memory, as a store keeps them: the first call's time stays. */
+function memoryMarks(): CatchUpMarks & { marks: Map<string, number> } {
+  const marks = new Map<string, number>();
+  return {
+    marks,
+    markOf(source, name, now) {
+      const key = `${source} ${name}`;
+      if (!marks.has(key)) marks.set(key, now);
+      return Promise.resolve(marks.get(key) as number);
+    },
+  };
+}
+
+describe('a catch-up pass against the fake Argo CD API, into a real SQLite store', () => {
+  let fake: FakeArgoCd;
+  const stores: Store[] = [];
+  beforeAll(async () => {
+    fake = await startFakeArgoCd(TOKEN);
+  });
+  afterAll(async () => {
+    for (const store of stores) await store.close();
+    await fake.close();
+  });
+
+  const config = () => readArgoCdCatchUp({ ARGOCD_SERVER: fake.url, ARGOCD_AUTH_TOKEN: TOKEN })!;
+  function setup(marks: CatchUpMarks = memoryMarks()): ArgoCdPassDeps & { store: Store } {
+    const store = openSqliteStore(':memory:');
+    stores.push(store);
+    fake.applications = [];
+    return { store, marks, env: {}, now: () => NOW };
+  }
+  const items = async (store: Store) =>
+    (await store.list(['pending', 'skipped', 'done', 'held', 'failed'], 100)).map((item) => [
+      item.key,
+      item.status,
+      item.state,
+      item.deliveryId.slice(0, 7),
+    ]);
+
+  it('sends nothing on its first pass, then gets in a sync made after it, once', async () => {
+    const deps = setup();
+    fake.applications = [
+      application(UID, 'guestbook', {
+        history: Array.from({ length: 10 }, (_, i) => historyEntry(i, NOW - (20 - i) * HOUR, SHA)),
+      }),
+    ];
+    expect(await argocdCatchUpPass(config(), deps)).toEqual({
+      found: 0,
+      fetched: 0,
+      baseline: 10,
+      expired: 0,
+      unreadable: [],
+    });
+    expect(fake.requests.at(-1)).toEqual({
+      path: `/api/v1/applications?fields=${encodeURIComponent('items.metadata.uid,items.metadata.name,items.metadata.namespace,items.metadata.annotations,items.spec.project,items.spec.source,items.status.history,items.status.operationState,items.status.health,items.status.sync.revision')}`,
+      authorization: `Bearer ${TOKEN}`,
+    });
+    // The receiver was down while this sync ran: its webhook never arrived.
+    const later = { ...deps, now: () => NOW + HOUR };
+    (fake.applications[0]!.status as { history: unknown[] }).history.push(historyEntry(10, NOW + 60_000, 'c0ffee'));
+    const pass = await argocdCatchUpPass(config(), later);
+    expect(pass).toEqual({ found: 1, fetched: 1, baseline: 10, expired: 0, unreadable: [] });
+    expect(describeArgoCdPass(config(), pass)).toBe(
+      `Argo CD catch-up (${fake.url.slice('http://'.length)}): 1 sync not held, 1 got in; 10 from before catch-up began (not sent)`,
+    );
+    expect(await items(deps.store)).toEqual([
+      [`argocd:${UID}:${metav1Time(NOW + 60_000)}`, 'SUCCEEDED', 'pending', 'sha256:'],
+    ]);
+    // The next pass finds it held.
+    expect(await argocdCatchUpPass(config(), later)).toMatchObject({ found: 0, fetched: 0 });
+    expect(await deps.store.list(['pending', 'skipped'], 100)).toHaveLength(1);
+  });
+
+  it('records a sync once when its webhook came first: the caught-up one is skipped', async () => {
+    const deps = setup();
+    await argocdCatchUpPass(config(), { ...deps, now: () => MARK });
+    const app = syncOf('Succeeded');
+    fake.applications = [app];
+    const live = liveDelivery('on-deployed', app, fake.url);
+    expect(await deps.store.accept(live)).toEqual({ kind: 'stored', skipped: [] });
+    expect(await argocdCatchUpPass(config(), deps)).toMatchObject({ found: 0, fetched: 0 });
+    const kept = await deps.store.list(['pending', 'skipped'], 100);
+    expect(kept.map((item) => [item.key, item.status, item.state, item.deliveryId])).toEqual([
+      [`argocd:${UID}:${startedAt}`, 'SUCCEEDED', 'pending', live.deliveryId],
+    ]);
+  });
+
+  it('records a sync once when the catch-up came first: a late on-sync-running and on-deployed are skipped', async () => {
+    const deps = setup();
+    await argocdCatchUpPass(config(), { ...deps, now: () => MARK });
+    fake.applications = [syncOf('Succeeded')];
+    expect(await argocdCatchUpPass(config(), deps)).toMatchObject({ found: 1, fetched: 1 });
+    const running = await deps.store.accept(liveDelivery('on-sync-running', syncOf('Running'), fake.url));
+    const deployed = await deps.store.accept(liveDelivery('on-deployed', syncOf('Succeeded'), fake.url));
+    expect([running, deployed]).toEqual([
+      {
+        kind: 'stored',
+        skipped: [
+          {
+            key: `argocd:${UID}:${startedAt}`,
+            status: 'STARTED',
+            reason: 'the deployment has ended already (SUCCEEDED)',
+          },
+        ],
+      },
+      {
+        kind: 'stored',
+        skipped: [
+          {
+            key: `argocd:${UID}:${startedAt}`,
+            status: 'SUCCEEDED',
+            reason: 'the deployment has ended already (SUCCEEDED)',
+          },
+        ],
+      },
+    ]);
+    expect(await items(deps.store)).toEqual([[`argocd:${UID}:${startedAt}`, 'SUCCEEDED', 'pending', 'sha256:']]);
+  });
+
+  it('completes a deployment whose start came live and whose end was missed', async () => {
+    const deps = setup();
+    await argocdCatchUpPass(config(), { ...deps, now: () => MARK });
+    await deps.store.accept(liveDelivery('on-sync-running', syncOf('Running'), fake.url));
+    fake.applications = [syncOf('Failed')];
+    expect(await argocdCatchUpPass(config(), deps)).toMatchObject({ found: 1, fetched: 1 });
+    expect((await items(deps.store)).map(([key, status, state]) => [key, status, state])).toEqual([
+      [`argocd:${UID}:${startedAt}`, 'STARTED', 'pending'],
+      [`argocd:${UID}:${startedAt}`, 'FAILED', 'pending'],
+    ]);
+  });
+
+  it('says a refusal, a missing API, a rate limit, a 50 MB answer and one that never ends, bounded, and stores nothing', async () => {
+    const deps = { ...setup(), limits: { timeoutMs: 1000 } };
+    await argocdCatchUpPass(config(), { ...deps, now: () => MARK });
+    fake.applications = [syncOf('Succeeded')];
+    const where = `Argo CD at ${fake.url}/`;
+    const wrongToken = readArgoCdCatchUp({ ARGOCD_SERVER: fake.url, ARGOCD_AUTH_TOKEN: 'not-the-token' })!;
+    const failure = async (answer?: Parameters<FakeArgoCd['script']>[0], which = config()) => {
+      if (answer) fake.script(answer);
+      const pass = await argocdCatchUpPass(which, deps);
+      expect([pass.found, pass.fetched]).toEqual([0, 0]);
+      return pass.failure;
+    };
+    expect(await failure(undefined, wrongToken)).toEqual({
+      kind: 'refused',
+      reason: `${where} refused ARGOCD_AUTH_TOKEN (HTTP 401: invalid session: token signature is invalid): it is wrong, expired or revoked; generate a new one (argocd account generate-token)`,
+    });
+    expect(
+      await failure({ status: 403, body: '{"error":"permission denied","code":7,"message":"permission denied"}' }),
+    ).toEqual({
+      kind: 'refused',
+      reason: `${where} does not let the account of ARGOCD_AUTH_TOKEN list applications (HTTP 403: permission denied): give it \`applications, get\` in argocd-rbac-cm`,
+    });
+    expect(await failure({ status: 404, body: '<html>Not Found</html>' })).toEqual({
+      kind: 'not-found',
+      reason: `${where} has no /api/v1/applications (HTTP 404): check ARGOCD_SERVER (with the path of a server run with --rootpath)`,
+    });
+    expect(await failure({ status: 429, headers: { 'retry-after': '30' } })).toEqual({
+      kind: 'rate-limited',
+      reason: `${where} answered HTTP 429`,
+      retryAfterMs: 30_000,
+    });
+    expect(await failure({ status: 502, body: 'Bad Gateway' })).toEqual({
+      kind: 'unavailable',
+      reason: `${where} answered HTTP 502`,
+    });
+    expect(await failure({ status: 200, body: '<html>login</html>' })).toEqual({
+      kind: 'malformed',
+      reason: `${where} answered 200 with a body that is no JSON`,
+    });
+    expect(await failure({ status: 200, body: '[]' })).toEqual({
+      kind: 'malformed',
+      reason: `${where} answered 200 with the answer is not an application list ({ "items": [...] })`,
+    });
+    const started = Date.now();
+    expect(await failure({ huge: 50 })).toEqual({
+      kind: 'too-large',
+      reason: `${where} answered more than the 10 MiB a pass reads: nothing of it was used`,
+    });
+    expect(await failure({ hang: true })).toEqual({ kind: 'unavailable', reason: `${where}: no answer within 1 s` });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await deps.store.list(['pending', 'skipped'], 100)).toEqual([]);
+    // The next pass, once Argo CD answers again, gets the sync in.
+    expect(await argocdCatchUpPass(config(), deps)).toMatchObject({ found: 1, fetched: 1 });
+  });
+
+  it('never says the token, whatever Argo CD answers', async () => {
+    const deps = setup();
+    const forms = [TOKEN, encodeURIComponent(TOKEN), JSON.stringify(TOKEN).slice(1, -1), `Bearer ${TOKEN}`];
+    const echo = fc.oneof(
+      fc.constantFrom(...forms),
+      fc.string({ maxLength: 20 }).map((text) => `${text}${TOKEN}${text}`),
+    );
+    const answer = fc.record({
+      status: fc.constantFrom(200, 400, 401, 403, 404, 429, 500, 503),
+      body: fc.oneof(
+        echo.map((said) => JSON.stringify({ error: said, code: 16, message: said })),
+        echo.map((said) =>
+          JSON.stringify({ items: [application(UID, said, { history: [{ id: 1, deployedAt: said }] })] }),
+        ),
+        echo.map((said) => JSON.stringify({ items: [{ metadata: { name: said }, status: { history: [{}] } }] })),
+        echo,
+      ),
+      retryAfter: fc.option(echo, { nil: undefined }),
+    });
+    await fc.assert(
+      fc.asyncProperty(answer, async ({ status, body, retryAfter }) => {
+        fake.script({ status, body, headers: retryAfter ? { 'retry-after': retryAfter } : {} });
+        const pass = await argocdCatchUpPass(config(), deps);
+        const said = `${JSON.stringify(pass)}\n${describeArgoCdPass(config(), pass)}`;
+        expect(said).not.toContain(TOKEN);
+        expect(said).not.toContain(encodeURIComponent(TOKEN));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
