@@ -134,6 +134,90 @@ const eventsOf = (list: unknown, mark = MARK) =>
   caughtUpSyncs(list, { mark, now: NOW, argocdUrl: 'https://argocd.example.com' });
 
 describe("what Argo CD's record makes", () => {
+  it('reads a multi-source application as its webhook does: the first revision, no changelog', () => {
+    const app = syncOf('Succeeded');
+    const spec = app.spec as Record<string, unknown>;
+    spec.sources = [spec.source, { repoURL: 'https://charts.example.com', chart: 'web', targetRevision: '1.2.3' }];
+    delete spec.source;
+    const status = app.status as { history: Record<string, unknown>[]; operationState: Record<string, unknown> };
+    // Argo CD writes a multi-source sync's `source` empty (a struct is never left out) and its `revisions`.
+    status.history = [
+      {
+        ...historyEntry(7, START, SHA),
+        revision: undefined,
+        source: { repoURL: '' },
+        revisions: [SHA, '1.2.3'],
+        sources: spec.sources,
+        initiatedBy: { username: 'alice' },
+      },
+    ];
+    status.operationState.syncResult = { revisions: [SHA, '1.2.3'], sources: spec.sources };
+    const [live] = liveDelivery('on-deployed', app, 'https://argocd.example.com').events;
+    const [sync] = eventsOf({ items: [app] }).syncs;
+    expect(sync?.delivery.events).toEqual([live]);
+    expect([live?.fields.version, live?.fields.branch, live?.fields.changelog]).toEqual([SHA, SHA, undefined]);
+  });
+
+  it('makes, of any list Argo CD could answer, only events with a live key and bounded one-line fields', () => {
+    const hostile = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.constantFrom(null, 7, [], {}, startedAt, UID),
+    );
+    const entry = fc.record(
+      {
+        id: hostile,
+        revision: fc.oneof(hostile, fc.constant(SHA)),
+        deployStartedAt: fc.oneof(hostile, fc.constant(startedAt)),
+        deployedAt: fc.oneof(hostile, fc.constant(finishedAt)),
+        source: hostile,
+        initiatedBy: hostile,
+      },
+      { requiredKeys: [] },
+    );
+    const app = fc.record(
+      {
+        metadata: fc.record(
+          { uid: fc.oneof(hostile, fc.constant(UID)), name: hostile, namespace: hostile, annotations: hostile },
+          { requiredKeys: [] },
+        ),
+        spec: hostile,
+        status: fc.record(
+          {
+            history: fc.oneof(hostile, fc.array(entry, { maxLength: 4 })),
+            operationState: fc.record(
+              {
+                phase: fc.constantFrom('Failed', 'Error', 'Running', 'Succeeded'),
+                startedAt: fc.oneof(hostile, fc.constant(startedAt)),
+                finishedAt: hostile,
+                syncResult: hostile,
+                operation: hostile,
+              },
+              { requiredKeys: [] },
+            ),
+          },
+          { requiredKeys: [] },
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(app, hostile), { maxLength: 4 }), (items) => {
+        const found = eventsOf({ items });
+        for (const { delivery } of found.syncs) {
+          const [event] = delivery.events;
+          expect(event?.key).toMatch(/^argocd:[0-9a-f-]{36}:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+          for (const value of Object.values(event?.fields ?? {})) {
+            expect(typeof value).toBe('string');
+            expect(value).not.toMatch(/[\p{Cc}\u2028\u2029]/u);
+          }
+        }
+        expect(found.unreadable.length).toBeLessThanOrEqual(5);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('makes nothing of 10 syncs before the mark: they are its baseline', () => {
     const history = Array.from({ length: 10 }, (_, i) => historyEntry(i, MARK - (10 - i) * HOUR, SHA));
     const found = eventsOf({ items: [application(UID, 'guestbook', { history })] });
@@ -424,5 +508,50 @@ describe('a catch-up pass against the fake Argo CD API, into a real SQLite store
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('gets in the syncs of many applications together, and says a store that refuses them without the token', async () => {
+    const deps = setup();
+    await argocdCatchUpPass(config(), { ...deps, now: () => MARK });
+    fake.applications = Array.from({ length: 250 }, (_, i) =>
+      application(`5b3f0e2c-8a41-4d6f-9c2e-${String(i).padStart(12, '0')}`, `app-${i}`, {
+        history: [historyEntry(0, START, SHA)],
+      }),
+    );
+    // Offered 100 at a time, so that the store takes each hundred in one commit.
+    let inFlight = 0;
+    const most: number[] = [];
+    const counting = {
+      ...deps,
+      store: {
+        accept: async (delivery: NewDelivery) => {
+          most.push(++inFlight);
+          try {
+            return await deps.store.accept(delivery);
+          } finally {
+            inFlight--;
+          }
+        },
+      },
+    };
+    expect(await argocdCatchUpPass(config(), counting)).toEqual({
+      found: 250,
+      fetched: 250,
+      baseline: 0,
+      expired: 0,
+      unreadable: [],
+    });
+    expect(Math.max(...most)).toBe(100);
+    expect(await deps.store.list(['pending'], 1000)).toHaveLength(250);
+    expect(await argocdCatchUpPass(config(), deps)).toMatchObject({ found: 0, fetched: 0 });
+    const refusing = { ...deps, store: { accept: () => Promise.reject(new Error(`database is locked (${TOKEN})`)) } };
+    expect(await argocdCatchUpPass(config(), refusing)).toEqual({
+      found: 100,
+      fetched: 0,
+      baseline: 0,
+      expired: 0,
+      unreadable: [],
+      failure: { kind: 'store', reason: 'the store refused a caught-up sync: Error: database is locked (***)' },
+    });
   });
 });

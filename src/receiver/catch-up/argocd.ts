@@ -28,6 +28,9 @@ const FIELDS = [
   'items.status.sync.revision',
 ].join(',');
 
+/** Syncs offered to the store at once. */
+const ACCEPT_CHUNK = 100;
+
 export interface ArgoCdPassDeps {
   store: Pick<Store, 'accept'>;
   marks: CatchUpMarks;
@@ -82,18 +85,21 @@ export async function argocdCatchUpPass(config: ArgoCdCatchUpConfig, deps: ArgoC
     return fail('malformed', `${where(config)} answered 200 with ${error.message}`);
   }
   Object.assign(pass, { baseline: found.baseline, expired: found.expired, unreadable: found.unreadable.map(scrub) });
-  for (const sync of found.syncs) {
-    let result;
-    try {
-      result = await deps.store.accept(sync.delivery);
-    } catch (error) {
+  // Every sync since the mark is offered again at each pass while Argo CD keeps it (the store finds
+  // the ones it holds): offered together, a chunk at a time, so that the store takes a chunk in one
+  // commit rather than one commit each.
+  for (let start = 0; start < found.syncs.length; start += ACCEPT_CHUNK) {
+    const chunk = found.syncs.slice(start, start + ACCEPT_CHUNK);
+    const results = await Promise.allSettled(chunk.map((sync) => deps.store.accept(sync.delivery)));
+    for (const result of results) {
+      // A duplicate: an earlier pass got it in. Its one event skipped: a webhook got the deployment in.
+      if (result.status === 'fulfilled' && (result.value.kind === 'duplicate' || result.value.skipped.length > 0))
+        continue;
       pass.found++;
-      return fail('store', `the store refused a caught-up sync: ${String(error)}`);
+      if (result.status === 'fulfilled') pass.fetched++;
     }
-    // A duplicate: an earlier pass got it in. Every event skipped: a webhook got the deployment in.
-    if (result.kind === 'duplicate' || result.skipped.length === sync.delivery.events.length) continue;
-    pass.found++;
-    pass.fetched++;
+    const refused = results.find((result) => result.status === 'rejected');
+    if (refused) return fail('store', `the store refused a caught-up sync: ${String(refused.reason)}`);
   }
   return pass;
 }
