@@ -13,6 +13,7 @@ import { caughtUpSyncs, NotAnApplicationList } from '../../src/receiver/catch-up
 import { argocdCatchUpPass, describeArgoCdPass, type ArgoCdPassDeps } from '../../src/receiver/catch-up/argocd.ts';
 import type { DeploymentEvent } from '../../src/receiver/event.ts';
 import { argocd } from '../../src/receiver/sources/argocd.ts';
+import { derivedId } from '../../src/receiver/sources/verify.ts';
 import type { CatchUpMarks } from '../../src/receiver/store/catch-up-marks.ts';
 import { openSqliteStore } from '../../src/receiver/store/sqlite.ts';
 import type { NewDelivery, Store } from '../../src/receiver/store/store.ts';
@@ -52,6 +53,9 @@ describe("Argo CD catch-up's configuration", () => {
     expect(read({ ARGOCD_SERVER: 'https://Example.com/argocd', ARGOCD_AUTH_TOKEN: TOKEN })?.base.href).toBe(
       'https://example.com/argocd/',
     );
+    expect(read({ ARGOCD_SERVER: ' argocd.example.com\n', ARGOCD_AUTH_TOKEN: TOKEN })?.base.href).toBe(
+      'https://argocd.example.com/',
+    );
     expect(read({ ARGOCD_SERVER: 'http://127.0.0.1:8080/', ARGOCD_AUTH_TOKEN: TOKEN })?.base.href).toBe(
       'http://127.0.0.1:8080/',
     );
@@ -61,8 +65,19 @@ describe("Argo CD catch-up's configuration", () => {
     expect(problem({ ARGOCD_SERVER: 'argocd.example.com' })).toBe(
       "Environment variable ARGOCD_AUTH_TOKEN is not set, but ARGOCD_SERVER is set: Argo CD's catch-up needs both. Set it to the token of an Argo CD account (`argocd account generate-token`), or unset ARGOCD_SERVER to leave catch-up off.",
     );
-    expect(problem({ ARGOCD_AUTH_TOKEN: TOKEN })).toMatch(
-      /^Environment variable ARGOCD_SERVER is not set, but ARGOCD_AUTH_TOKEN is set/,
+    expect(problem({ ARGOCD_AUTH_TOKEN: TOKEN })).toBe(
+      "Environment variable ARGOCD_SERVER is not set, but ARGOCD_AUTH_TOKEN is set: Argo CD's catch-up needs both. Set it to the Argo CD server (`argocd.example.com:443`), or unset ARGOCD_AUTH_TOKEN to leave catch-up off.",
+    );
+    expect(problem({ ARGOCD_SERVER: 'git+https://argocd.example.com', ARGOCD_AUTH_TOKEN: TOKEN })).toMatch(
+      /^Environment variable ARGOCD_SERVER has the scheme 'git\+https:', not https or http/,
+    );
+    for (const server of ['https://:hunter2@argocd.example.com', 'admin:hunter2@argocd.example.com']) {
+      const said = problem({ ARGOCD_SERVER: server, ARGOCD_AUTH_TOKEN: TOKEN });
+      expect(said).toMatch(/^Environment variable ARGOCD_SERVER holds a user or a password/);
+      expect(said).not.toContain('hunter2');
+    }
+    expect(problem({ ARGOCD_SERVER: 'https://', ARGOCD_AUTH_TOKEN: TOKEN })).toMatch(
+      /^Environment variable ARGOCD_SERVER is not a host:port or a URL: 'https:\/\/'/,
     );
     expect(problem({ ARGOCD_SERVER: 'ftp://argocd.example.com', ARGOCD_AUTH_TOKEN: TOKEN })).toBe(
       "Environment variable ARGOCD_SERVER has the scheme 'ftp:', not https or http: 'ftp://argocd.example.com'. Set it as for the argocd CLI: `argocd.example.com`, `argocd.example.com:8443` or `https://argocd.example.com/argocd`.",
@@ -248,6 +263,14 @@ describe("what Argo CD's record makes", () => {
       },
     });
     expect(sync!.sentAt).toBe(START + 20_000);
+    expect(sync!.delivery.source).toBe('argocd');
+    // The source it synced then, not the spec's now: a tag deployed from history.
+    const fromTag = structuredClone(app);
+    (fromTag.status as { history: Record<string, unknown>[] }).history[0]!.source = {
+      repoURL: 'https://github.com/argoproj/argocd-example-apps.git',
+      targetRevision: 'v1.0.1',
+    };
+    expect(eventsOf({ items: [fromTag] }).syncs[0]?.delivery.events[0]?.fields.branch).toBe('v1.0.1');
     // Its own delivery id: never the webhook's, so the store's key rules decide, not deduplication.
     expect(sync!.delivery.deliveryId).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(sync!.delivery.deliveryId).not.toBe(
@@ -279,6 +302,67 @@ describe("what Argo CD's record makes", () => {
     ]);
   });
 
+  it('reads each field of a failed operation where Argo CD keeps it, falling back as the webhook does', () => {
+    const app = syncOf('Failed');
+    app.metadata = {
+      ...(app.metadata as object),
+      annotations: { 'report-deployment/artifact': 'web', 'report-deployment/environment': 'eu-prod' },
+    };
+    (app.spec as Record<string, unknown>).project = 'shop';
+    const status = app.status as { sync: Record<string, unknown>; operationState: Record<string, unknown> };
+    status.sync.revision = 'rev-of-the-app';
+    status.operationState = {
+      operation: { sync: { revision: 'rev-being-synced' }, initiatedBy: { username: 'bob' } },
+      phase: 'Error',
+      startedAt,
+      finishedAt,
+      syncResult: {
+        revision: 'rev-synced',
+        source: { repoURL: 'https://git.example.com/shop.git', targetRevision: 'release-1' },
+      },
+    };
+    const event = (changed: (state: Record<string, unknown>) => void = () => undefined) => {
+      const copy = structuredClone(app);
+      changed((copy.status as { operationState: Record<string, unknown> }).operationState);
+      const [sync] = eventsOf({ items: [copy] }).syncs;
+      return { ...sync?.delivery.events[0], sentAt: sync?.sentAt };
+    };
+    expect(event()).toEqual({
+      key: `argocd:${UID}:${startedAt}`,
+      status: 'FAILED',
+      object: 'argocd/guestbook',
+      fields: {
+        artifactName: 'web',
+        version: 'rev-synced',
+        environment: 'eu-prod',
+        commitSha: 'rev-synced',
+        user: 'bob',
+        branch: 'release-1',
+        description: 'Argo CD sync of argocd/guestbook (project shop), on-sync-failed',
+        changelog: 'https://git.example.com/shop.git',
+        link: 'https://argocd.example.com/applications/argocd/guestbook?operation=true',
+      },
+      sentAt: START + 20_000,
+    });
+    // Failed before any result: what it was syncing, else what the application is at; its source, the spec's.
+    const noResult = event((state) => delete state.syncResult);
+    expect([noResult.fields?.version, noResult.fields?.branch, noResult.fields?.changelog]).toEqual([
+      'rev-being-synced',
+      'main',
+      'https://github.com/argoproj/argocd-example-apps.git',
+    ]);
+    expect(event((state) => (state.syncResult = { revisions: ['rev-1', 'rev-2'] })).fields?.version).toBe('rev-1');
+    expect(event((state) => ((state.operation = {}), delete state.syncResult)).fields).toMatchObject({
+      version: 'rev-of-the-app',
+      user: 'Argo CD',
+    });
+    // No end written: its start is its time.
+    expect(event((state) => (state.finishedAt = 'soon')).sentAt).toBe(START);
+    expect(eventsOf({ items: [app] }).syncs[0]?.delivery.deliveryId).toBe(
+      derivedId('argocd', UID, startedAt, 'FAILED', 'catch-up'),
+    );
+  });
+
   it('sends nothing past the retention window, and says what makes no event', () => {
     const old = application(UID, 'guestbook', { history: [historyEntry(0, NOW - 8 * 24 * HOUR, SHA)] });
     expect(eventsOf({ items: [old] }, 0)).toEqual({ syncs: [], baseline: 0, expired: 1, unreadable: [] });
@@ -289,6 +373,21 @@ describe("what Argo CD's record makes", () => {
       'guestbook: operation.startedAt (RFC 3339, UTC) is required to tie a sync to its end',
     ]);
     expect(eventsOf({ metadata: {} })).toEqual({ syncs: [], baseline: 0, expired: 0, unreadable: [] });
+    // Go writes an empty list as null; a history that is no list is none.
+    expect(eventsOf({ items: null })).toEqual({ syncs: [], baseline: 0, expired: 0, unreadable: [] });
+    const odd = (history: unknown) => {
+      const app = application(UID, 'guestbook');
+      (app.status as Record<string, unknown>).history = history;
+      return eventsOf({ items: [app] });
+    };
+    expect(odd('x')).toEqual({ syncs: [], baseline: 0, expired: 0, unreadable: [] });
+    expect(odd([{ deployStartedAt: '2026-02-30T10:00:00Z', revision: SHA }]).unreadable).toEqual([
+      'guestbook: the sync names no time it ended',
+    ]);
+    expect(
+      eventsOf({ items: [{ metadata: { uid: UID }, status: { history: [historyEntry(0, NOW - HOUR, SHA)] } }] })
+        .unreadable,
+    ).toEqual(['(no name): app.uid (a Kubernetes uid) and app.name are required']);
     for (const list of [[], 'x', null, { items: {} }]) expect(() => eventsOf(list)).toThrow(NotAnApplicationList);
   });
 });
@@ -333,7 +432,8 @@ describe('a catch-up pass against the fake Argo CD API, into a real SQLite store
     ]);
 
   it('sends nothing on its first pass, then gets in a sync made after it, once', async () => {
-    const deps = setup();
+    const marks = memoryMarks();
+    const deps = setup(marks);
     fake.applications = [
       application(UID, 'guestbook', {
         history: Array.from({ length: 10 }, (_, i) => historyEntry(i, NOW - (20 - i) * HOUR, SHA)),
@@ -346,8 +446,10 @@ describe('a catch-up pass against the fake Argo CD API, into a real SQLite store
       expired: 0,
       unreadable: [],
     });
+    // The mark: this Argo CD's, taken at the first pass.
+    expect([...marks.marks]).toEqual([[`argocd ${fake.url.slice('http://'.length)}`, NOW]]);
     expect(fake.requests.at(-1)).toEqual({
-      path: `/api/v1/applications?fields=${encodeURIComponent('items.metadata.uid,items.metadata.name,items.metadata.namespace,items.metadata.annotations,items.spec.project,items.spec.source,items.status.history,items.status.operationState,items.status.health,items.status.sync.revision')}`,
+      path: `/api/v1/applications?fields=${encodeURIComponent('items.metadata.uid,items.metadata.name,items.metadata.namespace,items.metadata.annotations,items.spec.project,items.spec.source,items.status.history,items.status.operationState,items.status.sync.revision')}`,
       authorization: `Bearer ${TOKEN}`,
     });
     // The receiver was down while this sync ran: its webhook never arrived.
@@ -446,6 +548,9 @@ describe('a catch-up pass against the fake Argo CD API, into a real SQLite store
       kind: 'refused',
       reason: `${where} does not let the account of ARGOCD_AUTH_TOKEN list applications (HTTP 403: permission denied): give it \`applications, get\` in argocd-rbac-cm`,
     });
+    expect((await failure({ status: 500, body: '{"error":"rpc error: code = Internal"}' }))?.reason).toBe(
+      `${where} answered HTTP 500: rpc error: code = Internal`,
+    );
     expect(await failure({ status: 404, body: '<html>Not Found</html>' })).toEqual({
       kind: 'not-found',
       reason: `${where} has no /api/v1/applications (HTTP 404): check ARGOCD_SERVER (with the path of a server run with --rootpath)`,
@@ -455,6 +560,13 @@ describe('a catch-up pass against the fake Argo CD API, into a real SQLite store
       reason: `${where} answered HTTP 429`,
       retryAfterMs: 30_000,
     });
+    expect(await failure({ status: 503, headers: { 'retry-after': new Date(NOW + 60_000).toUTCString() } })).toEqual({
+      kind: 'unavailable',
+      reason: `${where} answered HTTP 503`,
+      retryAfterMs: 60_000,
+    });
+    expect((await failure({ status: 429, headers: { 'retry-after': ' 999999 ' } }))?.retryAfterMs).toBe(3_600_000);
+    expect((await failure({ status: 429, headers: { 'retry-after': '1 day' } }))?.retryAfterMs).toBeUndefined();
     expect(await failure({ status: 502, body: 'Bad Gateway' })).toEqual({
       kind: 'unavailable',
       reason: `${where} answered HTTP 502`,
@@ -521,11 +633,13 @@ describe('a catch-up pass against the fake Argo CD API, into a real SQLite store
     // Offered 100 at a time, so that the store takes each hundred in one commit.
     let inFlight = 0;
     const most: number[] = [];
+    const offered: NewDelivery[] = [];
     const counting = {
       ...deps,
       store: {
         accept: async (delivery: NewDelivery) => {
           most.push(++inFlight);
+          offered.push(delivery);
           try {
             return await deps.store.accept(delivery);
           } finally {
@@ -542,6 +656,7 @@ describe('a catch-up pass against the fake Argo CD API, into a real SQLite store
       unreadable: [],
     });
     expect(Math.max(...most)).toBe(100);
+    expect(offered[0]?.events[0]?.fields.link).toBe(`${fake.url}/applications/argocd/app-0?operation=true`);
     expect(await deps.store.list(['pending'], 1000)).toHaveLength(250);
     expect(await argocdCatchUpPass(config(), deps)).toMatchObject({ found: 0, fetched: 0 });
     const refusing = { ...deps, store: { accept: () => Promise.reject(new Error(`database is locked (${TOKEN})`)) } };
@@ -553,5 +668,31 @@ describe('a catch-up pass against the fake Argo CD API, into a real SQLite store
       unreadable: [],
       failure: { kind: 'store', reason: 'the store refused a caught-up sync: Error: database is locked (***)' },
     });
+  });
+
+  it('says a store that cannot give the mark, and sums a pass up in one line', async () => {
+    const before = fake.requests.length;
+    const deps = setup({ markOf: () => Promise.reject(new Error('SQLITE_BUSY')) });
+    expect(await argocdCatchUpPass(config(), deps)).toEqual({
+      found: 0,
+      fetched: 0,
+      baseline: 0,
+      expired: 0,
+      unreadable: [],
+      failure: { kind: 'store', reason: "the store could not give this Argo CD's catch-up mark: Error: SQLITE_BUSY" },
+    });
+    // Nothing asked of Argo CD without a mark to read its answer against.
+    expect(fake.requests).toHaveLength(before);
+    const pass = {
+      found: 3,
+      fetched: 2,
+      baseline: 0,
+      expired: 4,
+      unreadable: ['a: b', 'c: d'],
+      failure: { kind: 'store' as const, reason: 'disk full' },
+    };
+    expect(describeArgoCdPass(config(), pass)).toBe(
+      `Argo CD catch-up (${fake.url.slice('http://'.length)}): 3 syncs not held, 2 got in; 4 past the retention window (not sent); unreadable: a: b; c: d; stopped: disk full`,
+    );
   });
 });

@@ -71,7 +71,6 @@ export function caughtUpSyncs(
 /** What one Argo CD operation says, in the names of the template's `operation` object. */
 interface Operation {
   status: DeploymentStatus;
-  phase: unknown;
   startedAt: unknown;
   finishedAt: unknown;
   initiatedBy: unknown;
@@ -87,7 +86,6 @@ function syncsOf(app: unknown, argocdUrl: string): Array<CaughtUpSync | { reason
   const history = at(app, ['status', 'history']);
   const operations: Operation[] = (Array.isArray(history) ? (history as unknown[]) : []).map((entry) => ({
     status: 'SUCCEEDED',
-    phase: 'Succeeded',
     startedAt: at(entry, ['deployStartedAt']),
     finishedAt: at(entry, ['deployedAt']),
     initiatedBy: at(entry, ['initiatedBy']),
@@ -101,7 +99,6 @@ function syncsOf(app: unknown, argocdUrl: string): Array<CaughtUpSync | { reason
   if (phase === 'Failed' || phase === 'Error') {
     operations.push({
       status: 'FAILED',
-      phase,
       startedAt: at(state, ['startedAt']),
       finishedAt: at(state, ['finishedAt']),
       initiatedBy: at(state, ['operation', 'initiatedBy']),
@@ -118,7 +115,7 @@ function syncsOf(app: unknown, argocdUrl: string): Array<CaughtUpSync | { reason
 function syncOf(app: unknown, operation: Operation, argocdUrl: string): CaughtUpSync | { reason: string } {
   const name = text(app, 'metadata', 'name') || '(no name)';
   const body = notification(app, operation, argocdUrl);
-  const sentAt = rfc3339(firstOf(text(body, 'operation', 'finishedAt'), text(body, 'operation', 'startedAt')));
+  const sentAt = rfc3339(text(body, 'operation', 'finishedAt')) ?? rfc3339(text(body, 'operation', 'startedAt'));
   const made = syncEvent(body, operation.status);
   if ('reason' in made) return { reason: `${name}: ${made.reason}` };
   if (sentAt === undefined) return { reason: `${name}: the sync names no time it ended` };
@@ -130,8 +127,9 @@ function syncOf(app: unknown, operation: Operation, argocdUrl: string): CaughtUp
 
 /**
  * The body the shipped template would have rendered for this operation (examples/receiver/
- * argocd-notifications-cm.yaml): the application's identity and annotations, the source the
- * operation synced (else the spec's), and the operation itself.
+ * argocd-notifications-cm.yaml), of what `syncEvent` reads: the application's identity and
+ * annotations, the source the operation synced (else the spec's), and the operation itself (its
+ * phase and the application's health decide the status, which the caller knows already).
  */
 function notification(app: unknown, operation: Operation, argocdUrl: string): unknown {
   const annotations = at(app, ['metadata', 'annotations']);
@@ -149,7 +147,6 @@ function notification(app: unknown, operation: Operation, argocdUrl: string): un
       targetRevision: source('targetRevision'),
     },
     operation: {
-      phase: operation.phase,
       startedAt: operation.startedAt,
       finishedAt: operation.finishedAt,
       initiatedBy: operation.initiatedBy,
@@ -157,7 +154,6 @@ function notification(app: unknown, operation: Operation, argocdUrl: string): un
       revisions: operation.revisions,
       syncingRevision: operation.syncingRevision,
     },
-    health: at(app, ['status', 'health', 'status']),
     syncRevision: operation.syncRevision,
     argocdUrl,
   };

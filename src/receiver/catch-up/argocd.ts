@@ -24,7 +24,6 @@ const FIELDS = [
   'items.spec.source',
   'items.status.history',
   'items.status.operationState',
-  'items.status.health',
   'items.status.sync.revision',
 ].join(',');
 
@@ -64,10 +63,10 @@ export async function argocdCatchUpPass(config: ArgoCdCatchUpConfig, deps: ArgoC
   const pass: ArgoCdPass = { found: 0, fetched: 0, baseline: 0, expired: 0, unreadable: [] };
   // Whatever Argo CD answers, the token is never said back (a proxy or a server may echo it).
   const scrub = scrubber(config.token);
-  const fail = (kind: PassFailureKind, reason: string, retryAfter?: number): ArgoCdPass => ({
+  const fail = (kind: PassFailureKind, reason: string, retryAfterMs?: number): ArgoCdPass => ({
     ...pass,
     unreadable: pass.unreadable.map(scrub),
-    failure: { kind, reason: scrub(reason), ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }) },
+    failure: { kind, reason: scrub(reason), retryAfterMs },
   });
   let mark: number;
   try {
@@ -75,7 +74,7 @@ export async function argocdCatchUpPass(config: ArgoCdCatchUpConfig, deps: ArgoC
   } catch (error) {
     return fail('store', `the store could not give this Argo CD's catch-up mark: ${String(error)}`);
   }
-  const list = await applications(config, deps);
+  const list = await applications(config, deps, now());
   if ('failure' in list) return fail(list.failure.kind, list.failure.reason, list.failure.retryAfterMs);
   let found;
   try {
@@ -107,16 +106,16 @@ export async function argocdCatchUpPass(config: ArgoCdCatchUpConfig, deps: ArgoC
 type Listed = { value: unknown } | { failure: NonNullable<ArgoCdPass['failure']> };
 
 /** The applications list, or why there is none. */
-async function applications(config: ArgoCdCatchUpConfig, deps: ArgoCdPassDeps): Promise<Listed> {
+async function applications(config: ArgoCdCatchUpConfig, deps: ArgoCdPassDeps, now: number): Promise<Listed> {
   const url = new URL(`api/v1/applications?fields=${encodeURIComponent(FIELDS)}`, config.base);
   const answer = await boundedGet(url, {
-    headers: { authorization: `Bearer ${config.token}`, accept: 'application/json' },
+    headers: { authorization: `Bearer ${config.token}` },
     env: deps.env,
     addressVariable: SERVER_VARIABLE,
     ...deps.limits,
   });
-  const failure = (kind: PassFailureKind, reason: string, retryAfter?: number): Listed => ({
-    failure: { kind, reason, ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }) },
+  const failure = (kind: PassFailureKind, reason: string, retryAfterMs?: number): Listed => ({
+    failure: { kind, reason, retryAfterMs },
   });
   if (answer.kind === 'unreachable') return failure('unavailable', `${where(config)}: ${answer.reason}`);
   if (answer.kind === 'too-large') {
@@ -148,11 +147,7 @@ async function applications(config: ArgoCdCatchUpConfig, deps: ArgoCdPassDeps): 
   }
   if (status !== 200) {
     const kind = status === 429 ? 'rate-limited' : 'unavailable';
-    return failure(
-      kind,
-      `${where(config)} answered HTTP ${status}${said}`,
-      waitAsked(answer.retryAfter, deps.now?.() ?? Date.now()),
-    );
+    return failure(kind, `${where(config)} answered HTTP ${status}${said}`, waitAsked(answer.retryAfter, now));
   }
   const value = parseJson(answer.body);
   if (value === undefined) return failure('malformed', `${where(config)} answered 200 with a body that is no JSON`);
