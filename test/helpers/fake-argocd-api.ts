@@ -5,7 +5,8 @@
 // an answer that never ends. Applications are built with the helpers below, in the shapes of
 // Argo CD's types (pkg/apis/application/v1alpha1: RevisionHistory, OperationState).
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 
 /** RFC 3339 in whole seconds, UTC: how metav1.Time is written. */
@@ -19,7 +20,7 @@ export type FakeAnswer =
   | { hang: true };
 
 export interface FakeArgoCd {
-  /** `http://127.0.0.1:PORT`: what ARGOCD_SERVER is set to. */
+  /** `http://127.0.0.1:PORT` (`https://` with `tls`): what ARGOCD_SERVER is set to. */
   url: string;
   /** The applications it lists: tests change them between passes. */
   applications: Record<string, unknown>[];
@@ -30,15 +31,17 @@ export interface FakeArgoCd {
   close(): Promise<void>;
 }
 
-export async function startFakeArgoCd(token: string): Promise<FakeArgoCd> {
+/** `tls`: served over HTTPS with this key and certificate (test/helpers/tls-fixtures.ts). */
+export async function startFakeArgoCd(token: string, tls?: { key: string; cert: string }): Promise<FakeArgoCd> {
   const scripted: FakeAnswer[] = [];
   const sockets = new Set<Socket>();
-  const server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     fake.requests.push({ path: req.url ?? '', authorization: req.headers.authorization });
     const answer = scripted.shift();
     if (answer) return play(answer, res);
     answerList(req, res, token, fake.applications);
-  });
+  };
+  const server = tls ? createTlsServer(tls, listener) : createServer(listener);
   const fake: FakeArgoCd = {
     url: '',
     applications: [],
@@ -50,13 +53,13 @@ export async function startFakeArgoCd(token: string): Promise<FakeArgoCd> {
       await once(server, 'close');
     },
   };
-  server.on('connection', (socket) => {
+  server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.url = `${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;
 }
 

@@ -3,6 +3,7 @@
 // against a fake of Argo CD's API on 127.0.0.1 into a real SQLite store, the sync recorded once
 // whichever of the webhook and the catch-up comes first, and the token never said.
 import { readFileSync } from 'node:fs';
+import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +19,9 @@ import type { CatchUpMarks } from '../../src/receiver/store/catch-up-marks.ts';
 import { openSqliteStore } from '../../src/receiver/store/sqlite.ts';
 import type { NewDelivery, Store } from '../../src/receiver/store/store.ts';
 import { application, type FakeArgoCd, historyEntry, metav1Time, startFakeArgoCd } from '../helpers/fake-argocd-api.ts';
+import { type ForwardProxy, startForwardProxy } from '../helpers/forward-proxy.ts';
 import { renderGoTemplate } from '../helpers/receiver/go-template.ts';
+import { TEST_CA_PATH, tlsFixture } from '../helpers/tls-fixtures.ts';
 import { request } from '../helpers/receiver/request.ts';
 import { ROOT } from '../helpers/run-action.ts';
 
@@ -694,5 +697,54 @@ describe('a catch-up pass against the fake Argo CD API, into a real SQLite store
     expect(describeArgoCdPass(config(), pass)).toBe(
       `Argo CD catch-up (${fake.url.slice('http://'.length)}): 3 syncs not held, 2 got in; 4 past the retention window (not sent); unreadable: a: b; c: d; stopped: disk full`,
     );
+  });
+});
+
+describe('a catch-up pass over HTTPS, as every request the project makes', () => {
+  let fake: FakeArgoCd;
+  let proxy: ForwardProxy;
+  const defaultCas = getCACertificates('default');
+  beforeAll(async () => {
+    fake = await startFakeArgoCd(TOKEN, tlsFixture('server'));
+    proxy = await startForwardProxy({ hosts: { 'tracker.test': '127.0.0.1' } });
+  });
+  const stores: Store[] = [];
+  afterAll(async () => {
+    for (const store of stores) await store.close();
+    setDefaultCACertificates(defaultCas);
+    await fake.close();
+    await proxy.close();
+  });
+  const pass = (server: string, env: Record<string, string> = {}) => {
+    const store = openSqliteStore(':memory:');
+    stores.push(store);
+    return argocdCatchUpPass(readArgoCdCatchUp({ ARGOCD_SERVER: server, ARGOCD_AUTH_TOKEN: TOKEN, ...env })!, {
+      store,
+      // Catch-up began a day ago.
+      marks: { markOf: () => Promise.resolve(MARK) },
+      env,
+      now: () => NOW,
+    });
+  };
+  const port = () => new URL(fake.url).port;
+
+  it('refuses a certificate no trusted authority issued, and says so', async () => {
+    setDefaultCACertificates(defaultCas);
+    expect((await pass(`127.0.0.1:${port()}`)).failure).toEqual({
+      kind: 'unavailable',
+      reason: `Argo CD at https://127.0.0.1:${port()}/: the TLS certificate of 127.0.0.1:${port()} is issued by an authority this runner does not trust (UNABLE_TO_VERIFY_LEAF_SIGNATURE). If the service uses a private certificate authority, point NODE_EXTRA_CA_CERTS at its certificate`,
+      retryAfterMs: undefined,
+    });
+  });
+
+  it("reads the list with the authority NODE_EXTRA_CA_CERTS adds, through HTTPS_PROXY's tunnel", async () => {
+    // NODE_EXTRA_CA_CERTS is read once, as a process starts: here its effect, on the default authorities.
+    setDefaultCACertificates([...defaultCas, readFileSync(TEST_CA_PATH, 'utf8')]);
+    fake.applications = [syncOf('Succeeded')];
+    expect(await pass(`127.0.0.1:${port()}`)).toMatchObject({ found: 1, fetched: 1 });
+    const before = fake.requests.length;
+    expect(await pass(`tracker.test:${port()}`, { HTTPS_PROXY: proxy.url })).toMatchObject({ found: 1, fetched: 1 });
+    expect(proxy.tunnels).toEqual([`tracker.test:${port()}`]);
+    expect(fake.requests.length).toBe(before + 1);
   });
 });
