@@ -36,6 +36,12 @@ export const NEEDS_KUBECTL = ['test/kube/**/*.test.ts'];
  */
 export const NEEDS_IMAGE_TOOLS = ['test/image/**/*.test.ts'];
 
+/**
+ * The chaos soak with a random seed (test/receiver/chaos.test.ts runs a fixed one): `npm run
+ * test:soak` (vitest.soak.config.ts), after `npm test` in .ci/run.
+ */
+export const SOAK = ['test/receiver/chaos-soak.test.ts'];
+
 /** Windows' own tests (cmd.exe, PATHEXT) run where Windows is: the CI workflow's Windows job. */
 const WINDOWS_ONLY = process.platform === 'win32' ? [] : ['test/windows/**'];
 
@@ -59,7 +65,7 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['test/**/*.test.ts'],
-          exclude: [...WINDOWS_ONLY, ...NEEDS_SHELL_TOOLS, ...NEEDS_KUBECTL, ...NEEDS_IMAGE_TOOLS],
+          exclude: [...WINDOWS_ONLY, ...NEEDS_SHELL_TOOLS, ...NEEDS_KUBECTL, ...NEEDS_IMAGE_TOOLS, ...SOAK],
           provide: { cliSubject: 'npm' },
           // A real PostgreSQL for the store's tests and the replicas' (test/helpers/postgres.ts).
           globalSetup: ['test/helpers/postgres-setup.ts'],

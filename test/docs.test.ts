@@ -239,3 +239,18 @@ describe('links', () => {
     expect(slug('Deployments (`deployment_status`)')).toBe('deployments-deployment_status');
   });
 });
+
+describe("the README's test commands", () => {
+  it('are the suites .ci/run runs, in its order, each an npm script', () => {
+    const readme = readDoc('README.md');
+    const block = /## Try it\n\n```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const commands = [...block.matchAll(/^npm (?:run )?(test\S*) /gm)].map((match) => match[1] as string);
+    const suites = [...readFileSync(join(ROOT, '.ci/run'), 'utf8').matchAll(/^\s*suite (\S+)$/gm)].map(
+      (match) => match[1],
+    );
+    const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: object }).scripts;
+    expect(commands).toEqual(['test', 'test:soak', 'test:shell', 'test:kube', 'test:image']);
+    expect(suites).toEqual(commands);
+    expect(commands.filter((command) => !(command in scripts))).toEqual([]);
+  });
+});

@@ -9,6 +9,8 @@ import { NetworkError } from '../src/core/network-error.ts';
 import type { Proxy } from '../src/core/proxy.ts';
 import { startFakeService, type FakeService } from './helpers/fake-service.ts';
 
+// A key as real ones look (a one-letter key could hide a letter of the output that quotes it).
+const KEY = 'rd-test-key-3f7a0c92e1b4';
 const lines: string[] = [];
 const log: Log = {
   info: (text) => lines.push(...(typeof text === 'string' ? [text] : text)),
@@ -85,6 +87,14 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<stri
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** The address of a server that has just closed: a connection there is refused. */
+async function refusing(): Promise<string> {
+  const url = await listen(() => undefined);
+  const server = servers.pop() as Server;
+  await new Promise((resolve) => server.close(resolve));
+  return url;
+}
+
 describe('retries that cannot duplicate a deployment', () => {
   it.each([503, 429])('retries a create answered %i after its Retry-After, once', async (status) => {
     const s = await fake();
@@ -128,12 +138,10 @@ describe('retries that cannot duplicate a deployment', () => {
   });
 
   it('retries a refused create with backoff and jitter, then says so', async () => {
-    const url = await listen(() => undefined);
-    servers[0]?.close();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    const url = await refusing();
     const { client, waits } = await clientFor({ retries: 2 });
 
-    const error = await client.send(post(url, 'k')).catch((caught: unknown) => caught);
+    const error = await client.send(post(url, KEY)).catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).message).toBe(`connection refused (${new URL(url).host})`);
@@ -185,9 +193,7 @@ describe('a cancelled run tries nothing again', () => {
   });
 
   it('a wait after a refused update ends when the run is cancelled, and the network error stands', async () => {
-    const url = await listen(() => undefined);
-    servers[0]?.close();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    const url = await refusing();
     const cancelled = new AbortController();
     const debug: string[] = [];
     client = await createHttpClient({
@@ -202,7 +208,7 @@ describe('a cancelled run tries nothing again', () => {
       },
     });
 
-    const error = await client.send(patch(url, 'k'), cancelled.signal).catch((caught: unknown) => caught);
+    const error = await client.send(patch(url, KEY), cancelled.signal).catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).message).toBe(`connection refused (${new URL(url).host})`);
@@ -212,14 +218,12 @@ describe('a cancelled run tries nothing again', () => {
   });
 
   it('a refused create is not tried again once the run is cancelled: the network error stands', async () => {
-    const url = await listen(() => undefined);
-    servers[0]?.close();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    const url = await refusing();
     const { client, waits } = await clientFor();
     const cancelled = new AbortController();
     cancelled.abort();
 
-    await expect(client.send(post(url, 'k'), cancelled.signal)).rejects.toThrow(/^connection refused/);
+    await expect(client.send(post(url, KEY), cancelled.signal)).rejects.toThrow(/^connection refused/);
     expect(waits).toEqual([]);
   });
 });
@@ -251,7 +255,7 @@ describe('the default wait before a retry (no sleep injected)', () => {
       log: retrying,
     });
 
-    const response = await client.send(post(url, 'k'));
+    const response = await client.send(post(url, KEY));
 
     expect(response.status).toBe(201);
     expect(events).toEqual(['request 1', '100 ms after the retry was announced', 'request 2']);
@@ -266,13 +270,18 @@ describe('the default wait before a retry (no sleep injected)', () => {
       res.end('{"detail":"slow down"}');
     });
     const cancelled = new AbortController();
+    let timerFired: () => void = () => undefined;
+    const fired = new Promise<void>((resolve) => (timerFired = resolve));
     // The run is cancelled while the client waits its 10 s. The wait ends at once (promise callbacks
     // only, no I/O), so before any timer set then: a wait that ignored the signal would still return
     // the last answer, but only after 10 s, after that timer.
     const retrying = logCalling(() =>
       setImmediate(() => {
         cancelled.abort();
-        setTimeout(() => events.push('a timer set at the cancel'), 1000);
+        setTimeout(() => {
+          events.push('a timer set at the cancel');
+          timerFired();
+        }, 1000);
       }),
     );
     client = await createHttpClient({
@@ -283,11 +292,11 @@ describe('the default wait before a retry (no sleep injected)', () => {
       log: retrying,
     });
 
-    const response = await client.send(post(url, 'k'), cancelled.signal).finally(() => events.push('answer'));
+    const response = await client.send(post(url, KEY), cancelled.signal).finally(() => events.push('answer'));
 
     expect(response.status).toBe(429);
     expect(requests).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await fired;
     expect(events).toEqual(['answer', 'a timer set at the cancel']);
   });
 });
@@ -344,7 +353,7 @@ describe('what the client never does', () => {
     });
     const { client } = await clientFor();
 
-    const response = await client.send(post(url, 'k'));
+    const response = await client.send(post(url, KEY));
 
     expect({ status: response.status, location: response.location, hits }).toEqual({
       status: 302,
@@ -368,7 +377,7 @@ describe('what the client never does', () => {
     });
     const { client } = await clientFor();
 
-    const response = await client.send(post(url, 'k'));
+    const response = await client.send(post(url, KEY));
 
     expect(response.truncated).toBe(true);
     expect(response.text).toHaveLength(64 * 1024);
@@ -386,7 +395,7 @@ describe('what the client never does', () => {
     server.keepAliveTimeout = 60_000;
     server.on('connection', (socket) => closed.push(new Promise((resolve) => socket.on('close', () => resolve()))));
     const { client } = await clientFor({ retries: 0 });
-    expect((await client.send(post(url, 'k'))).status).toBe(201);
+    expect((await client.send(post(url, KEY))).status).toBe(201);
     expect(closed).toHaveLength(1);
 
     await client.close();
@@ -401,7 +410,7 @@ describe('what the client never does', () => {
     });
     const { client } = await clientFor({ retries: 0 });
 
-    expect(await client.send(post(url, 'k'))).toMatchObject({ status: 500, contentType: '', text: 'oops' });
+    expect(await client.send(post(url, KEY))).toMatchObject({ status: 500, contentType: '', text: 'oops' });
   });
 
   it.each([
@@ -414,7 +423,7 @@ describe('what the client never does', () => {
     });
     const { client } = await clientFor({ retries: 0 });
 
-    const response = await client.send(post(url, 'k'));
+    const response = await client.send(post(url, KEY));
 
     expect(response.truncated).toBe(truncated);
     expect(response.text).toBe('x'.repeat(64 * 1024));
@@ -431,7 +440,7 @@ describe('what the client never does', () => {
     });
     const started = performance.now();
 
-    await expect(client.send(post('https://tracker.test', 'k'))).rejects.toThrow(
+    await expect(client.send(post('https://tracker.test', KEY))).rejects.toThrow(
       /^no answer in time \(tracker\.test through the proxy HTTPS_PROXY/,
     );
     expect(performance.now() - started).toBeLessThan(2000);
@@ -444,7 +453,7 @@ describe('what the client never does', () => {
     const { client } = await clientFor({ retries: 0, timeoutMs: 200 });
     const started = performance.now();
 
-    await expect(client.send(post(`https://127.0.0.1:${(silent.address() as AddressInfo).port}`, 'k'))).rejects.toThrow(
+    await expect(client.send(post(`https://127.0.0.1:${(silent.address() as AddressInfo).port}`, KEY))).rejects.toThrow(
       /^no answer in time/,
     );
     expect(performance.now() - started).toBeLessThan(2000);
@@ -455,7 +464,7 @@ describe('what the client never does', () => {
     const proxyUrl = await listen((_, res) => res.writeHead(407, { 'proxy-authenticate': 'Basic' }).end());
     const { client } = await clientFor({ proxy: { url: new URL(proxyUrl), variable: 'HTTP_PROXY' } });
 
-    await expect(client.send(post('http://tracker.test', 'k'))).rejects.toThrow(
+    await expect(client.send(post('http://tracker.test', KEY))).rejects.toThrow(
       `the proxy HTTP_PROXY (${proxyUrl}) asks for credentials (HTTP 407): put them in HTTP_PROXY as http://user:password@host:port`,
     );
   });

@@ -22,7 +22,7 @@ import {
 } from './helpers/run-action.ts';
 
 const ACTION_YML = readFileSync(join(ROOT, 'action.yml'), 'utf8');
-const BASE = { 'api-key': 'k', 'base-url': 'http://127.0.0.1:1/api', 'artifact-id': '42' };
+const BASE = { 'api-key': 'rd-test-key-6c2f9a1e0d73', 'base-url': 'http://127.0.0.1:1/api', 'artifact-id': '42' };
 
 /**
  * Where the internal `job-status` input's default sits in an action.yml, found as the runner reads

@@ -94,7 +94,12 @@ describe("src/deps/undici.ts's request() is the index's request(url, options)", 
     [
       'a POST to a URL with a query',
       new URL('http://127.0.0.1:8080/api/deployment?dry=1'),
-      { method: 'POST', headers: { 'x-api-key': 'k', 'content-type': 'application/json' }, body: '{"a":1}', signal },
+      {
+        method: 'POST',
+        headers: { 'x-api-key': 'rd-test-key-1c6e8a0f4b97', 'content-type': 'application/json' },
+        body: '{"a":1}',
+        signal,
+      },
       { origin: 'http://127.0.0.1:8080', path: '/api/deployment?dry=1', method: 'POST', body: '{"a":1}' },
     ],
     [

@@ -75,7 +75,7 @@ describe('the worker, while the store does not answer', () => {
       store,
       http: { send: () => Promise.reject(new Error('not sent')), close: () => Promise.resolve() },
       connection: {
-        apiKey: 'k',
+        apiKey: 'rd-test-key-8f3d0b6a4c25',
         baseUrl: new URL('http://127.0.0.1:1/'),
         timeoutMs: 1000,
         retries: 0,

@@ -14,6 +14,7 @@ import {
   startReplica,
 } from '../helpers/receiver-replicas.ts';
 import { INSTALL_TIMEOUT_MS, installedCli, installedSea, runCli } from '../helpers/run-cli.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const changed = new EventEmitter();
 let service: FakeService;
@@ -39,11 +40,6 @@ async function recorded(sha: string, statuses: string[]) {
     });
   }
   return found()[0];
-}
-
-/** Resolves once `done()` holds, asking every 50 ms for 10 s at most (the store has no signal to wait on). */
-async function until(done: () => Promise<boolean>): Promise<void> {
-  for (let asked = 0; !(await done()) && asked < 200; asked++) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 async function replicaOn(store: string, subject: 'npm' | 'sea' = 'npm') {
@@ -72,7 +68,12 @@ describe('replicas on PostgreSQL', () => {
     expect(final?.body).toMatchObject({ artifactName: 'storefront', status: 'STARTED' });
 
     // Each replica's /metrics: its own deliveries, the shared queue (empty once the end is written back).
-    await until(async () => (await getFrom(one.port, '/metrics')).body.includes('report_deployment_queue_depth 0'));
+    // Asked again and again: the store has no signal to wait on.
+    await waitFor(async () => (await getFrom(one.port, '/metrics')).body.includes('report_deployment_queue_depth 0'), {
+      timeoutMs: 10_000,
+      everyMs: 50,
+      what: 'an empty queue on /metrics',
+    });
     const [metricsOne, metricsTwo] = await Promise.all([getFrom(one.port, '/metrics'), getFrom(two.port, '/metrics')]);
     expect(metricsOne.body).toContain('report_deployment_deliveries_total{source="github",verdict="stored"} 1');
     expect(metricsOne.body).toContain('report_deployment_deliveries_total{source="github",verdict="duplicate"} 1');

@@ -10,6 +10,7 @@ import { connectionConfig } from '../../src/receiver/store/postgres-connection.t
 import { SCHEMA_VERSION, type Store, type Work } from '../../src/receiver/store/store.ts';
 import { testDatabase } from '../helpers/postgres.ts';
 import { event, storeContract } from '../helpers/receiver/store-contract.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const opened: Store[] = [];
 afterAll(async () => {
@@ -195,14 +196,15 @@ describe('the PostgreSQL store', () => {
     ];
     // Both wait for the key (seen from outside the holder's transaction, whose view of the activity is fixed).
     let waiting = 0;
-    for (let looked = 0; waiting < 2 && looked < 500; looked++) {
+    const bothWait = async () => {
       const [row] = await sql(
         url,
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
       );
       waiting = Number(row?.n);
-      if (waiting < 2) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+      return waiting >= 2;
+    };
+    await waitFor(bothWait, { timeoutMs: 10_000 }).catch(() => undefined);
     expect(waiting).toBe(2);
     await holder.query('COMMIT');
     await holder.end();

@@ -68,7 +68,7 @@ describe('the worker', () => {
       store,
       http,
       connection: {
-        apiKey: 'k',
+        apiKey: 'rd-test-key-2a9c5e8f1d47',
         baseUrl: new URL('http://127.0.0.1:9/'),
         timeoutMs: 1000,
         retries: 0,

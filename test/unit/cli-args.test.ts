@@ -150,7 +150,7 @@ describe('flag values, by the grammar', () => {
       `unknown flag '--${'x'.repeat(98)}…' for start. See \`report-deployment start --help\`.`,
     ],
     [
-      ['start', '--api-key=k'],
+      ['start', '--api-key=rd-test-key-on-the-command-line'],
       '--api-key is no flag: the key is read only from the environment, never from the command line. Set DEPLOY_TRACKER_API_KEY (in a CI, from a secret variable).',
     ],
     [['start', 'x'], "unexpected argument 'x' (start takes flags only). See `report-deployment start --help`."],

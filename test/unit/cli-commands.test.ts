@@ -404,12 +404,12 @@ describe("the CLI's settings and words", () => {
 
   it('reads the service from the flag over DEPLOY_TRACKER_URL, the key only from DEPLOY_TRACKER_API_KEY, defaults otherwise', () => {
     const source = cliSettings(
-      { 'base-url': 'https://flag', 'api-key': 'never' },
-      { DEPLOY_TRACKER_URL: 'https://env', DEPLOY_TRACKER_API_KEY: 'k' },
+      { 'base-url': 'https://flag', 'api-key': 'rd-flag-key-never-read' },
+      { DEPLOY_TRACKER_URL: 'https://env', DEPLOY_TRACKER_API_KEY: 'rd-test-key-5e0a7c3b9f12' },
     );
     expect([source.get('base-url'), source.get('api-key'), source.get('retries'), source.get('user')]).toEqual([
       'https://flag',
-      'k',
+      'rd-test-key-5e0a7c3b9f12',
       '3',
       '',
     ]);

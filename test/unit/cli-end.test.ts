@@ -54,7 +54,10 @@ describe('endProcess', () => {
 
 describe('main() ends the process as its command line came to', () => {
   const fields = ['--artifact-id', '42', '--user', 'a', '--commit-sha', 'c0ffee', '--branch', 'main', '--dry-run'];
-  const env = { DEPLOY_TRACKER_URL: 'https://tracker.example.com/api', DEPLOY_TRACKER_API_KEY: 'k' };
+  const env = {
+    DEPLOY_TRACKER_URL: 'https://tracker.example.com/api',
+    DEPLOY_TRACKER_API_KEY: 'rd-test-key-9d4b1f6e3c08',
+  };
 
   it('a run whose command died of SIGTERM: by SIGTERM, 143', async () => {
     const result = await runCliInProcess(['run', ...fields, '--', ...fixtureCommand('exit.cjs', 'SIGTERM')], env);

@@ -539,6 +539,7 @@ describe('a stop signal before the command starts: it never does, and the CLI ex
 
   it('while the settings are read: nothing is sent, ever', async () => {
     const result = await run([...FIELDS, '--', ...fixtureCommand('exit.cjs', '0')], { act: (send) => send('SIGTERM') });
+    // "Ever": a request still on its way after the run would arrive within this. An absence has no event.
     await new Promise((resolve) => setTimeout(resolve, 100));
 
     expect(result.code).toBe(143);

@@ -18,7 +18,12 @@ const context: GitHubContext = {
   checkRunId: '7',
 };
 
-const base = { 'api-key': 'k', 'base-url': 'https://t.example', 'timeout-seconds': '10', retries: '3' };
+const base = {
+  'api-key': 'rd-test-key-0b8e4d7c2a61',
+  'base-url': 'https://t.example',
+  'timeout-seconds': '10',
+  retries: '3',
+};
 
 function read(inputs: Record<string, string>, ctx = context, asked = { defaults: 0 }) {
   return readSettingsAndRequest(sourceOf({ ...base, ...inputs }), {}, () => {
