@@ -26,6 +26,7 @@ export type ReceiverArgs =
       store: string | undefined;
       mapping: string | undefined;
       retryHours: number;
+      catchUpSeconds: number;
       settings: Partial<Record<SettingName, string>>;
     }
   | {
@@ -42,7 +43,15 @@ export type ReceiverArgs =
 
 const FLAGS: Record<ReceiverCommandName, { values: string[]; switches: string[] }> = {
   serve: {
-    values: ['listen', 'store', 'mapping', 'retry-hours', Settings.BaseUrl, Settings.TimeoutSeconds],
+    values: [
+      'listen',
+      'store',
+      'mapping',
+      'retry-hours',
+      'catch-up-seconds',
+      Settings.BaseUrl,
+      Settings.TimeoutSeconds,
+    ],
     switches: [Settings.AllowInsecureHttp],
   },
   deliveries: { values: ['store', 'state', 'limit', Settings.DeploymentId, 'from'], switches: ['json'] },
@@ -107,6 +116,13 @@ function serveArgs(values: Map<string, string>, words: string[], store: string |
   if (!/^\d+(\.\d+)?$/.test(hours) || Number(hours) <= 0 || Number(hours) > 24 * 30) {
     throw fail('serve', `--retry-hours must be a number of hours above 0 and at most 720, got ${quote(hours)}.`);
   }
+  const catchUp = values.get('catch-up-seconds') ?? '300';
+  if (!/^\d+$/.test(catchUp) || Number(catchUp) < 10 || Number(catchUp) > 86_400) {
+    throw fail(
+      'serve',
+      `--catch-up-seconds must be a whole number of seconds from 10 to 86400 (a day), got ${quote(catchUp)}.`,
+    );
+  }
   const mapping = values.get('mapping');
   if (mapping === '') throw fail('serve', "--mapping is empty: give the mapping file's path, or leave the flag out.");
   const settings: Partial<Record<SettingName, string>> = {};
@@ -114,7 +130,15 @@ function serveArgs(values: Map<string, string>, words: string[], store: string |
     const value = values.get(name);
     if (value !== undefined) settings[name] = value;
   }
-  return { command: 'serve', listen, store, mapping, retryHours: Number(hours), settings };
+  return {
+    command: 'serve',
+    listen,
+    store,
+    mapping,
+    retryHours: Number(hours),
+    catchUpSeconds: Number(catchUp),
+    settings,
+  };
 }
 
 /** HOST:PORT, [IPv6]:PORT, or :PORT (all addresses). */

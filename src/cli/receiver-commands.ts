@@ -58,6 +58,7 @@ async function runServe(args: Extract<ReceiverArgs, { command: 'serve' }>, env: 
     env,
     log,
     retry: { retryForMs: args.retryHours * 3600_000, maxBackoffMs: 5 * 60_000 },
+    catchUpEveryMs: args.catchUpSeconds * 1000,
     stopSignal,
   });
 }

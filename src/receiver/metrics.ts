@@ -10,6 +10,7 @@ export class Metrics {
   private readonly deliveries = new Map<string, number>();
   private readonly calls = new Map<CallResult, number>();
   private keyRefused = false;
+  private readonly catchUps = new Map<string, number>();
 
   delivery(source: SourceName, verdict: Verdict): void {
     const key = `${source}\u0000${verdict}`;
@@ -18,6 +19,12 @@ export class Metrics {
 
   call(result: CallResult): void {
     this.calls.set(result, (this.calls.get(result) ?? 0) + 1);
+  }
+
+  /** What a catch-up pass of `source` found, got in, or that it failed. */
+  catchUp(source: SourceName, result: 'found' | 'fetched' | 'failed', count: number): void {
+    const key = `${source}\u0000${result}`;
+    this.catchUps.set(key, (this.catchUps.get(key) ?? 0) + count);
   }
 
   /** Whether the service refuses the API key now (the worker's keyState). */
@@ -56,6 +63,15 @@ export class Metrics {
       '1 while the service refuses the API key (nothing is recorded; deliveries are still taken and kept), else 0.',
     );
     lines.push(`report_deployment_api_key_refused ${this.keyRefused ? 1 : 0}`);
+    family(
+      'report_deployment_catch_up_total',
+      'counter',
+      'Catch-up: events a sender held that the store did not (found), got in (fetched), and passes that failed.',
+    );
+    for (const [key, count] of [...this.catchUps].sort()) {
+      const [source, result] = key.split('\u0000');
+      lines.push(`report_deployment_catch_up_total{source="${source}",result="${result}"} ${count}`);
+    }
     return `${lines.join('\n')}\n`;
   }
 }

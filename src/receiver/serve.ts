@@ -9,6 +9,7 @@ import { showControls } from '../core/log.js';
 import type { Log } from '../core/log.js';
 import type { Connection } from '../core/settings.js';
 import type { Words } from '../core/words.js';
+import { readCatchUp, startCatchUp } from './catch-up/index.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './failure.js';
 import { Metrics } from './metrics.js';
 import {
@@ -27,6 +28,9 @@ type Env = Record<string, string | undefined>;
 /** The whole stop, from the signal to the exit. */
 const STOP_MS = 10_000;
 
+/** How often catch-up asks each sender, where --catch-up-seconds is not given. */
+export const DEFAULT_CATCH_UP_MS = 300_000;
+
 interface ServeOptions {
   listen: { host: string; port: number };
   /** An SQLite file's path, or a PostgreSQL URL. */
@@ -41,6 +45,8 @@ interface ServeOptions {
   env: Env;
   log: Log & { error(text: string): void };
   retry?: RetryPolicy;
+  /** `--catch-up-seconds`: how often each sender whose API variables are set is asked what was missed. */
+  catchUpEveryMs?: number;
   limits?: ServerLimits;
   /** Resolves to the signal that stops the receiver (SIGTERM, SIGINT). */
   stopSignal: Promise<string>;
@@ -59,6 +65,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     throw new ConfigError('serve', `has no source enabled: set the secret of at least one (${variables}).`);
   }
   const mapEvents = await mappingOf(options);
+  const catchUpSources = readCatchUp(options.env);
   const store = openStore(options.store, {
     sole: true,
     // The worker logs the holds it decides; these the store decides at a claim (a create left `sending`).
@@ -110,6 +117,12 @@ export async function serve(options: ServeOptions): Promise<number> {
   log.info(
     `listening on ${address.address}:${address.port} (${enabled.map((entry) => `/webhooks/${entry.source.name}`).join(', ')}); store ${store.engine} ${shownStore(options.store)}`,
   );
+  const catchUp = startCatchUp({
+    sources: catchUpSources(store),
+    everyMs: options.catchUpEveryMs ?? DEFAULT_CATCH_UP_MS,
+    log,
+    metrics,
+  });
   const signal = await options.stopSignal;
   const started = Date.now();
   log.info(`${signal}: taking no more deliveries; finishing those under way`);
@@ -119,6 +132,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   const left = () => Math.max(0, STOP_MS - 1000 - (Date.now() - started));
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, left() / 2).unref())]);
   server.closeAllConnections();
+  catchUp.stop();
   await worker.stop(left());
   await store.close();
   await http.close();

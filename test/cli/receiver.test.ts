@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { application, historyEntry, startFakeArgoCd } from '../helpers/fake-argocd-api.ts';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../helpers/fake-service.ts';
 import {
   argocdDelivery,
@@ -540,6 +541,72 @@ describe('serve, after a Flux deployment it never heard', () => {
     expect(service.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
     second.child.kill('SIGTERM');
     expect((await second.ended).exitCode).toBe(0);
+  });
+});
+
+describe('serve, catching up on Argo CD syncs it never heard', () => {
+  it("records a sync made while it was down, once, from Argo CD's history; the syncs before catch-up began are not sent", async () => {
+    const { service, until } = await fakeService();
+    const token = 'argocd-api-token-3f9a71c2e8d4';
+    const argo = await startFakeArgoCd(token);
+    const store = freshStore();
+    const [old, missed] = ['1f2e3d4c5b6a79881726354433221100ffeeddcc', '9a8b7c6d5e4f30211203948576abcdef01234567'];
+    const uid = '4b1d2c7e-5f60-4a89-9b0c-1d2e3f405162';
+    argo.applications = [application(uid, 'guestbook', { history: [historyEntry(0, Date.now() - 3_600_000, old)] })];
+    const env = { ...SOURCE_ENV, ARGOCD_SERVER: argo.url, ARGOCD_AUTH_TOKEN: token };
+    try {
+      const first = await serve(service, store, { env });
+      await first.logged(
+        /Argo CD catch-up \(127\.0\.0\.1:\d+\): 0 syncs not held, 0 got in; 1 from before catch-up began/,
+      );
+      first.child.kill('SIGTERM');
+      const stopped = await first.ended;
+      expect(stopped.exitCode).toBe(0);
+      // While the receiver is down, Argo CD syncs a new revision (ended now, after the first pass): its
+      // notification is lost.
+      argo.applications = [
+        application(uid, 'guestbook', {
+          history: [historyEntry(0, Date.now() - 3_600_000, old), historyEntry(1, Date.now() - 20_000, missed)],
+        }),
+      ];
+      const second = await serve(service, store, { env, args: ['--catch-up-seconds', '10'] });
+      await until(() => service.deployments.size === 1);
+      await second.logged(/Argo CD catch-up \(127\.0\.0\.1:\d+\): 1 sync not held, 1 got in/);
+      const [recorded] = [...service.deployments.values()];
+      expect(recorded?.statuses).toEqual(['SUCCEEDED']);
+      expect(recorded?.body).toMatchObject({ artifactName: 'guestbook', version: missed, environment: 'Staging' });
+      const metrics = await (await fetch(`http://127.0.0.1:${second.port}/metrics`)).text();
+      expect(metrics).toContain('report_deployment_catch_up_total{source="argocd",result="fetched"} 1');
+      second.child.kill('SIGTERM');
+      const ended = await second.ended;
+      expect(ended.exitCode).toBe(0);
+      expect(service.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+      for (const output of [stopped.stderr, ended.stderr, metrics]) expect(output).not.toContain(token);
+      expect(argo.requests.every((request) => request.authorization === `Bearer ${token}`)).toBe(true);
+    } finally {
+      await argo.close();
+    }
+  });
+
+  it('refuses to start on ARGOCD_AUTH_TOKEN without ARGOCD_SERVER, naming the variable, and on a bad --catch-up-seconds', async () => {
+    const { service } = await fakeService();
+    const base = { DEPLOY_TRACKER_URL: service.url, DEPLOY_TRACKER_API_KEY: service.apiKey, ...SOURCE_ENV };
+    const lone = await runCli(['serve', '--listen', '127.0.0.1:0', '--store', freshStore()], {
+      env: { ...base, ARGOCD_AUTH_TOKEN: 'argocd-api-token-3f9a71c2e8d4' },
+      killAfterMs: 25_000,
+    });
+    expect(lone.exitCode, lone.stderr).toBe(2);
+    expect(lone.stderr).toContain('Environment variable ARGOCD_SERVER');
+    expect(lone.stderr).not.toContain('argocd-api-token-3f9a71c2e8d4');
+    const often = await runCli(
+      ['serve', '--listen', '127.0.0.1:0', '--store', freshStore(), '--catch-up-seconds', '1'],
+      {
+        env: base,
+        killAfterMs: 25_000,
+      },
+    );
+    expect(often.exitCode).toBe(2);
+    expect(often.stderr).toContain('--catch-up-seconds must be a whole number of seconds from 10 to 86400');
   });
 });
 

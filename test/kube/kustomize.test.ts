@@ -40,8 +40,8 @@ const DOCUMENTED_RSS_MIB = Number(
   /old space bounded[^|]*\|[^|]*→ ([\d.]+) MiB \|/.exec(readFileSync(join(ROOT, 'docs/performance.md'), 'utf8'))?.[1],
 );
 
-/** The variables catch-up (issue 33) reads: the senders' API tokens. */
-const CATCH_UP_VARIABLES = ['GITHUB_TOKEN', 'GITLAB_TOKEN', 'ARGOCD_AUTH_TOKEN'];
+/** The variables catch-up reads (Argo CD's) and will read (GitHub's, GitLab's): the senders' APIs. */
+const CATCH_UP_VARIABLES = ['GITHUB_TOKEN', 'GITLAB_TOKEN', 'ARGOCD_SERVER', 'ARGOCD_AUTH_TOKEN'];
 
 const MODELS = {
   'apps/v1 Deployment': Deployment,

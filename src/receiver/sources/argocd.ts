@@ -49,8 +49,27 @@ function parseArgoCd(request: IncomingRequest): Parsed {
   // and the trigger make the delivery one (a PreSync hook's second on-sync-running is a duplicate).
   const deliveryId = derivedId('argocd', uid, startedAt, decided.status ?? decided.reason, trigger);
   if (!decided.status) return { verdict: 'ignored', deliveryId, reason: decided.reason };
+  const made = syncEvent(body, decided.status);
+  if ('reason' in made) return { verdict: 'invalid', reason: made.reason };
+  // When the sync ended (or started): a degraded application's notification may come long after
+  // its sync, and carries no time of its own.
+  const sentAt =
+    trigger === 'on-health-degraded' ? undefined : rfc3339(firstOf(text(body, 'operation', 'finishedAt'), startedAt));
+  return { verdict: 'accepted', deliveryId, events: [made.event], sentAt };
+}
+
+/**
+ * The deployment event of one sync, from a body in the shape the shipped template renders: the
+ * webhook's, and catch-up's (catch-up/argocd-events.ts), which renders Argo CD's own record of a
+ * sync into that shape so that both give the same key and fields.
+ */
+export function syncEvent(body: unknown, status: DeploymentStatus): { event: DeploymentEvent } | { reason: string } {
+  const uid = kubernetesUid(text(body, 'app', 'uid'));
+  const name = text(body, 'app', 'name');
+  if (!uid || !name) return { reason: 'app.uid (a Kubernetes uid) and app.name are required' };
+  const startedAt = text(body, 'operation', 'startedAt');
   if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/.test(startedAt)) {
-    return { verdict: 'invalid', reason: 'operation.startedAt (RFC 3339, UTC) is required to tie a sync to its end' };
+    return { reason: 'operation.startedAt (RFC 3339, UTC) is required to tie a sync to its end' };
   }
   // What the operation synced, else (while it runs) what it syncs, else what the application is synced to.
   const revision = firstOf(
@@ -59,13 +78,14 @@ function parseArgoCd(request: IncomingRequest): Parsed {
     text(body, 'operation', 'syncingRevision'),
     text(body, 'syncRevision'),
   );
-  if (!revision) return { verdict: 'invalid', reason: 'the body names no revision' };
+  if (!revision) return { reason: 'the body names no revision' };
   const namespace = text(body, 'app', 'namespace');
   const object = namespace ? `${namespace}/${name}` : name;
+  const trigger = text(body, 'trigger');
   const argocdUrl = text(body, 'argocdUrl').replace(/\/+$/, '');
   const event: DeploymentEvent = {
     key: `argocd:${uid}:${startedAt}`,
-    status: decided.status,
+    status,
     object,
     fields: {
       artifactName: firstOf(text(body, 'app', 'artifact'), name),
@@ -81,11 +101,7 @@ function parseArgoCd(request: IncomingRequest): Parsed {
       ...optional('link', /^https?:\/\//.test(argocdUrl) ? `${argocdUrl}/applications/${object}?operation=true` : ''),
     },
   };
-  // When the sync ended (or started): a degraded application's notification may come long after
-  // its sync, and carries no time of its own.
-  const sentAt =
-    trigger === 'on-health-degraded' ? undefined : rfc3339(firstOf(text(body, 'operation', 'finishedAt'), startedAt));
-  return { verdict: 'accepted', deliveryId, events: [bounded(event)], sentAt };
+  return { event: bounded(event) };
 }
 
 type Decision = { status: DeploymentStatus; reason?: never } | { status?: never; reason: string };

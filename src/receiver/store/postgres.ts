@@ -11,6 +11,7 @@ import type { DeploymentStatus } from '../../core/constants.js';
 import { toRecord, type ItemRow } from './item-record.js';
 import { acceptBatch } from './postgres-accept.js';
 import { applyOutcome, setItem } from './postgres-outcome.js';
+import { postgresCatchUpMarks } from './postgres-catch-up-marks.js';
 import { claimKeys } from './postgres-claim.js';
 import { shownStore } from './shown.js';
 import { connectionConfig, describe, poolBounds, QUERY_TIMEOUT_MS } from './postgres-connection.js';
@@ -133,6 +134,7 @@ export function openPostgresStore(
 
   return {
     engine: 'postgres',
+    ...postgresCatchUpMarks(pool),
     accept(delivery) {
       if (holdsNul(delivery))
         return Promise.reject(new Error('the delivery holds a NUL character, which PostgreSQL cannot store'));

@@ -6,6 +6,7 @@ import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent, EventFields, SourceName } from '../event.js';
 import { toRecord, type ItemRow } from './item-record.js';
 import { seenAfter, skipReason, type LastSeen } from './rules.js';
+import { sqliteCatchUpMarks } from './sqlite-catch-up-marks.js';
 import type { DatabaseSync } from './sqlite-load.js';
 import { type Hold, holdStore, openDatabase } from './sqlite-open.js';
 import { applyOutcome } from './sqlite-outcome.js';
@@ -201,6 +202,7 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
 
   return {
     engine: 'sqlite',
+    ...sqliteCatchUpMarks(db),
     accept(delivery) {
       return new Promise((resolve, reject) => {
         waiting.push({ delivery, resolve, reject });

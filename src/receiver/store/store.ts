@@ -20,6 +20,7 @@
 import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentId } from '../../core/ids.js';
 import type { DeploymentEvent, EventFields, SourceName } from '../event.js';
+import type { CatchUpMarks } from './catch-up-marks.js';
 
 /** The schema version this code reads and writes; an engine migrates an older store up to it. */
 export const SCHEMA_VERSION = 2;
@@ -124,7 +125,8 @@ export interface StoreStats {
 /** What an operator's `retry` or `resolve` did to an item, or why it did nothing. */
 export type OperatorAnswer = { ok: true; record: ItemRecord } | { ok: false; reason: string };
 
-export interface Store {
+/** Catch-up's marks (catch-up-marks.ts) are kept in the store, beside what they guard. */
+export interface Store extends CatchUpMarks {
   /** "sqlite" or "postgres": for messages and metrics. */
   readonly engine: string;
   /** Commits the delivery before it resolves (deliveries arriving together share one commit). */
