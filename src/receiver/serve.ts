@@ -118,7 +118,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     `listening on ${address.address}:${address.port} (${enabled.map((entry) => `/webhooks/${entry.source.name}`).join(', ')}); store ${store.engine} ${shownStore(options.store)}`,
   );
   const catchUp = startCatchUp({
-    sources: catchUpSources(store),
+    sources: catchUpSources({ store, mapEvents, stored: () => worker.wake() }),
     everyMs: options.catchUpEveryMs ?? DEFAULT_CATCH_UP_MS,
     log,
     metrics,

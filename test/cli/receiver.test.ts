@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { application, historyEntry, startFakeArgoCd } from '../helpers/fake-argocd-api.ts';
+import { fakeDelivery, startFakeGithub } from '../helpers/fake-github-api.ts';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../helpers/fake-service.ts';
 import {
   argocdDelivery,
@@ -607,6 +608,46 @@ describe('serve, catching up on Argo CD syncs it never heard', () => {
     );
     expect(often.exitCode).toBe(2);
     expect(often.stderr).toContain('--catch-up-seconds must be a whole number of seconds from 10 to 86400');
+  });
+});
+
+describe('serve, catching up on GitHub deliveries that failed', () => {
+  it("reads back what GitHub failed to deliver while it was down, records it once, and takes GitHub's own redelivery as a duplicate", async () => {
+    const { service, until } = await fakeService();
+    const token = 'ghp_CatchUpToken8f2a61b9c04d7e35aa1';
+    const github = await startFakeGithub(token);
+    const hook = 'repos/octo-org/shop-web/hooks/4081';
+    const [started, ended] = [deploymentStatus('in_progress', 9601), deploymentStatus('success', 9601)];
+    const guidOf = (delivery: typeof started) => delivery.headers['x-github-delivery'] as string;
+    github.hooks.set(
+      hook,
+      [started, ended].map((delivery, index) =>
+        fakeDelivery(guidOf(delivery), JSON.parse(delivery.body.toString()) as object, {
+          at: Date.now() - 60_000 + index * 1000,
+        }),
+      ),
+    );
+    try {
+      const receiver = await serve(service, freshStore(), {
+        env: { ...SOURCE_ENV, GITHUB_HOOKS: hook, GITHUB_TOKEN: token, GITHUB_API_URL: github.url },
+      });
+      await until(() => [...service.deployments.values()].some(({ statuses }) => statuses.length === 2));
+      await receiver.logged(/GitHub catch-up \(127\.0\.0\.1:\d+, 1 hook\): 2 failed deliveries not held, 2 got in/);
+      const [recorded] = [...service.deployments.values()];
+      expect(service.deployments.size).toBe(1);
+      expect(recorded?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+      // GitHub's own redelivery of the same delivery (an operator's click) arrives signed, with its guid.
+      expect(await post(receiver.port, ended)).toMatchObject({ status: 200 });
+      const metrics = await (await fetch(`http://127.0.0.1:${receiver.port}/metrics`)).text();
+      expect(metrics).toContain('report_deployment_catch_up_total{source="github",result="fetched"} 2');
+      receiver.child.kill('SIGTERM');
+      const stopped = await receiver.ended;
+      expect(stopped.exitCode).toBe(0);
+      expect(service.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+      for (const output of [stopped.stderr, metrics]) expect(output).not.toContain(token);
+    } finally {
+      await github.close();
+    }
   });
 });
 

@@ -10,7 +10,7 @@ import type { CatchUpMarks } from '../store/catch-up-marks.js';
 import type { Store } from '../store/store.js';
 import { type ArgoCdCatchUpConfig, SERVER_VARIABLE, TOKEN_VARIABLE } from './argocd-config.js';
 import { caughtUpSyncs, NotAnApplicationList } from './argocd-events.js';
-import { boundedGet, type GetOptions, MAX_ANSWER_BYTES } from './argocd-get.js';
+import { boundedGet, type GetOptions, MAX_ANSWER_BYTES, waitAsked } from './bounded-get.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -152,16 +152,6 @@ async function applications(config: ArgoCdCatchUpConfig, deps: ArgoCdPassDeps, n
   const value = parseJson(answer.body);
   if (value === undefined) return failure('malformed', `${where(config)} answered 200 with a body that is no JSON`);
   return { value };
-}
-
-/** The longest wait a Retry-After sets: a value of days is a mistake, not a reason to stop catching up. */
-const LONGEST_WAIT_MS = 3_600_000;
-
-/** `Retry-After` (seconds, or an HTTP date) in ms, at most an hour; undefined where it is absent or no time. */
-function waitAsked(header: string | undefined, now: number): number | undefined {
-  const value = header?.trim() ?? '';
-  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : value ? Date.parse(value) - now : Number.NaN;
-  return Number.isNaN(ms) ? undefined : Math.min(LONGEST_WAIT_MS, Math.max(0, ms));
 }
 
 function where(config: ArgoCdCatchUpConfig): string {

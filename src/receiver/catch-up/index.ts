@@ -1,27 +1,51 @@
 // The senders catch-up can read, each enabled by its own API variables (none set: no catch-up for it):
 // read as the receiver starts, so that a mistake stops it before anything listens.
-import type { Store } from '../store/store.js';
+import type { MapEvents } from '../server.js';
+import type { AcceptResult, NewDelivery, Store } from '../store/store.js';
 import { argocdCatchUpPass, describeArgoCdPass } from './argocd.js';
 import { readArgoCdCatchUp } from './argocd-config.js';
+import { githubCatchUpPass } from './github.js';
+import { readGithubCatchUp } from './github-config.js';
 import type { CatchUpSource } from './runner.js';
 
 export { startCatchUp, type CatchUpRunner } from './runner.js';
 
 type Env = Record<string, string | undefined>;
 
-/** Each enabled sender's pass, given the store it gets into; throws a ConfigError naming the variable at fault. */
-export function readCatchUp(env: Env): (store: Store) => CatchUpSource[] {
+interface Receiver {
+  store: Store;
+  /** The mapping file's artifact and environment, as the webhook routes apply them. */
+  mapEvents: MapEvents | undefined;
+  /** Something was stored: the worker starts on it now. */
+  stored: () => void;
+}
+
+/** Each enabled sender's pass, given the receiver it gets into; throws a ConfigError naming the variable at fault. */
+export function readCatchUp(env: Env): (receiver: Receiver) => CatchUpSource[] {
   const argocd = readArgoCdCatchUp(env);
-  return (store) =>
-    argocd === undefined
-      ? []
-      : [
-          {
-            name: 'argocd',
-            pass: async () => {
-              const pass = await argocdCatchUpPass(argocd, { store, marks: store, env });
-              return { ...pass, line: describeArgoCdPass(argocd, pass) };
-            },
-          },
-        ];
+  const github = readGithubCatchUp(env);
+  return ({ store, mapEvents, stored }) => {
+    // What a pass finds goes in as a webhook's delivery would: mapped, stored, and the worker woken.
+    const accept = async (delivery: NewDelivery): Promise<AcceptResult> => {
+      const events = mapEvents ? mapEvents(delivery.source, delivery.events) : delivery.events;
+      const result = await store.accept({ ...delivery, events });
+      if (result.kind === 'stored') stored();
+      return result;
+    };
+    const sources: CatchUpSource[] = [];
+    if (github)
+      sources.push({
+        name: 'github',
+        pass: () => githubCatchUpPass(github, { holds: (source, id) => store.holds(source, id), accept, env }),
+      });
+    if (argocd)
+      sources.push({
+        name: 'argocd',
+        pass: async () => {
+          const pass = await argocdCatchUpPass(argocd, { store: { accept }, marks: store, env });
+          return { ...pass, line: describeArgoCdPass(argocd, pass) };
+        },
+      });
+    return sources;
+  };
 }

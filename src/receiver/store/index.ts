@@ -61,6 +61,7 @@ function openPostgres(url: string, options: StoreOptions): Store {
     stats: () => loading.then((store) => store.stats()),
     prune: (olderThanMs) => loading.then((store) => store.prune(olderThanMs)),
     ping: () => loading.then((store) => store.ping()),
+    holds: (source, deliveryId) => loading.then((store) => store.holds(source, deliveryId)),
     markOf: (source, name, now) => loading.then((store) => store.markOf(source, name, now)),
     close: () => loading.then((store) => store.close()),
   };

@@ -255,6 +255,14 @@ export function openPostgresStore(
         failed: Number(row?.failed ?? 0),
       };
     },
+    async holds(source, deliveryId) {
+      await ready();
+      const { rowCount } = await pool.query(`SELECT 1 FROM ${S}.deliveries WHERE source = $1 AND delivery_id = $2`, [
+        source,
+        deliveryId,
+      ]);
+      return (rowCount ?? 0) > 0;
+    },
     async ping() {
       // A write, committed: ready means a delivery would be stored (a full disk refuses this too).
       await transaction((db) => db.query(PING, [String(now())]));

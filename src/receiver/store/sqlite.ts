@@ -16,6 +16,8 @@ import { migrate } from './sqlite-schema.js';
 import { acceptOne } from './sqlite-accept.js';
 import type { AcceptResult, ItemState, NewDelivery, OperatorAnswer, Store, StoreOptions, Work } from './store.js';
 
+const HOLDS = 'SELECT 1 FROM deliveries WHERE source = ? AND delivery_id = ?';
+
 interface Pending {
   delivery: NewDelivery;
   resolve: (result: AcceptResult) => void;
@@ -305,6 +307,9 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     },
     prune(olderThanMs) {
       return prune(now() - olderThanMs);
+    },
+    holds(source, deliveryId) {
+      return settle(() => db.prepare(HOLDS).get(source, deliveryId) !== undefined);
     },
     ping() {
       // A write, committed: ready means a delivery would be stored (a full disk refuses this too).

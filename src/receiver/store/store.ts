@@ -155,6 +155,8 @@ export interface Store extends CatchUpMarks {
    * deleted. Pending, sending, held and failed items stay, whatever their age.
    */
   prune(olderThanMs: number): Promise<number>;
+  /** Whether a delivery of `source` with this id is stored (catch-up asks before it fetches one). */
+  holds(source: SourceName, deliveryId: string): Promise<boolean>;
   /** Resolves when the store answers (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

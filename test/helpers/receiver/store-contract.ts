@@ -69,6 +69,18 @@ export function storeContract(name: string, engine: Engine): void {
       store.accept({ source: 'github', deliveryId, events });
     const LEASE = 30_000;
 
+    it('says whether it holds a delivery, by its source and id (catch-up asks before it fetches one)', async () => {
+      const { store } = await fresh();
+      expect(await store.holds('github', 'd1')).toBe(false);
+      await accept(store, 'd1', event('k1', 'STARTED'));
+      expect(await store.holds('github', 'd1')).toBe(true);
+      expect(await store.holds('gitlab', 'd1')).toBe(false);
+      expect(await store.holds('github', 'd2')).toBe(false);
+      // A delivery whose every event is skipped keeps its id: it is held.
+      await accept(store, 'd3', event('k1', 'STARTED'));
+      expect(await store.holds('github', 'd3')).toBe(true);
+    });
+
     it('stores a delivery once: a second with its id stores nothing, another source with it stores', async () => {
       const { store } = await fresh();
       expect(await accept(store, 'd1', event('k1', 'STARTED'))).toBe('stored');

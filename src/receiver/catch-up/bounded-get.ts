@@ -21,7 +21,14 @@ export interface GetOptions {
 }
 
 export type GetAnswer =
-  | { kind: 'answer'; status: number; retryAfter: string | undefined; body: Buffer }
+  | {
+      kind: 'answer';
+      status: number;
+      retryAfter: string | undefined;
+      /** Each header's first value, by its lower-case name (GitHub's `link`, `x-ratelimit-reset`). */
+      headers: Record<string, string>;
+      body: Buffer;
+    }
   /** The answer was longer than `maxBytes`: not read further. */
   | { kind: 'too-large'; status: number }
   /** No answer: a network failure or the time ran out, in words. */
@@ -36,13 +43,12 @@ export async function boundedGet(url: URL, options: GetOptions): Promise<GetAnsw
     const response = await request(url, { method: 'GET', headers: options.headers, dispatcher, signal });
     const body = await readUpTo(response.body as AsyncIterable<Buffer>, maxBytes);
     if (!body) return { kind: 'too-large', status: response.statusCode };
-    const retryAfter = response.headers['retry-after'];
-    return {
-      kind: 'answer',
-      status: response.statusCode,
-      retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
-      body,
-    };
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      const first = Array.isArray(value) ? value[0] : value;
+      if (first !== undefined) headers[name.toLowerCase()] = first;
+    }
+    return { kind: 'answer', status: response.statusCode, retryAfter: headers['retry-after'], headers, body };
   } catch (error) {
     const failure = describeNetworkError(error, url.host, proxy, options.addressVariable);
     return { kind: 'unreachable', reason: signal.aborted ? `no answer within ${timeoutMs / 1000} s` : failure.text };
@@ -61,4 +67,14 @@ async function readUpTo(body: AsyncIterable<Buffer>, limit: number): Promise<Buf
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+/** The longest wait a Retry-After sets: a value of days is a mistake, not a reason to stop catching up. */
+const LONGEST_WAIT_MS = 3_600_000;
+
+/** `Retry-After` (seconds, or an HTTP date) in ms, at most an hour; undefined where it is absent or no time. */
+export function waitAsked(header: string | undefined, now: number): number | undefined {
+  const value = header?.trim() ?? '';
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : value ? Date.parse(value) - now : Number.NaN;
+  return Number.isNaN(ms) ? undefined : Math.min(LONGEST_WAIT_MS, Math.max(0, ms));
 }

@@ -1,0 +1,196 @@
+// GitHub's catch-up pass: GitHub never sends a failed delivery again by itself, but it keeps each
+// webhook's deliveries for 3 days. Each pass lists them (newest first, following the cursor in
+// `Link`), and every `deployment_status` delivery that no attempt got a 2xx for, and that the store
+// does not hold, is read back over the authenticated API (`GET .../deliveries/{id}`: its headers and
+// payload) and taken as the webhook would have been: the same parse, keys and store, under the same
+// delivery id (its `guid`), so a late or redelivered webhook of it is a duplicate, and vice versa.
+// Read rather than redelivered: a redelivery needs the receiver reachable from GitHub, which is
+// what failed in the first place.
+import { scrubber } from '../../core/secret.js';
+import type { IncomingRequest, SourceName } from '../event.js';
+import { parseGithub } from '../sources/github.js';
+import { clean, parseJson, text } from '../sources/fields.js';
+import type { AcceptResult, NewDelivery } from '../store/store.js';
+import { boundedGet, type GetAnswer, type GetOptions, waitAsked } from './bounded-get.js';
+import { API_VARIABLE, type GithubCatchUpConfig, TOKEN_VARIABLE } from './github-config.js';
+import type { PassReport } from './runner.js';
+
+type Env = Record<string, string | undefined>;
+
+/** How far back GitHub keeps a hook's deliveries. */
+export const GITHUB_WINDOW_MS = 3 * 24 * 3600_000;
+/** The most pages of deliveries one pass reads of a hook. */
+export const MAX_PAGES = 100;
+
+export interface GithubPassDeps {
+  /** Whether the store holds the delivery `deliveryId` of `source`. */
+  holds(source: SourceName, deliveryId: string): Promise<boolean>;
+  /** Takes a delivery as the webhook route does (its mapping applied, the worker woken). */
+  accept(delivery: NewDelivery): Promise<AcceptResult>;
+  env: Env;
+  now?: () => number;
+  limits?: Pick<GetOptions, 'maxBytes' | 'timeoutMs'>;
+}
+
+interface Listed {
+  /** Each delivery no attempt got a 2xx for, by guid: the id of its newest attempt, and when it was first sent. */
+  failed: Map<string, { id: number; at: number }>;
+}
+
+export async function githubCatchUpPass(config: GithubCatchUpConfig, deps: GithubPassDeps): Promise<PassReport> {
+  const now = deps.now ?? Date.now;
+  const counts = { found: 0, fetched: 0 };
+  const failures: string[] = [];
+  let retryAfterMs: number | undefined;
+  for (const hook of config.hooks) {
+    const listed = await list(config, deps, hook, now());
+    if ('failure' in listed) {
+      failures.push(listed.failure);
+      retryAfterMs = Math.max(retryAfterMs ?? 0, listed.retryAfterMs ?? 0) || undefined;
+      continue;
+    }
+    // Oldest first, as GitHub sent them: a deployment's start before its end.
+    const oldestFirst = [...listed.failed].sort(([, a], [, b]) => a.at - b.at);
+    for (const [guid, { id }] of oldestFirst) {
+      if (await deps.holds('github', guid)) continue;
+      counts.found++;
+      const got = await fetchOne(config, deps, hook, guid, id);
+      if (got === true) counts.fetched++;
+      else if (got !== false) failures.push(got);
+    }
+  }
+  const parts = [
+    `${counts.found} failed deliver${counts.found === 1 ? 'y' : 'ies'} not held, ${counts.fetched} got in`,
+  ];
+  if (failures.length) parts.push(`stopped: ${failures.slice(0, 3).join('; ')}`);
+  const line = `GitHub catch-up (${config.instance}, ${config.hooks.length} hook${config.hooks.length === 1 ? '' : 's'}): ${parts.join('; ')}`;
+  return {
+    ...counts,
+    line: scrubber(config.token)(line),
+    ...(failures.length
+      ? { failure: { reason: scrubber(config.token)(failures.join('; ')), ...(retryAfterMs ? { retryAfterMs } : {}) } }
+      : {}),
+  };
+}
+
+/** The hook's deliveries of the last 3 days that no attempt got a 2xx for, or why there are none. */
+async function list(
+  config: GithubCatchUpConfig,
+  deps: GithubPassDeps,
+  hook: string,
+  now: number,
+): Promise<Listed | { failure: string; retryAfterMs?: number }> {
+  const received = new Set<string>();
+  const failed = new Map<string, { id: number; at: number }>();
+  let url: URL | undefined = new URL(`${hook}/deliveries?per_page=100`, config.api);
+  for (let page = 0; url; page++) {
+    if (page === MAX_PAGES)
+      return { failure: `${hook}: more than ${MAX_PAGES} pages of deliveries; read the first ${MAX_PAGES}` };
+    const answer = await get(config, deps, url);
+    const refused = refusal(answer, hook, now);
+    if (refused) return refused;
+    const deliveries = parseJson((answer as Extract<GetAnswer, { kind: 'answer' }>).body);
+    if (!Array.isArray(deliveries)) return { failure: `${hook}: the deliveries are not a JSON array` };
+    let older = false;
+    for (const delivery of deliveries as unknown[]) {
+      const { guid, id, event, statusCode, at } = deliveryOf(delivery);
+      if (at < now - GITHUB_WINDOW_MS) older = true;
+      if (!guid || event !== 'deployment_status' || at < now - GITHUB_WINDOW_MS) continue;
+      if (statusCode >= 200 && statusCode < 300) received.add(guid);
+      // Newest first: the first seen of a guid is its newest attempt, the last its first.
+      else failed.set(guid, { id: failed.get(guid)?.id ?? id, at });
+    }
+    url = older ? undefined : nextPage((answer as Extract<GetAnswer, { kind: 'answer' }>).headers.link, config.api);
+  }
+  for (const guid of received) failed.delete(guid);
+  return { failed };
+}
+
+/** One failed delivery read back and taken; true when stored, false when there was nothing to store, else why not. */
+async function fetchOne(
+  config: GithubCatchUpConfig,
+  deps: GithubPassDeps,
+  hook: string,
+  guid: string,
+  id: number,
+): Promise<boolean | string> {
+  const answer = await get(config, deps, new URL(`${hook}/deliveries/${id}`, config.api));
+  const refused = refusal(answer, hook, deps.now?.() ?? Date.now());
+  if (refused) return refused.failure;
+  const detail = parseJson((answer as Extract<GetAnswer, { kind: 'answer' }>).body) as {
+    request?: { headers?: unknown; payload?: unknown };
+  };
+  if (typeof detail?.request?.payload !== 'object' || detail.request.payload === null)
+    return `${hook}: delivery ${id} has no request payload`;
+  const parsed = parseGithub(requestOf(config, guid, detail.request.payload));
+  if (parsed.verdict !== 'accepted') return false;
+  const result = await deps.accept({ source: 'github', deliveryId: guid, events: parsed.events });
+  return result.kind === 'stored';
+}
+
+/** The delivery as the webhook would have brought it: its id, its event, the GitHub it came from, its payload. */
+function requestOf(config: GithubCatchUpConfig, guid: string, payload: object): IncomingRequest {
+  const headers: Record<string, string> = { 'x-github-delivery': guid, 'x-github-event': 'deployment_status' };
+  if (config.instance !== 'github.com') headers['x-github-enterprise-host'] = config.instance;
+  return { headers, body: Buffer.from(JSON.stringify(payload)), now: Date.now() };
+}
+
+function get(config: GithubCatchUpConfig, deps: GithubPassDeps, url: URL): Promise<GetAnswer> {
+  return boundedGet(url, {
+    headers: {
+      authorization: `Bearer ${config.token}`,
+      accept: 'application/vnd.github+json',
+      'x-github-api-version': '2022-11-28',
+      'user-agent': 'report-deployment',
+    },
+    env: deps.env,
+    addressVariable: API_VARIABLE,
+    ...deps.limits,
+  });
+}
+
+/** Why an answer gives nothing to read (refused, rate-limited, too large, unreachable); undefined for a 200. */
+function refusal(answer: GetAnswer, hook: string, now: number): { failure: string; retryAfterMs?: number } | undefined {
+  if (answer.kind === 'unreachable') return { failure: `${hook}: ${answer.reason}` };
+  if (answer.kind === 'too-large') return { failure: `${hook}: an answer over the size a pass reads` };
+  const { status, headers } = answer;
+  if (status === 200) return undefined;
+  // GitHub's own words for an error (`{"message": ...}`), short; nothing where it gives none.
+  const said = clean(text(parseJson(answer.body.subarray(0, 64 * 1024)), 'message'), 200);
+  const why = `${hook}: HTTP ${status}${said ? ` (${said})` : ''}`;
+  if (status === 429 || (status === 403 && headers['x-ratelimit-remaining'] === '0')) {
+    // Retry-After where GitHub gives it, else the time its limit resets (seconds since the epoch).
+    const reset = headers['x-ratelimit-reset'];
+    const wait = waitAsked(
+      answer.retryAfter ?? (reset ? new Date(Number(reset) * 1000).toUTCString() : undefined),
+      now,
+    );
+    return { failure: `${why}: rate-limited`, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
+  }
+  if (status === 401) return { failure: `${why}: ${TOKEN_VARIABLE} is wrong, expired or revoked` };
+  if (status === 403 || status === 404)
+    return {
+      failure: `${why}: no such webhook, or ${TOKEN_VARIABLE} may not read it (it needs admin:repo_hook or admin:org_hook, or the fine-grained "Webhooks: read")`,
+    };
+  return { failure: why };
+}
+
+function deliveryOf(value: unknown): { guid: string; id: number; event: string; statusCode: number; at: number } {
+  const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  const guid = typeof record.guid === 'string' && /^[\w.-]{1,100}$/.test(record.guid) ? record.guid : '';
+  const id = Number.isSafeInteger(record.id) ? (record.id as number) : 0;
+  return {
+    guid: id > 0 ? guid : '',
+    id,
+    event: typeof record.event === 'string' ? record.event : '',
+    statusCode: typeof record.status_code === 'number' ? record.status_code : 0,
+    at: typeof record.delivered_at === 'string' ? Date.parse(record.delivered_at) || 0 : 0,
+  };
+}
+
+/** The `rel="next"` page of a `Link` header, on the API's own origin only. */
+function nextPage(link: string | undefined, api: URL): URL | undefined {
+  const next = /<([^>]+)>\s*;\s*rel="next"/.exec(link ?? '')?.[1];
+  const url = next ? URL.parse(next) : null;
+  return url && url.origin === api.origin ? url : undefined;
+}
