@@ -41,7 +41,14 @@ const DOCUMENTED_RSS_MIB = Number(
 );
 
 /** The variables catch-up reads (Argo CD's) and will read (GitHub's, GitLab's): the senders' APIs. */
-const CATCH_UP_VARIABLES = ['GITHUB_TOKEN', 'GITLAB_TOKEN', 'ARGOCD_SERVER', 'ARGOCD_AUTH_TOKEN'];
+const CATCH_UP_VARIABLES = [
+  'GITHUB_HOOKS',
+  'GITHUB_API_URL',
+  'GITHUB_TOKEN',
+  'GITLAB_TOKEN',
+  'ARGOCD_SERVER',
+  'ARGOCD_AUTH_TOKEN',
+];
 
 const MODELS = {
   'apps/v1 Deployment': Deployment,
