@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { application, historyEntry, startFakeArgoCd } from '../helpers/fake-argocd-api.ts';
 import { fakeDelivery, startFakeGithub } from '../helpers/fake-github-api.ts';
+import { hookEvent, startFakeGitLab } from '../helpers/fake-gitlab-api.ts';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../helpers/fake-service.ts';
 import {
   argocdDelivery,
@@ -647,6 +648,39 @@ describe('serve, catching up on GitHub deliveries that failed', () => {
       for (const output of [stopped.stderr, metrics]) expect(output).not.toContain(token);
     } finally {
       await github.close();
+    }
+  });
+});
+
+describe('serve, catching up on GitLab deliveries that failed', () => {
+  it("takes what GitLab failed to deliver while it was down from the hook's events, records it once, and a resend is a duplicate", async () => {
+    const { service, until } = await fakeService();
+    const token = 'glpat-CatchUpToken3b7d29e1f0a4c5';
+    const gitlab = await startFakeGitLab(token);
+    const hook = 'projects/30/hooks/7';
+    const [started, ended] = [gitlabDelivery('running', 611), gitlabDelivery('success', 611)];
+    gitlab.hooks.set(hook, [
+      hookEvent(JSON.parse(started.body.toString()) as object, { at: Date.now() - 60_000, key: 'idem-e2e-start' }),
+      hookEvent(JSON.parse(ended.body.toString()) as object, { at: Date.now() - 30_000, key: 'idem-e2e-end' }),
+    ]);
+    try {
+      const receiver = await serve(service, freshStore(), {
+        env: { ...SOURCE_ENV, GITLAB_HOOKS: hook, GITLAB_TOKEN: token, GITLAB_URL: gitlab.url },
+      });
+      await until(() => [...service.deployments.values()].some(({ statuses }) => statuses.length === 2));
+      await receiver.logged(/GitLab catch-up \(127\.0\.0\.1:\d+, 1 hook\): 2 failed deliveries not held, 2 got in/);
+      expect(service.deployments.size).toBe(1);
+      expect([...service.deployments.values()][0]?.statuses).toEqual(['STARTED', 'SUCCEEDED']);
+      // An operator resends the event from GitLab's settings: the same Idempotency-Key.
+      ended.headers['idempotency-key'] = 'idem-e2e-end';
+      expect(await post(receiver.port, ended, ended.path)).toMatchObject({ status: 200 });
+      receiver.child.kill('SIGTERM');
+      const stopped = await receiver.ended;
+      expect(stopped.exitCode).toBe(0);
+      expect(service.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+      expect(stopped.stderr).not.toContain(token);
+    } finally {
+      await gitlab.close();
     }
   });
 });

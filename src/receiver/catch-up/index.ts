@@ -5,6 +5,8 @@ import type { AcceptResult, NewDelivery, Store } from '../store/store.js';
 import { argocdCatchUpPass, describeArgoCdPass } from './argocd.js';
 import { readArgoCdCatchUp } from './argocd-config.js';
 import { githubCatchUpPass } from './github.js';
+import { gitlabCatchUpPass } from './gitlab.js';
+import { readGitLabCatchUp } from './gitlab-config.js';
 import { readGithubCatchUp } from './github-config.js';
 import type { CatchUpSource } from './runner.js';
 
@@ -24,6 +26,7 @@ interface Receiver {
 export function readCatchUp(env: Env): (receiver: Receiver) => CatchUpSource[] {
   const argocd = readArgoCdCatchUp(env);
   const github = readGithubCatchUp(env);
+  const gitlab = readGitLabCatchUp(env);
   return ({ store, mapEvents, stored }) => {
     // What a pass finds goes in as a webhook's delivery would: mapped, stored, and the worker woken.
     const accept = async (delivery: NewDelivery): Promise<AcceptResult> => {
@@ -37,6 +40,11 @@ export function readCatchUp(env: Env): (receiver: Receiver) => CatchUpSource[] {
       sources.push({
         name: 'github',
         pass: () => githubCatchUpPass(github, { holds: (source, id) => store.holds(source, id), accept, env }),
+      });
+    if (gitlab)
+      sources.push({
+        name: 'gitlab',
+        pass: () => gitlabCatchUpPass(gitlab, { holds: (source, id) => store.holds(source, id), accept, env }),
       });
     if (argocd)
       sources.push({

@@ -36,7 +36,7 @@ export const gitlab: Source<GitLabSecrets> = {
   invalidStatus: 200,
 };
 
-function parseGitLab(request: IncomingRequest, verified?: Verified): Parsed {
+export function parseGitLab(request: IncomingRequest, verified?: Verified): Parsed {
   const payload = parseJson(request.body);
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
     return { verdict: 'invalid', reason: 'the body is not a JSON object' };
