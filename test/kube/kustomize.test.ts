@@ -40,11 +40,13 @@ const DOCUMENTED_RSS_MIB = Number(
   /old space bounded[^|]*\|[^|]*→ ([\d.]+) MiB \|/.exec(readFileSync(join(ROOT, 'docs/performance.md'), 'utf8'))?.[1],
 );
 
-/** The variables catch-up reads (Argo CD's) and will read (GitHub's, GitLab's): the senders' APIs. */
+/** The variables catch-up reads: the senders' APIs. */
 const CATCH_UP_VARIABLES = [
   'GITHUB_HOOKS',
   'GITHUB_API_URL',
   'GITHUB_TOKEN',
+  'GITLAB_HOOKS',
+  'GITLAB_URL',
   'GITLAB_TOKEN',
   'ARGOCD_SERVER',
   'ARGOCD_AUTH_TOKEN',
