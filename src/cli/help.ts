@@ -170,7 +170,8 @@ Lists the receiver's deployment events (default: held and failed), also while it
   --store PATH|URL          the store \`serve\` uses: its SQLite file, or its PostgreSQL URL
   --state S                 held, failed, pending, sending, done, skipped (comma-separated), or all
   --json                    an array of objects (id, source, deliveryId, key, status, state,
-                            serviceId, error, note, attempts, receivedAt, updatedAt, nextAttemptAt)
+                            serviceId, error, note, attempts, receivedAt, updatedAt, nextAttemptAt,
+                            via: live or catch-up)
   --limit N                 list at most N items, oldest first (default 1000; a cut list says so on stderr)
 retry: a held or failed item is sent again (a held create may then be recorded twice: check first).
 resolve: a held create did reach the service, as deployment N; its later events update N.

@@ -143,13 +143,14 @@ function table(items: readonly ItemRecord[]): string {
     String(item.id),
     item.state,
     item.source,
+    item.via,
     item.deliveryId,
     item.key,
     item.status,
     item.serviceId ?? '-',
     (item.error ?? item.note ?? '').replace(/[\p{Cc}]/gu, ' '),
   ]);
-  const head = ['ID', 'STATE', 'SOURCE', 'DELIVERY', 'KEY', 'STATUS', 'SERVICE-ID', 'ERROR'];
+  const head = ['ID', 'STATE', 'SOURCE', 'VIA', 'DELIVERY', 'KEY', 'STATUS', 'SERVICE-ID', 'ERROR'];
   const widths = head.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (row[column] as string).length)),
   );

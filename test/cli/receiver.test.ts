@@ -628,8 +628,9 @@ describe('serve, catching up on GitHub deliveries that failed', () => {
         }),
       ),
     );
+    const store = freshStore();
     try {
-      const receiver = await serve(service, freshStore(), {
+      const receiver = await serve(service, store, {
         env: { ...SOURCE_ENV, GITHUB_HOOKS: hook, GITHUB_TOKEN: token, GITHUB_API_URL: github.url },
       });
       await until(() => [...service.deployments.values()].some(({ statuses }) => statuses.length === 2));
@@ -646,6 +647,12 @@ describe('serve, catching up on GitHub deliveries that failed', () => {
       expect(stopped.exitCode).toBe(0);
       expect(service.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
       for (const output of [stopped.stderr, metrics]) expect(output).not.toContain(token);
+      // `deliveries` says how each came.
+      const listed = await deliveries(store, '--state', 'all');
+      expect(listed.map(({ deliveryId, via }) => [deliveryId, via])).toEqual([
+        [guidOf(started), 'catch-up'],
+        [guidOf(ended), 'catch-up'],
+      ]);
     } finally {
       await github.close();
     }

@@ -102,7 +102,7 @@ describe('deliveries import', () => {
     db.exec(`UPDATE meta SET value = '99' WHERE name = 'schema_version'`);
     db.close();
     const newer = await runCli(['deliveries', 'import', '--from', other, '--store', store]);
-    expect(newer.stderr).toMatch(/--from is not a receiver's store of this version \(.*schema 99, expected 2\)/);
+    expect(newer.stderr).toMatch(/--from is not a receiver's store of this version \(.*schema 99, expected 3\)/);
     const notPostgres = await runCli(['deliveries', 'import', '--from', 'x.sqlite', '--store', join(dir, 'y.sqlite')]);
     expect(notPostgres.stderr).toMatch(/--store must name the PostgreSQL database to import into/);
     const noFrom = await runCli(['deliveries', 'import', '--store', store]);

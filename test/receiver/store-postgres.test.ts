@@ -121,11 +121,12 @@ describe('the PostgreSQL store', () => {
     const url = await testDatabase('migrate-1');
     await open(url).ping();
     await sql(url, `ALTER TABLE report_deployment.revisions DROP COLUMN seen_at`);
+    await sql(url, `ALTER TABLE report_deployment.items DROP COLUMN via`);
     await sql(url, `UPDATE report_deployment.meta SET value = '1' WHERE name = 'schema_version'`);
     await sql(url, `INSERT INTO report_deployment.revisions (object, revision) VALUES ('Kustomization/x/apps', 'r1')`);
     await open(url).ping();
     expect(await sql(url, `SELECT value FROM report_deployment.meta WHERE name = 'schema_version'`)).toEqual([
-      { value: '2' },
+      { value: '3' },
     ]);
     expect(await sql(url, `SELECT object, seen_at FROM report_deployment.revisions`)).toEqual([]);
   });

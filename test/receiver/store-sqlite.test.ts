@@ -68,12 +68,18 @@ describe('the SQLite store file', () => {
     const path = join(dir, 'schema1.sqlite');
     await openStore(path).close();
     const db = new DatabaseSync(path);
-    db.exec(`ALTER TABLE revisions DROP COLUMN seen_at; UPDATE meta SET value = '1' WHERE name = 'schema_version'`);
+    db.exec(
+      `ALTER TABLE revisions DROP COLUMN seen_at; ALTER TABLE items DROP COLUMN via; UPDATE meta SET value = '1' WHERE name = 'schema_version'`,
+    );
     db.exec(`INSERT INTO revisions (object, revision) VALUES ('Kustomization/flux-system/apps', 'r1')`);
     db.close();
     await openStore(path).close();
     const after = new DatabaseSync(path);
-    expect(after.prepare(`SELECT value FROM meta WHERE name = 'schema_version'`).get()).toEqual({ value: '2' });
+    expect(after.prepare(`SELECT value FROM meta WHERE name = 'schema_version'`).get()).toEqual({ value: '3' });
+    // 2 → 3: every item kept came by webhook.
+    expect(after.prepare(`SELECT name FROM pragma_table_info('items') WHERE name = 'via'`).all()).toEqual([
+      { name: 'via' },
+    ]);
     expect(after.prepare(`SELECT count(*) AS n FROM revisions`).get()).toEqual({ n: 0 });
     expect(after.prepare(`SELECT name FROM pragma_table_info('revisions') ORDER BY cid`).all()).toEqual([
       { name: 'object' },
@@ -149,7 +155,9 @@ describe('the SQLite store file', () => {
     const first = openStore(path, { sole: true });
     // The running one's store, as schema 1 had it: a Flux revision without its time.
     const raw = new DatabaseSync(path);
-    raw.exec(`ALTER TABLE revisions DROP COLUMN seen_at; UPDATE meta SET value = '1' WHERE name = 'schema_version'`);
+    raw.exec(
+      `ALTER TABLE revisions DROP COLUMN seen_at; ALTER TABLE items DROP COLUMN via; UPDATE meta SET value = '1' WHERE name = 'schema_version'`,
+    );
     raw.exec(`INSERT INTO revisions (object, revision) VALUES ('flux:apps/web', 'main@sha1:abc')`);
     expect(() => openStore(path, { sole: true })).toThrow(/is in use by another report-deployment serve/);
     expect(raw.prepare(`SELECT value FROM meta WHERE name = 'schema_version'`).get()).toEqual({ value: '1' });

@@ -31,7 +31,7 @@ export function readCatchUp(env: Env): (receiver: Receiver) => CatchUpSource[] {
     // What a pass finds goes in as a webhook's delivery would: mapped, stored, and the worker woken.
     const accept = async (delivery: NewDelivery): Promise<AcceptResult> => {
       const events = mapEvents ? mapEvents(delivery.source, delivery.events) : delivery.events;
-      const result = await store.accept({ ...delivery, events });
+      const result = await store.accept({ ...delivery, events, via: 'catch-up' });
       if (result.kind === 'stored') stored();
       return result;
     };

@@ -1,7 +1,7 @@
 // An item's row as an SQL store keeps it, and the record the `deliveries` command shows of it.
 import type { DeploymentStatus } from '../../core/constants.js';
 import type { SourceName } from '../event.js';
-import type { ItemRecord, ItemState } from './store.js';
+import type { ItemRecord, ItemState, Via } from './store.js';
 
 export interface ItemRow {
   id: number;
@@ -11,6 +11,7 @@ export interface ItemRow {
   status: DeploymentStatus;
   fields: string;
   state: ItemState;
+  via: Via | null;
   attempts: number;
   first_failed_at: number | null;
   next_at: number | null;
@@ -30,6 +31,7 @@ export function toRecord(row: ItemRow & { service_id: string | null }): ItemReco
     key: row.key,
     status: row.status,
     state: row.state,
+    via: row.via ?? 'live',
     serviceId: row.service_id ?? null,
     error: row.error,
     note: row.note,

@@ -56,11 +56,14 @@ export async function acceptBatch(db: pg.PoolClient, batch: NewDelivery[], at: n
   });
   const column = <K extends keyof (typeof items)[0]>(name: K) => items.map((item) => item[name]);
   await db.query(
-    `INSERT INTO ${S}.items (source, delivery_id, key, status, fields, state, next_at, note, received_at, updated_at)
-     SELECT s, d, k, st, f, state, n, note, $9, $9
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[])
-       WITH ORDINALITY AS t(s, d, k, st, f, state, n, note, o) ORDER BY o`,
-    [...(['source', 'deliveryId', 'key', 'status', 'fields', 'state', 'nextAt', 'note'] as const).map(column), at],
+    `INSERT INTO ${S}.items (source, delivery_id, key, status, fields, state, next_at, note, via, received_at, updated_at)
+     SELECT s, d, k, st, f, state, n, note, v, $10, $10
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::text[])
+       WITH ORDINALITY AS t(s, d, k, st, f, state, n, note, v, o) ORDER BY o`,
+    [
+      ...(['source', 'deliveryId', 'key', 'status', 'fields', 'state', 'nextAt', 'note', 'via'] as const).map(column),
+      at,
+    ],
   );
   await db.query(`UPDATE ${S}.keys SET accepted = t.a FROM unnest($1::text[], $2::text[]) AS t(k, a) WHERE key = t.k`, [
     [...accepted.keys()],
@@ -141,5 +144,6 @@ function itemOf(
     state: reason ? 'skipped' : 'pending',
     nextAt: reason ? null : at,
     note: reason ?? null,
+    via: delivery.via ?? 'live',
   };
 }

@@ -43,6 +43,7 @@ const COLUMNS = {
     'note',
     'received_at',
     'updated_at',
+    'via',
   ],
 } as const;
 

@@ -37,6 +37,8 @@ const MIGRATIONS: readonly string[] = [
   DELETE FROM ${S}.revisions;
   ALTER TABLE ${S}.revisions ADD COLUMN seen_at bigint NOT NULL DEFAULT 0;
   `,
+  // 2 → 3: whether an item came by webhook or by catch-up (`deliveries` shows it).
+  `ALTER TABLE ${S}.items ADD COLUMN via text NOT NULL DEFAULT 'live';`,
 ];
 
 /** Each key's ready time: its first open item's, none while that item is held. */

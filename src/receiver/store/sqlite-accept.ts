@@ -25,7 +25,19 @@ export function acceptOne(
   if (skipped.length < events.length) {
     for (const { event, reason } of skipped) {
       const fields = JSON.stringify(event.fields);
-      q.insertItem.run(source, deliveryId, event.key, event.status, fields, 'skipped', null, reason, at, at);
+      q.insertItem.run(
+        source,
+        deliveryId,
+        event.key,
+        event.status,
+        fields,
+        'skipped',
+        null,
+        reason,
+        at,
+        at,
+        delivery.via ?? 'live',
+      );
     }
   }
   return {

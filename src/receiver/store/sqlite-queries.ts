@@ -19,7 +19,7 @@ export function prepareQueries(db: DatabaseSync) {
       `INSERT INTO keys (key, accepted) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET accepted = excluded.accepted`,
     ),
     insertItem: sql(
-      `INSERT INTO items (source, delivery_id, key, status, fields, state, next_at, note, received_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO items (source, delivery_id, key, status, fields, state, next_at, note, received_at, updated_at, via) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     head: sql(
       `SELECT id, state, next_at FROM items WHERE key = ? AND state IN ('pending', 'sending', 'held') ORDER BY id LIMIT 1`,

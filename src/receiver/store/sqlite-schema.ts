@@ -57,6 +57,8 @@ const MIGRATIONS: readonly string[] = [
   DELETE FROM revisions;
   ALTER TABLE revisions ADD COLUMN seen_at INTEGER NOT NULL DEFAULT 0;
   `,
+  // 2 → 3: whether an item came by webhook or by catch-up (`deliveries` shows it).
+  `ALTER TABLE items ADD COLUMN via TEXT NOT NULL DEFAULT 'live';`,
 ];
 
 export function migrate(db: DatabaseSync, where: string): void {

@@ -3,7 +3,7 @@
 // commit runs wait for the next one, which takes them all: one fsync acknowledges many.
 // node:sqlite is synchronous; each transaction is short and bounded by its batch.
 import type { DeploymentStatus } from '../../core/constants.js';
-import type { DeploymentEvent, EventFields, SourceName } from '../event.js';
+import type { DeploymentEvent, EventFields } from '../event.js';
 import { toRecord, type ItemRow } from './item-record.js';
 import { seenAfter, skipReason, type LastSeen } from './rules.js';
 import { sqliteCatchUpMarks } from './sqlite-catch-up-marks.js';
@@ -75,7 +75,8 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
   }
 
   /** Queues the event, or answers why it is skipped (the caller decides whether to keep a row of it). */
-  function addEvent(source: SourceName, deliveryId: string, event: DeploymentEvent, at: number): string | undefined {
+  function addEvent(delivery: NewDelivery, event: DeploymentEvent, at: number): string | undefined {
+    const { source, deliveryId } = delivery;
     let lastSeen: LastSeen | undefined;
     if (event.baseline) {
       lastSeen = q.revision.get(event.baseline.object) as unknown as LastSeen | undefined;
@@ -87,7 +88,19 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     if (reason) return reason;
     const fields = JSON.stringify(event.fields);
     q.accept.run(event.key, event.status);
-    q.insertItem.run(source, deliveryId, event.key, event.status, fields, 'pending', at, null, at, at);
+    q.insertItem.run(
+      source,
+      deliveryId,
+      event.key,
+      event.status,
+      fields,
+      'pending',
+      at,
+      null,
+      at,
+      at,
+      delivery.via ?? 'live',
+    );
     refreshKey(event.key);
     return undefined;
   }
@@ -106,9 +119,7 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
         for (const { delivery } of batch) {
           db.exec('SAVEPOINT one');
           try {
-            results.push(
-              acceptOne(q, delivery, at, (event) => addEvent(delivery.source, delivery.deliveryId, event, at)),
-            );
+            results.push(acceptOne(q, delivery, at, (event) => addEvent(delivery, event, at)));
             db.exec('RELEASE one');
           } catch (error) {
             db.exec('ROLLBACK TO one');

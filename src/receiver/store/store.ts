@@ -23,7 +23,7 @@ import type { DeploymentEvent, EventFields, SourceName } from '../event.js';
 import type { CatchUpMarks } from './catch-up-marks.js';
 
 /** The schema version this code reads and writes; an engine migrates an older store up to it. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Where an item stands. `pending` and `sending` are work; `held` and `failed` wait for an operator. */
 export type ItemState = 'pending' | 'sending' | 'done' | 'skipped' | 'held' | 'failed';
@@ -37,7 +37,11 @@ export interface NewDelivery {
    */
   digestId?: string;
   events: readonly DeploymentEvent[];
+  /** How it came: a sender's webhook (the default), or catch-up reading the sender's record. */
+  via?: Via;
 }
+
+export type Via = 'live' | 'catch-up';
 
 /** The ids a delivery is deduplicated on: its own, and its digest where it has one. */
 export function idsOf({ deliveryId, digestId }: Pick<NewDelivery, 'deliveryId' | 'digestId'>): string[] {
@@ -101,6 +105,8 @@ export interface ItemRecord {
   key: string;
   status: DeploymentStatus;
   state: ItemState;
+  /** Whether its delivery came by webhook or by catch-up. */
+  via: Via;
   /** The service's id for the key, as text; null where none is known. */
   serviceId: string | null;
   error: string | null;

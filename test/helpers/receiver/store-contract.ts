@@ -69,6 +69,31 @@ export function storeContract(name: string, engine: Engine): void {
       store.accept({ source: 'github', deliveryId, events });
     const LEASE = 30_000;
 
+    it('keeps how each item came: by webhook (the default) or by catch-up, skipped ones too', async () => {
+      const { store } = await fresh();
+      await accept(store, 'live-1', event('k1', 'STARTED'));
+      await store.accept({
+        source: 'github',
+        deliveryId: 'caught-1',
+        events: [event('k1', 'SUCCEEDED')],
+        via: 'catch-up',
+      });
+      await store.accept({
+        source: 'github',
+        deliveryId: 'caught-2',
+        events: [event('k1', 'STARTED'), event('k2', 'STARTED')],
+        via: 'catch-up',
+      });
+      const items = await store.list(['pending', 'skipped'], 10);
+      const seen = items.map(({ deliveryId, key, state, via }) => [deliveryId, key, state, via]);
+      expect(seen.sort()).toEqual([
+        ['caught-1', 'k1', 'pending', 'catch-up'],
+        ['caught-2', 'k1', 'skipped', 'catch-up'],
+        ['caught-2', 'k2', 'pending', 'catch-up'],
+        ['live-1', 'k1', 'pending', 'live'],
+      ]);
+    });
+
     it('says whether it holds a delivery, by its source and id (catch-up asks before it fetches one)', async () => {
       const { store } = await fresh();
       expect(await store.holds('github', 'd1')).toBe(false);
