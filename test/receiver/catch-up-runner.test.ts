@@ -109,6 +109,20 @@ describe('catch-up passes', () => {
     runner.stop();
   });
 
+  it('counts and says nothing of a pass another receiver ran (a replica on the same PostgreSQL)', async () => {
+    vi.useFakeTimers();
+    const { log, lines } = recordingLog();
+    const metrics = new Metrics();
+    const elsewhere = source([
+      { found: 0, fetched: 0, line: 'argocd catch-up: another receiver runs this pass', elsewhere: true },
+    ]);
+    const runner = startCatchUp({ sources: [elsewhere], everyMs: 60_000, log, metrics });
+    await vi.advanceTimersByTimeAsync(0);
+    runner.stop();
+    expect(lines).toEqual(['debug argocd catch-up: another receiver runs this pass']);
+    expect(metrics.text(STATS)).not.toContain('report_deployment_catch_up_total{');
+  });
+
   it('says nothing of a pass the stop cut short', async () => {
     const { log, lines } = recordingLog();
     let finish: (report: PassReport) => void = () => undefined;

@@ -131,6 +131,28 @@ describe('the PostgreSQL store', () => {
     expect(await sql(url, `SELECT object, seen_at FROM report_deployment.revisions`)).toEqual([]);
   });
 
+  it("runs exclusive work on one replica at a time: another's is refused while it runs, and taken after", async () => {
+    const url = await testDatabase('exclusive');
+    const [first, second] = [open(url), open(url)];
+    let finish: () => void = () => undefined;
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const firstRan = first.exclusive('catch-up:github', () => {
+      started();
+      return new Promise<void>((resolve) => (finish = resolve));
+    });
+    await running;
+    let secondWorked = false;
+    expect(await second.exclusive('catch-up:github', () => Promise.resolve(void (secondWorked = true)))).toBe(false);
+    expect(secondWorked).toBe(false);
+    // Another name is another lock.
+    expect(await second.exclusive('catch-up:gitlab', () => Promise.resolve())).toBe(true);
+    finish();
+    expect(await firstRan).toBe(true);
+    expect(await second.exclusive('catch-up:github', () => Promise.resolve(void (secondWorked = true)))).toBe(true);
+    expect(secondWorked).toBe(true);
+  });
+
   it('hands each due key to one replica at a time, however many claim together', async () => {
     const url = await testDatabase('claims');
     const [first, ...others] = Array.from({ length: 4 }, () => open(url));

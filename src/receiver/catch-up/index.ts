@@ -8,7 +8,7 @@ import { githubCatchUpPass } from './github.js';
 import { gitlabCatchUpPass } from './gitlab.js';
 import { readGitLabCatchUp } from './gitlab-config.js';
 import { readGithubCatchUp } from './github-config.js';
-import type { CatchUpSource } from './runner.js';
+import type { CatchUpSource, PassReport } from './runner.js';
 
 export { startCatchUp, type CatchUpRunner } from './runner.js';
 
@@ -35,24 +35,38 @@ export function readCatchUp(env: Env): (receiver: Receiver) => CatchUpSource[] {
       if (result.kind === 'stored') stored();
       return result;
     };
+    // One replica at a time runs a sender's pass (on PostgreSQL; SQLite has one receiver).
+    const alone = (name: CatchUpSource['name'], pass: () => Promise<PassReport>) => async (): Promise<PassReport> => {
+      let report: PassReport | undefined;
+      const ran = await store.exclusive(`catch-up:${name}`, async () => {
+        report = await pass();
+      });
+      return ran && report
+        ? report
+        : { found: 0, fetched: 0, line: `${name} catch-up: another receiver runs this pass`, elsewhere: true };
+    };
     const sources: CatchUpSource[] = [];
     if (github)
       sources.push({
         name: 'github',
-        pass: () => githubCatchUpPass(github, { holds: (source, id) => store.holds(source, id), accept, env }),
+        pass: alone('github', () =>
+          githubCatchUpPass(github, { holds: (source, id) => store.holds(source, id), accept, env }),
+        ),
       });
     if (gitlab)
       sources.push({
         name: 'gitlab',
-        pass: () => gitlabCatchUpPass(gitlab, { holds: (source, id) => store.holds(source, id), accept, env }),
+        pass: alone('gitlab', () =>
+          gitlabCatchUpPass(gitlab, { holds: (source, id) => store.holds(source, id), accept, env }),
+        ),
       });
     if (argocd)
       sources.push({
         name: 'argocd',
-        pass: async () => {
+        pass: alone('argocd', async () => {
           const pass = await argocdCatchUpPass(argocd, { store: { accept }, marks: store, env });
           return { ...pass, line: describeArgoCdPass(argocd, pass) };
-        },
+        }),
       });
     return sources;
   };

@@ -15,6 +15,8 @@ export interface PassReport {
   fetched: number;
   /** The pass in one line, no credential in it. */
   line: string;
+  /** Another replica ran this pass now: nothing to count or say. */
+  elsewhere?: boolean;
   /** Why the pass stopped short, and how long the sender asked to be left alone; undefined when it ran to its end. */
   failure?: { reason: string; retryAfterMs?: number };
 }
@@ -61,6 +63,7 @@ export function startCatchUp({
     });
     // Stopping: what a pass cut short by the stop says is no news (the next start asks again).
     if (stopped) return;
+    if (report.elsewhere) return log.debug(report.line);
     metrics.catchUp(source.name, 'found', report.found);
     metrics.catchUp(source.name, 'fetched', report.fetched);
     if (report.failure) metrics.catchUp(source.name, 'failed', 1);

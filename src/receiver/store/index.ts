@@ -62,6 +62,7 @@ function openPostgres(url: string, options: StoreOptions): Store {
     prune: (olderThanMs) => loading.then((store) => store.prune(olderThanMs)),
     ping: () => loading.then((store) => store.ping()),
     holds: (source, deliveryId) => loading.then((store) => store.holds(source, deliveryId)),
+    exclusive: (name, work) => loading.then((store) => store.exclusive(name, work)),
     markOf: (source, name, now) => loading.then((store) => store.markOf(source, name, now)),
     close: () => loading.then((store) => store.close()),
   };

@@ -18,6 +18,9 @@ import { connectionConfig, describe, poolBounds, QUERY_TIMEOUT_MS } from './post
 import { type Db, migrate, refreshKeys, rows, S } from './postgres-schema.js';
 import type { AcceptResult, ItemState, NewDelivery, OperatorAnswer, Store, StoreOptions, Work } from './store.js';
 
+/** The advisory locks' class for `exclusive` (any fixed number; the name is the second key). */
+const EXCLUSIVE_LOCKS = 73_604_219;
+
 const BATCH = 500;
 
 /** PostgreSQL's text holds no NUL character: such a delivery is refused before anything is written. */
@@ -254,6 +257,28 @@ export function openPostgresStore(
         held: Number(row?.held ?? 0),
         failed: Number(row?.failed ?? 0),
       };
+    },
+    async exclusive(name, work) {
+      await ready();
+      // A session lock on a connection of its own, held while the work runs: a replica that dies
+      // lets it go with its connection.
+      const client = await pool.connect();
+      try {
+        const [row] = (
+          await client.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS got', [EXCLUSIVE_LOCKS, name])
+        ).rows as Array<{ got: boolean }>;
+        if (!row?.got) return false;
+        try {
+          await work();
+        } finally {
+          await client
+            .query('SELECT pg_advisory_unlock($1, hashtext($2))', [EXCLUSIVE_LOCKS, name])
+            .catch(() => undefined);
+        }
+        return true;
+      } finally {
+        client.release();
+      }
     },
     async holds(source, deliveryId) {
       await ready();

@@ -319,6 +319,11 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     prune(olderThanMs) {
       return prune(now() - olderThanMs);
     },
+    // One receiver a file (sqlite-open.ts holds it): nobody else can run it.
+    async exclusive(_name, work) {
+      await work();
+      return true;
+    },
     holds(source, deliveryId) {
       return settle(() => db.prepare(HOLDS).get(source, deliveryId) !== undefined);
     },

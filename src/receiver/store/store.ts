@@ -161,6 +161,12 @@ export interface Store extends CatchUpMarks {
    * deleted. Pending, sending, held and failed items stay, whatever their age.
    */
   prune(olderThanMs: number): Promise<number>;
+  /**
+   * Runs `work` unless another receiver on the store runs work of that name now (PostgreSQL: an
+   * advisory lock held while it runs, let go if the receiver dies; SQLite: one receiver a file, so
+   * always); resolves to whether it ran. Catch-up's passes: one replica at a time.
+   */
+  exclusive(name: string, work: () => Promise<void>): Promise<boolean>;
   /** Whether a delivery of `source` with this id is stored (catch-up asks before it fetches one). */
   holds(source: SourceName, deliveryId: string): Promise<boolean>;
   /** Resolves when the store answers (readiness). */

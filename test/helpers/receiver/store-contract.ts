@@ -94,6 +94,17 @@ export function storeContract(name: string, engine: Engine): void {
       ]);
     });
 
+    it('runs exclusive work when no other receiver runs it, and says so', async () => {
+      const { store } = await fresh();
+      let ran = 0;
+      expect(await store.exclusive('catch-up:argocd', () => Promise.resolve(void ran++))).toBe(true);
+      expect(ran).toBe(1);
+      await expect(store.exclusive('catch-up:argocd', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+      // A failed work lets the name go.
+      expect(await store.exclusive('catch-up:argocd', () => Promise.resolve(void ran++))).toBe(true);
+      expect(ran).toBe(2);
+    });
+
     it('says whether it holds a delivery, by its source and id (catch-up asks before it fetches one)', async () => {
       const { store } = await fresh();
       expect(await store.holds('github', 'd1')).toBe(false);
