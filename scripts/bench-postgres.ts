@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { startFakeService } from '../test/helpers/fake-service.ts';
 import { freshDatabase, startPostgres } from '../test/helpers/postgres.ts';
-import type { Delivery } from '../test/helpers/receiver/github-delivery.ts';
+import type { Delivery } from '../test/receiver/helpers/github-delivery.ts';
 import { ROOT } from '../test/helpers/run-action.ts';
 import {
   closedLoop,

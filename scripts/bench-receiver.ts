@@ -19,7 +19,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeService } from '../test/helpers/fake-service.ts';
-import { deploymentStatus, SECRET, signed, type Delivery } from '../test/helpers/receiver/github-delivery.ts';
+import { deploymentStatus, SECRET, signed, type Delivery } from '../test/receiver/helpers/github-delivery.ts';
 import { ROOT } from '../test/helpers/run-action.ts';
 
 export const CONNECTIONS = 32;

@@ -24,7 +24,7 @@ import {
   gitlabDelivery,
   SOURCE_ENV,
   type SourceDelivery,
-} from '../test/helpers/receiver/deliveries.ts';
+} from '../test/receiver/helpers/deliveries.ts';
 
 const realUrl = process.env.DEPLOY_TRACKER_URL;
 const realKey = process.env.DEPLOY_TRACKER_API_KEY;

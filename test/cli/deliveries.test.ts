@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DRAIN_MS } from '../../src/cli/output.ts';
 import { openStore } from '../../src/receiver/store/index.ts';
-import { event } from '../helpers/receiver/store-contract.ts';
+import { event } from '../receiver/helpers/store-contract.ts';
 import { INSTALL_TIMEOUT_MS, installedCli, runCli } from '../helpers/run-cli.ts';
 
 beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);

@@ -7,9 +7,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { application, historyEntry, startFakeArgoCd } from '../helpers/fake-argocd-api.ts';
-import { fakeDelivery, startFakeGithub } from '../helpers/fake-github-api.ts';
-import { hookEvent, startFakeGitLab } from '../helpers/fake-gitlab-api.ts';
+import { application, historyEntry, startFakeArgoCd } from '../receiver/helpers/fake-argocd-api.ts';
+import { fakeDelivery, startFakeGithub } from '../receiver/helpers/fake-github-api.ts';
+import { hookEvent, startFakeGitLab } from '../receiver/helpers/fake-gitlab-api.ts';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../helpers/fake-service.ts';
 import {
   argocdDelivery,
@@ -17,12 +17,12 @@ import {
   githubDelivery,
   gitlabDelivery,
   SOURCE_ENV,
-} from '../helpers/receiver/deliveries.ts';
-import { deploymentStatus, post, SECRET, signed } from '../helpers/receiver/github-delivery.ts';
-import { SENT_AT } from '../helpers/receiver/request.ts';
+} from '../receiver/helpers/deliveries.ts';
+import { deploymentStatus, post, SECRET, signed } from '../receiver/helpers/github-delivery.ts';
+import { SENT_AT } from '../receiver/helpers/request.ts';
 import { openStore } from '../../src/receiver/store/index.ts';
 import type { Work } from '../../src/receiver/store/store.ts';
-import { event } from '../helpers/receiver/store-contract.ts';
+import { event } from '../receiver/helpers/store-contract.ts';
 import { INSTALL_TIMEOUT_MS, installedCli, runCli, type CliResult } from '../helpers/run-cli.ts';
 
 interface Receiver {

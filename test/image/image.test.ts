@@ -22,8 +22,8 @@ import {
 } from '../../scripts/image.ts';
 import { SEA_DIR, SEA_LICENSES, seaName } from '../../scripts/sea.ts';
 import { startFakeService, type FakeService } from '../helpers/fake-service.ts';
-import { githubDelivery, SOURCE_ENV } from '../helpers/receiver/deliveries.ts';
-import { post } from '../helpers/receiver/github-delivery.ts';
+import { githubDelivery, SOURCE_ENV } from '../receiver/helpers/deliveries.ts';
+import { post } from '../receiver/helpers/github-delivery.ts';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');

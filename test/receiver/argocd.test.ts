@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { argocd } from '../../src/receiver/sources/argocd.ts';
 import { ROOT } from '../helpers/run-action.ts';
-import { renderGoTemplate } from '../helpers/receiver/go-template.ts';
-import { fixture, request } from '../helpers/receiver/request.ts';
+import { renderGoTemplate } from './helpers/go-template.ts';
+import { fixture, request } from './helpers/request.ts';
 
 const configMap = parseYaml(
   readFileSync(join(ROOT, 'examples', 'receiver', 'argocd-notifications-cm.yaml'), 'utf8'),

@@ -18,11 +18,11 @@ import { derivedId } from '../../src/receiver/sources/verify.ts';
 import type { CatchUpMarks } from '../../src/receiver/store/catch-up-marks.ts';
 import { openSqliteStore } from '../../src/receiver/store/sqlite.ts';
 import type { NewDelivery, Store } from '../../src/receiver/store/store.ts';
-import { application, type FakeArgoCd, historyEntry, metav1Time, startFakeArgoCd } from '../helpers/fake-argocd-api.ts';
+import { application, type FakeArgoCd, historyEntry, metav1Time, startFakeArgoCd } from './helpers/fake-argocd-api.ts';
 import { type ForwardProxy, startForwardProxy } from '../helpers/forward-proxy.ts';
-import { renderGoTemplate } from '../helpers/receiver/go-template.ts';
+import { renderGoTemplate } from './helpers/go-template.ts';
 import { TEST_CA_PATH, tlsFixture } from '../helpers/tls-fixtures.ts';
-import { request } from '../helpers/receiver/request.ts';
+import { request } from './helpers/request.ts';
 import { ROOT } from '../helpers/run-action.ts';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.catch-up-token.s1gn4ture';

@@ -12,8 +12,8 @@ import { githubCatchUpPass } from '../../src/receiver/catch-up/github.ts';
 import { readGithubCatchUp } from '../../src/receiver/catch-up/github-config.ts';
 import { openStore } from '../../src/receiver/store/index.ts';
 import type { Store } from '../../src/receiver/store/store.ts';
-import { fakeDelivery, type FakeGithub, startFakeGithub } from '../helpers/fake-github-api.ts';
-import { deploymentStatus } from '../helpers/receiver/github-delivery.ts';
+import { fakeDelivery, type FakeGithub, startFakeGithub } from './helpers/fake-github-api.ts';
+import { deploymentStatus } from './helpers/github-delivery.ts';
 
 const TOKEN = 'ghp_CatchUpToken8f2a61b9c04d7e35aa1';
 const HOOK = 'repos/octo-org/shop-web/hooks/4081';

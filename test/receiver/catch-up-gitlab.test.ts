@@ -12,8 +12,8 @@ import { gitlabCatchUpPass } from '../../src/receiver/catch-up/gitlab.ts';
 import { readGitLabCatchUp } from '../../src/receiver/catch-up/gitlab-config.ts';
 import { openStore } from '../../src/receiver/store/index.ts';
 import type { Store } from '../../src/receiver/store/store.ts';
-import { type FakeGitLab, hookEvent, startFakeGitLab } from '../helpers/fake-gitlab-api.ts';
-import { gitlabDelivery } from '../helpers/receiver/deliveries.ts';
+import { type FakeGitLab, hookEvent, startFakeGitLab } from './helpers/fake-gitlab-api.ts';
+import { gitlabDelivery } from './helpers/deliveries.ts';
 
 const TOKEN = 'glpat-CatchUpToken3b7d29e1f0a4c5';
 const HOOK = 'projects/42/hooks/7';

@@ -1,8 +1,8 @@
-// The chaos scenario (test/helpers/receiver/chaos.ts) as a soak, in `npm run test:soak` (CI runs it
+// The chaos scenario (test/receiver/helpers/chaos.ts) as a soak, in `npm run test:soak` (CI runs it
 // too): a random seed each run, 60 deployments over 30 s. A failure prints its seed; CHAOS_SEED=N
 // runs that seed again.
 import { beforeAll, describe, it, onTestFailed } from 'vitest';
-import { chaos } from '../helpers/receiver/chaos.ts';
+import { chaos } from './helpers/chaos.ts';
 import { INSTALL_TIMEOUT_MS, installedCli } from '../helpers/run-cli.ts';
 
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));

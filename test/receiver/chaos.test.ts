@@ -1,8 +1,8 @@
-// The chaos scenario (test/helpers/receiver/chaos.ts) in `npm test`: one fixed seed, short, yet with
+// The chaos scenario (test/receiver/helpers/chaos.ts) in `npm test`: one fixed seed, short, yet with
 // every source, a replica killed (SIGKILL) in the middle of its work and that work taken over. The
 // random seeds run longer in `npm run test:soak` (chaos-soak.test.ts).
 import { beforeAll, describe, it, onTestFailed } from 'vitest';
-import { chaos } from '../helpers/receiver/chaos.ts';
+import { chaos } from './helpers/chaos.ts';
 import { INSTALL_TIMEOUT_MS, installedCli } from '../helpers/run-cli.ts';
 
 const SEED = 20261128;

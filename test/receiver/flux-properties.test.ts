@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { flux } from '../../src/receiver/sources/flux.ts';
 import { openSqliteStore } from '../../src/receiver/store/sqlite.ts';
 import type { Store } from '../../src/receiver/store/store.ts';
-import { fixture, request } from '../helpers/receiver/request.ts';
+import { fixture, request } from './helpers/request.ts';
 
 const RUNS = { numRuns: 100 };
 const T0 = Date.parse('2030-01-01T00:00:00Z');

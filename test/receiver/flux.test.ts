@@ -7,7 +7,7 @@ import { parseAllDocuments } from 'yaml';
 import { flux } from '../../src/receiver/sources/flux.ts';
 import { revisionFacts } from '../../src/receiver/sources/flux-revision.ts';
 import { ROOT } from '../helpers/run-action.ts';
-import { fixture, fluxSignature, request } from '../helpers/receiver/request.ts';
+import { fixture, fluxSignature, request } from './helpers/request.ts';
 
 const KEY = 'flux-hmac-key-8d21';
 const UID = '7d0cdc51-ddcd-4954-b5e4-cfa3a0d4d7a1';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { IncomingRequest } from '../../src/receiver/event.ts';
 import { github, parseGithub, verifyGithub } from '../../src/receiver/sources/github.ts';
-import { deploymentStatus, signed } from '../helpers/receiver/github-delivery.ts';
+import { deploymentStatus, signed } from './helpers/github-delivery.ts';
 
 const request = (headers: Record<string, string>, body: Buffer): IncomingRequest => ({ headers, body, now: 0 });
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/config-error.ts';
 import { gitlab } from '../../src/receiver/sources/gitlab.ts';
-import { fixture, NOW, request, standardSignature } from '../helpers/receiver/request.ts';
+import { fixture, NOW, request, standardSignature } from './helpers/request.ts';
 
 const KEY = Buffer.from('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'utf8');
 const SIGNING_TOKEN = `whsec_${KEY.toString('base64')}`;

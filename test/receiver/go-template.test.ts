@@ -1,8 +1,8 @@
-// The renderer of test/helpers/receiver/go-template.ts holds to Go's text/template and sprig for the
+// The renderer of test/receiver/helpers/go-template.ts holds to Go's text/template and sprig for the
 // constructs the shipped Argo CD template uses. Each expectation is Go's (exec.go's rules, and the
 // cases of Go's own exec_test.go named beside them), so the renderer cannot agree with itself only.
 import { describe, expect, it } from 'vitest';
-import { goJson, renderGoTemplate, TemplateError } from '../helpers/receiver/go-template.ts';
+import { goJson, renderGoTemplate, TemplateError } from './helpers/go-template.ts';
 
 const data = { MSI: { one: '1', nil: null, list: ['a'] }, app: { metadata: { name: 'guestbook' } } };
 

@@ -9,7 +9,7 @@ import { openStore } from '../../src/receiver/store/index.ts';
 import type { Work } from '../../src/receiver/store/store.ts';
 import { testDatabase } from '../helpers/postgres.ts';
 import { INSTALL_TIMEOUT_MS, installedCli, runCli } from '../helpers/run-cli.ts';
-import { event } from '../helpers/receiver/store-contract.ts';
+import { event } from './helpers/store-contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rd-import-'));
 beforeAll(() => void installedCli(), INSTALL_TIMEOUT_MS);

@@ -15,7 +15,7 @@ import type { Source } from '../../src/receiver/source.ts';
 import { SOURCES } from '../../src/receiver/sources/index.ts';
 import { hostileText } from '../helpers/hostile.ts';
 import { ROOT } from '../helpers/run-action.ts';
-import { fixture, fluxSignature, NOW, request, standardSignature } from '../helpers/receiver/request.ts';
+import { fixture, fluxSignature, NOW, request, standardSignature } from './helpers/request.ts';
 
 const RUNS = { numRuns: 200 };
 const EVENT_KEYS = ['baseline', 'fields', 'key', 'labels', 'object', 'status'];

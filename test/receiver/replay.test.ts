@@ -18,9 +18,9 @@ import { gitlabTime as readGitlabTime, rfc3339 as readRfc3339 } from '../../src/
 import type { Source } from '../../src/receiver/source.ts';
 import { openStore } from '../../src/receiver/store/index.ts';
 import type { Store } from '../../src/receiver/store/store.ts';
-import { argocdDelivery, SOURCE_ENV, type SourceDelivery } from '../helpers/receiver/deliveries.ts';
-import { deploymentStatus, signed } from '../helpers/receiver/github-delivery.ts';
-import { fixture, fluxSignature, gitlabTime, request, rfc3339 } from '../helpers/receiver/request.ts';
+import { argocdDelivery, SOURCE_ENV, type SourceDelivery } from './helpers/deliveries.ts';
+import { deploymentStatus, signed } from './helpers/github-delivery.ts';
+import { fixture, fluxSignature, gitlabTime, request, rfc3339 } from './helpers/request.ts';
 
 const DAY = 24 * 3600_000;
 /** A delivery's JSON body, the parts these tests change. */

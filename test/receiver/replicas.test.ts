@@ -5,14 +5,7 @@ import { EventEmitter, once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeService, startFakeService } from '../helpers/fake-service.ts';
 import { testDatabase } from '../helpers/postgres.ts';
-import {
-  deliverGithub,
-  getFrom,
-  githubKey,
-  githubPayload,
-  type Replica,
-  startReplica,
-} from '../helpers/receiver-replicas.ts';
+import { deliverGithub, getFrom, githubKey, githubPayload, type Replica, startReplica } from './helpers/replicas.ts';
 import { INSTALL_TIMEOUT_MS, installedCli, installedSea, runCli } from '../helpers/run-cli.ts';
 import { waitFor } from '../helpers/wait.ts';
 

@@ -14,8 +14,8 @@ import { github } from '../../src/receiver/sources/github.ts';
 import { gitlab } from '../../src/receiver/sources/gitlab.ts';
 import { openStore } from '../../src/receiver/store/index.ts';
 import type { Store } from '../../src/receiver/store/store.ts';
-import { deploymentStatus, post, SECRET, signed } from '../helpers/receiver/github-delivery.ts';
-import { fixture, gitlabTime, SENT_AT, standardSignature } from '../helpers/receiver/request.ts';
+import { deploymentStatus, post, SECRET, signed } from './helpers/github-delivery.ts';
+import { fixture, gitlabTime, SENT_AT, standardSignature } from './helpers/request.ts';
 
 const LIMITS: ServerLimits = { bodyBytes: 16 * 1024, requestMs: 400, headers: 30, connections: 64 };
 const lines: string[] = [];

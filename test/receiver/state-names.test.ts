@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { github } from '../../src/receiver/sources/github.ts';
 import { gitlab } from '../../src/receiver/sources/gitlab.ts';
-import { githubDelivery, gitlabDelivery } from '../helpers/receiver/deliveries.ts';
+import { githubDelivery, gitlabDelivery } from './helpers/deliveries.ts';
 
 const NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
 

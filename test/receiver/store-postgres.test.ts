@@ -9,7 +9,7 @@ import { defaultStore, openStore, shownStore } from '../../src/receiver/store/in
 import { connectionConfig } from '../../src/receiver/store/postgres-connection.ts';
 import { SCHEMA_VERSION, type Store, type Work } from '../../src/receiver/store/store.ts';
 import { testDatabase } from '../helpers/postgres.ts';
-import { event, storeContract } from '../helpers/receiver/store-contract.ts';
+import { event, storeContract } from './helpers/store-contract.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const opened: Store[] = [];

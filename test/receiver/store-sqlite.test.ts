@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/config-error.ts';
 import { defaultStorePath, openStore } from '../../src/receiver/store/index.ts';
 import { SCHEMA_VERSION } from '../../src/receiver/store/store.ts';
-import { storeContract } from '../helpers/receiver/store-contract.ts';
+import { storeContract } from './helpers/store-contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rd-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

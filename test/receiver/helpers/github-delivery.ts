@@ -3,7 +3,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../run-action.ts';
+import { ROOT } from '../../helpers/run-action.ts';
 import { rfc3339, SENT_AT } from './request.ts';
 
 export const SECRET = 'It is a Secret to Everybody, really';

@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingRequest } from '../../../src/receiver/event.ts';
-import { ROOT } from '../run-action.ts';
+import { ROOT } from '../../helpers/run-action.ts';
 
 export const NOW = Date.parse('2026-03-02T10:16:00Z');
 

@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { renderGoTemplate } from './receiver/go-template.ts';
-import { gitlabTime, rfc3339, SENT_AT } from './receiver/request.ts';
-import { installedCli, installedSea } from './run-cli.ts';
+import { renderGoTemplate } from './go-template.ts';
+import { gitlabTime, rfc3339, SENT_AT } from './request.ts';
+import { installedCli, installedSea } from '../../helpers/run-cli.ts';
 
 export const WEBHOOK_SECRET = 'replicas-webhook-secret';
 export const GITLAB_TOKEN = 'replicas-gitlab-token';
@@ -109,7 +109,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
 const signalNumbers: Partial<Record<NodeJS.Signals, number>> = { SIGKILL: 9, SIGTERM: 15, SIGINT: 2 };
 
 const TEMPLATE = JSON.parse(
-  readFileSync(join(import.meta.dirname, '..', 'fixtures', 'deployment-status', 'in_progress.json'), 'utf8'),
+  readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'deployment-status', 'in_progress.json'), 'utf8'),
 ) as { deployment: Record<string, unknown>; deployment_status: Record<string, unknown> };
 
 /** One GitHub deployment: its ids, and the commit that names it in the service (unique per deployment). */
@@ -139,7 +139,10 @@ export function githubPayload(deployment: GithubDeployment, state: string): Buff
 export const githubKey = (deployment: GithubDeployment) => `github:github.com:742519063:${deployment.id}`;
 
 const GITLAB_TEMPLATE = JSON.parse(
-  readFileSync(join(import.meta.dirname, '..', 'fixtures', 'receiver', 'gitlab', 'deployment-success.json'), 'utf8'),
+  readFileSync(
+    join(import.meta.dirname, '..', '..', 'fixtures', 'receiver', 'gitlab', 'deployment-success.json'),
+    'utf8',
+  ),
 ) as Record<string, unknown> & { project: { id: number } };
 
 /** A GitLab deployment event for `deployment` in `status` (running, success, failed, canceled). */
@@ -161,14 +164,17 @@ export function gitlabPayload(deployment: GithubDeployment, status: string): Buf
 export const gitlabKey = (deployment: GithubDeployment) =>
   `gitlab:10.126.0.2:3000:${GITLAB_TEMPLATE.project.id}:${deployment.id}`;
 
-const fixtures = join(import.meta.dirname, '..', 'fixtures', 'receiver');
+const fixtures = join(import.meta.dirname, '..', '..', 'fixtures', 'receiver');
 const ARGOCD_APPLICATION = JSON.parse(readFileSync(join(fixtures, 'argocd', 'application.json'), 'utf8')) as {
   metadata: Record<string, unknown>;
   status: Record<string, Record<string, unknown>>;
 };
 const ARGOCD_CONFIG = (
   parseYaml(
-    readFileSync(join(import.meta.dirname, '..', '..', 'examples', 'receiver', 'argocd-notifications-cm.yaml'), 'utf8'),
+    readFileSync(
+      join(import.meta.dirname, '..', '..', '..', 'examples', 'receiver', 'argocd-notifications-cm.yaml'),
+      'utf8',
+    ),
   ) as { data: Record<string, string> }
 ).data;
 

@@ -12,8 +12,8 @@
 // fixed seed in `npm test`, test/receiver/chaos-soak.test.ts a random one in `npm run test:soak`.
 import pg from 'pg';
 import { expect } from 'vitest';
-import { type Fault, type FakeService, type RecordedRequest, startFakeService } from '../fake-service.ts';
-import { testDatabase } from '../postgres.ts';
+import { type Fault, type FakeService, type RecordedRequest, startFakeService } from '../../helpers/fake-service.ts';
+import { testDatabase } from '../../helpers/postgres.ts';
 import {
   type ArgocdTrigger,
   argocdKey,
@@ -31,9 +31,9 @@ import {
   gitlabPayload,
   type Replica,
   startReplica,
-} from '../receiver-replicas.ts';
-import { runCli } from '../run-cli.ts';
-import { waitFor } from '../wait.ts';
+} from './replicas.ts';
+import { runCli } from '../../helpers/run-cli.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 export interface ChaosRun {
   seed: number;

@@ -1,11 +1,11 @@
 // One real delivery of each source, signed as its sender signs it, for the receiver's end-to-end
-// test and the demo: GitHub's from test/helpers/receiver/github-delivery.ts; GitLab's documented event with
+// test and the demo: GitHub's from test/receiver/helpers/github-delivery.ts; GitLab's documented event with
 // its secret token; Argo CD's body rendered from the shipped ConfigMap's template with a real
 // Application; Flux's event with its generic-hmac signature.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { ROOT } from '../run-action.ts';
+import { ROOT } from '../../helpers/run-action.ts';
 import { deploymentStatus, SECRET, type Delivery } from './github-delivery.ts';
 import { renderGoTemplate } from './go-template.ts';
 import { fixture, fluxSignature, gitlabTime, rfc3339, SENT_AT } from './request.ts';

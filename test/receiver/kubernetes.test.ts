@@ -11,8 +11,8 @@ import { Deployment } from 'kubernetes-models/apps/v1';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 
-const DIR = join(import.meta.dirname, '..', 'examples', 'receiver', 'kubernetes');
-const DOCKERFILE = join(import.meta.dirname, '..', 'examples', 'receiver', 'container', 'Dockerfile');
+const DIR = join(import.meta.dirname, '..', '..', 'examples', 'receiver', 'kubernetes');
+const DOCKERFILE = join(import.meta.dirname, '..', '..', 'examples', 'receiver', 'container', 'Dockerfile');
 
 type Manifest = Record<string, unknown>;
 
