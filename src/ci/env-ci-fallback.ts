@@ -4,7 +4,7 @@
 // ("undefined/pipelines/undefined"), a tag given as the branch. Nothing it does is let throw.
 import type { Sourced } from '../core/deployment.js';
 import type { Log } from '../core/log.js';
-import { teamCityBranch } from './teamcity.js';
+import { teamCityBranch } from './env-ci-teamcity-branch.js';
 import type { CiValues, Env } from './variables.js';
 
 export interface OtherCi {
@@ -85,7 +85,7 @@ function usable(value: unknown): value is string {
 /**
  * The environment without the one variable that makes env-ci read a file here: it reads TeamCity's
  * properties files whole and synchronously, and a pipe or a device would make it wait for an end
- * that may never come (teamcity.ts reads them instead, with a bound). The only other file env-ci
+ * that may never come (env-ci-teamcity-branch.ts reads them instead, with a bound). The only other file env-ci
  * reads is GitHub's event file, for a GITHUB_ACTIONS that GitHub Actions' own reading (one of the
  * seven, detected by the same variable) always takes first. Its git calls fail at once (NO_GIT_HERE).
  */

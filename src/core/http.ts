@@ -5,7 +5,7 @@ import { Limits } from './constants.js';
 import type { Log } from './log.js';
 import { describeNetworkError, NetworkError } from './network-error.js';
 import type { Proxy } from './proxy.js';
-import { backoffMs, isRetryable, mayHaveArrived, retryAfterMs, type Outcome } from './retry.js';
+import { backoffMs, isRetryable, mayHaveArrived, retryAfterMs, type Attempt } from './retry.js';
 import { cutter } from './secret.js';
 import { createAgent, createProxyAgent, request } from '../deps/undici.js';
 
@@ -86,7 +86,7 @@ export async function createHttpClient(options: HttpClientOptions): Promise<Http
     const label = `${req.method} ${req.url.href}`;
     log.debug(`${label} ${req.body}`);
     for (let retry = 0; ; retry++) {
-      let outcome: Outcome;
+      let outcome: Attempt;
       let what: string;
       let waitMs: number | undefined;
       /** The last outcome, should no retry come. */

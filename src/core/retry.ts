@@ -2,7 +2,7 @@
 import { Limits } from './constants.js';
 
 /** What one attempt came to. */
-export type Outcome = { kind: 'response'; status: number } | { kind: 'network'; cause: NetworkCause };
+export type Attempt = { kind: 'response'; status: number } | { kind: 'network'; cause: NetworkCause };
 
 /**
  * refused, dns, proxy-refused: the request never reached the service. timeout, reset, other: it may
@@ -20,7 +20,7 @@ const MAY_HAVE_ARRIVED = new Set<NetworkCause>(['timeout', 'reset', 'other']);
  * server error (or a 408) came in the middle of it. A create that may have arrived is never sent
  * again by itself: it could be recorded twice.
  */
-export function mayHaveArrived(outcome: Outcome): boolean {
+export function mayHaveArrived(outcome: Attempt): boolean {
   if (outcome.kind === 'network') return MAY_HAVE_ARRIVED.has(outcome.cause);
   return outcome.status >= 500 || outcome.status === 408;
 }
@@ -32,7 +32,7 @@ const POST_RETRY_STATUSES = new Set([429, 503]);
 const POST_RETRY_CAUSES = new Set<NetworkCause>(['refused', 'dns', 'proxy-refused']);
 const NEVER_RETRY_CAUSES = new Set<NetworkCause>(['tls', 'proxy-auth', 'malformed']);
 
-export function isRetryable(method: 'POST' | 'PATCH', outcome: Outcome): boolean {
+export function isRetryable(method: 'POST' | 'PATCH', outcome: Attempt): boolean {
   if (outcome.kind === 'network' && NEVER_RETRY_CAUSES.has(outcome.cause)) return false;
   if (method === 'PATCH') return outcome.kind === 'network' || PATCH_RETRY_STATUSES.has(outcome.status);
   return outcome.kind === 'network' ? POST_RETRY_CAUSES.has(outcome.cause) : POST_RETRY_STATUSES.has(outcome.status);

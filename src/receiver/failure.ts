@@ -2,7 +2,7 @@
 // have acted on it), hold it (a create that may have reached the service: sending it again could
 // record the deployment twice), or give up (the service refused it). The core's policy decides what
 // is retryable and what may have arrived (src/core/retry.ts). Pure.
-import { isRetryable, mayHaveArrived, type Outcome as Attempt } from '../core/retry.js';
+import { isRetryable, mayHaveArrived, type Attempt } from '../core/retry.js';
 import type { Outcome } from './store/store.js';
 
 export interface RetryPolicy {

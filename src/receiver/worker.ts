@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import type { HttpClient } from '../core/http.js';
 import type { Log } from '../core/log.js';
 import { NetworkError } from '../core/network-error.js';
-import type { Outcome as Attempt } from '../core/retry.js';
+import type { Attempt } from '../core/retry.js';
 import { createTracker, ServiceError, type Tracker } from '../core/service.js';
 import type { Connection } from '../core/settings.js';
 import type { Words } from '../core/words.js';
@@ -92,7 +92,7 @@ export function startWorker(options: WorkerOptions): Worker {
           break;
         }
         for (const work of claimed) {
-          const job = work_(work).finally(() => {
+          const job = carryOut(work).finally(() => {
             inFlight.delete(job);
             if (!stopping) void look();
           });
@@ -107,7 +107,7 @@ export function startWorker(options: WorkerOptions): Worker {
     }
   }
 
-  async function work_(work: Work): Promise<void> {
+  async function carryOut(work: Work): Promise<void> {
     try {
       const outcome = await attemptItem(work);
       if (!(await store.finish(work, outcome))) {

@@ -1,7 +1,7 @@
 // What the worker does after a failed request to the service (src/receiver/failure.ts): which
 // failures are tried again, which creates are held (they may have reached the service), which fail.
 import { describe, expect, it } from 'vitest';
-import type { NetworkCause, Outcome as Attempt } from '../../src/core/retry.ts';
+import type { NetworkCause, Attempt as Attempt } from '../../src/core/retry.ts';
 import { failureOutcome, keyAccepted, keyRefused, type RetryPolicy } from '../../src/receiver/failure.ts';
 
 const NOW = Date.UTC(2030, 0, 1);

@@ -12,7 +12,7 @@ import {
   readBoundedFile,
   teamCityBranch,
   type OpenFile,
-} from '../../src/ci/teamcity.ts';
+} from '../../src/ci/env-ci-teamcity-branch.ts';
 import { contextOf, freshDir } from './ci-context.ts';
 
 const dir = freshDir();

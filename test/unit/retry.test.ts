@@ -6,11 +6,11 @@ import {
   mayHaveArrived,
   retryAfterMs,
   type NetworkCause,
-  type Outcome,
+  type Attempt,
 } from '../../src/core/retry.ts';
 
-const response = (status: number): Outcome => ({ kind: 'response', status });
-const network = (cause: NetworkCause): Outcome => ({ kind: 'network', cause });
+const response = (status: number): Attempt => ({ kind: 'response', status });
+const network = (cause: NetworkCause): Attempt => ({ kind: 'network', cause });
 
 describe('isRetryable', () => {
   it.each([

@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent } from '../event.js';
-import { refreshKeys, rows, S } from './postgres-schema.js';
+import { refreshKeys, rows, SCHEMA } from './postgres-schema.js';
 import { seenAfter, skipReason, type LastSeen } from './rules.js';
 import { idsOf, type AcceptResult, type NewDelivery, type SkippedEvent } from './store.js';
 
@@ -27,7 +27,7 @@ export async function acceptBatch(db: pg.PoolClient, batch: NewDelivery[], at: n
   const accepted = new Map<string, DeploymentStatus | undefined>();
   const keyRows = await rows<{ key: string; accepted: DeploymentStatus | null }>(
     db,
-    `INSERT INTO ${S}.keys (key) SELECT k FROM unnest($1::text[]) AS t(k) ORDER BY k
+    `INSERT INTO ${SCHEMA}.keys (key) SELECT k FROM unnest($1::text[]) AS t(k) ORDER BY k
      ON CONFLICT (key) DO UPDATE SET key = excluded.key RETURNING key, accepted`,
     [keys],
   );
@@ -37,7 +37,7 @@ export async function acceptBatch(db: pg.PoolClient, batch: NewDelivery[], at: n
   if (objects.length) {
     const found = await rows<{ object: string; revision: string; at: string }>(
       db,
-      `SELECT object, revision, seen_at AS at FROM ${S}.revisions WHERE object = ANY($1) ORDER BY object FOR UPDATE`,
+      `SELECT object, revision, seen_at AS at FROM ${SCHEMA}.revisions WHERE object = ANY($1) ORDER BY object FOR UPDATE`,
       [objects],
     );
     for (const row of found) revisions.set(row.object, { revision: row.revision, at: Number(row.at) });
@@ -56,7 +56,7 @@ export async function acceptBatch(db: pg.PoolClient, batch: NewDelivery[], at: n
   });
   const column = <K extends keyof (typeof items)[0]>(name: K) => items.map((item) => item[name]);
   await db.query(
-    `INSERT INTO ${S}.items (source, delivery_id, key, status, fields, state, next_at, note, via, received_at, updated_at)
+    `INSERT INTO ${SCHEMA}.items (source, delivery_id, key, status, fields, state, next_at, note, via, received_at, updated_at)
      SELECT s, d, k, st, f, state, n, note, v, $10, $10
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::text[])
        WITH ORDINALITY AS t(s, d, k, st, f, state, n, note, v, o) ORDER BY o`,
@@ -65,13 +65,13 @@ export async function acceptBatch(db: pg.PoolClient, batch: NewDelivery[], at: n
       at,
     ],
   );
-  await db.query(`UPDATE ${S}.keys SET accepted = t.a FROM unnest($1::text[], $2::text[]) AS t(k, a) WHERE key = t.k`, [
-    [...accepted.keys()],
-    [...accepted.values()].map((status) => status ?? null),
-  ]);
+  await db.query(
+    `UPDATE ${SCHEMA}.keys SET accepted = t.a FROM unnest($1::text[], $2::text[]) AS t(k, a) WHERE key = t.k`,
+    [[...accepted.keys()], [...accepted.values()].map((status) => status ?? null)],
+  );
   if (revisions.size)
     await db.query(
-      `INSERT INTO ${S}.revisions (object, revision, seen_at) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+      `INSERT INTO ${SCHEMA}.revisions (object, revision, seen_at) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
        ON CONFLICT (object) DO UPDATE SET revision = excluded.revision, seen_at = excluded.seen_at`,
       [
         [...revisions.keys()],
@@ -83,7 +83,7 @@ export async function acceptBatch(db: pg.PoolClient, batch: NewDelivery[], at: n
   // A key made above for events that were all skipped holds nothing (as in SQLite, which makes
   // none): retention deletes only ended keys, so it would stay for ever.
   await db.query(
-    `DELETE FROM ${S}.keys k WHERE key = ANY($1) AND accepted IS NULL AND NOT EXISTS (SELECT 1 FROM ${S}.items i WHERE i.key = k.key)`,
+    `DELETE FROM ${SCHEMA}.keys k WHERE key = ANY($1) AND accepted IS NULL AND NOT EXISTS (SELECT 1 FROM ${SCHEMA}.items i WHERE i.key = k.key)`,
     [keys],
   );
   return results();
@@ -99,7 +99,7 @@ async function insertDeliveries(db: pg.PoolClient, batch: NewDelivery[], at: num
   const pairs = [...new Set(batch.flatMap(idsOfDelivery))].sort().map((id) => JSON.parse(id) as [string, string]);
   const inserted = await rows<{ source: string; delivery_id: string }>(
     db,
-    `INSERT INTO ${S}.deliveries (source, delivery_id, received_at)
+    `INSERT INTO ${SCHEMA}.deliveries (source, delivery_id, received_at)
      SELECT s, d, $3 FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(s, d, n) ORDER BY n
      ON CONFLICT DO NOTHING RETURNING source, delivery_id`,
     [pairs.map((pair) => pair[0]), pairs.map((pair) => pair[1]), at],
@@ -114,7 +114,7 @@ async function insertDeliveries(db: pg.PoolClient, batch: NewDelivery[], at: num
   if (fresh.size) {
     const left = [...fresh].map((id) => JSON.parse(id) as [string, string]);
     await db.query(
-      `DELETE FROM ${S}.deliveries WHERE (source, delivery_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+      `DELETE FROM ${SCHEMA}.deliveries WHERE (source, delivery_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
       [left.map((pair) => pair[0]), left.map((pair) => pair[1])],
     );
   }

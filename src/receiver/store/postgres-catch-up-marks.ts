@@ -3,7 +3,7 @@
 // that no migration of the store's own tables is needed for them.
 import type pg from 'pg';
 import type { CatchUpMarks } from './catch-up-marks.js';
-import { S } from './postgres-schema.js';
+import { SCHEMA } from './postgres-schema.js';
 
 /** The advisory lock around making the table (any fixed number, not the migrations' own). */
 const MARKS_LOCK = 7_360_421_906;
@@ -21,10 +21,10 @@ export function postgresCatchUpMarks(pool: pg.Pool): CatchUpMarks {
       // Read committed: the insert waits for a replica's own insert of the same row, and the select,
       // a statement of its own, then sees whichever row was committed first.
       await pool.query(
-        `INSERT INTO ${S}.catch_up_marks (source, name, at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+        `INSERT INTO ${SCHEMA}.catch_up_marks (source, name, at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
         [source, name, now],
       );
-      const { rows } = await pool.query(`SELECT at FROM ${S}.catch_up_marks WHERE source = $1 AND name = $2`, [
+      const { rows } = await pool.query(`SELECT at FROM ${SCHEMA}.catch_up_marks WHERE source = $1 AND name = $2`, [
         source,
         name,
       ]);
@@ -38,9 +38,9 @@ async function makeTable(pool: pg.Pool): Promise<void> {
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [MARKS_LOCK]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${S}`);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
     await client.query(
-      `CREATE TABLE IF NOT EXISTS ${S}.catch_up_marks (source text NOT NULL, name text NOT NULL, at bigint NOT NULL,
+      `CREATE TABLE IF NOT EXISTS ${SCHEMA}.catch_up_marks (source text NOT NULL, name text NOT NULL, at bigint NOT NULL,
         PRIMARY KEY (source, name))`,
     );
     await client.query('COMMIT');

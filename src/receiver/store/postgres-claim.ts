@@ -6,7 +6,7 @@ import type pg from 'pg';
 import type { DeploymentStatus } from '../../core/constants.js';
 import type { EventFields } from '../event.js';
 import type { ItemRow } from './item-record.js';
-import { OPEN, refreshKeys, rows, S } from './postgres-schema.js';
+import { OPEN, refreshKeys, rows, SCHEMA } from './postgres-schema.js';
 import type { Work } from './store.js';
 
 type LeaseRow = {
@@ -24,14 +24,14 @@ export async function claimKeys(
 ): Promise<Work[]> {
   const due = await rows<LeaseRow>(
     db,
-    `SELECT * FROM ${S}.keys WHERE ready_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+    `SELECT * FROM ${SCHEMA}.keys WHERE ready_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
      ORDER BY ready_at, key LIMIT $2 FOR UPDATE SKIP LOCKED`,
     [at, limit],
   );
   if (due.length === 0) return [];
   const heads = await rows<ItemRow>(
     db,
-    `SELECT DISTINCT ON (key) * FROM ${S}.items WHERE key = ANY($1) AND state IN ${OPEN} ORDER BY key, id`,
+    `SELECT DISTINCT ON (key) * FROM ${SCHEMA}.items WHERE key = ANY($1) AND state IN ${OPEN} ORDER BY key, id`,
     [due.map((key) => key.key)],
   );
   const headOf = new Map(heads.map((head) => [head.key, head]));
@@ -40,7 +40,7 @@ export async function claimKeys(
   held.push(...stopped);
   if (stopped.length)
     await db.query(
-      `UPDATE ${S}.items SET state = 'held', next_at = NULL, updated_at = $2,
+      `UPDATE ${SCHEMA}.items SET state = 'held', next_at = NULL, updated_at = $2,
          error = 'the receiver stopped while this create was being sent: it may have reached the service'
        WHERE id = ANY($1)`,
       [stopped, at],
@@ -49,13 +49,13 @@ export async function claimKeys(
   const idle = due.filter((key) => headOf.get(key.key)?.state !== 'pending').map((key) => key.key);
   if (idle.length) {
     // Nothing to work on (held, or done): an ended lease is cleared, not left to look claimed.
-    await db.query(`UPDATE ${S}.keys SET lease_owner = NULL, lease_until = NULL WHERE key = ANY($1)`, [idle]);
+    await db.query(`UPDATE ${SCHEMA}.keys SET lease_owner = NULL, lease_until = NULL WHERE key = ANY($1)`, [idle]);
     await refreshKeys(db, idle);
   }
   if (workable.length === 0) return [];
   const tokens = await rows<{ key: string; lease_token: string }>(
     db,
-    `UPDATE ${S}.keys SET lease_owner = $2, lease_until = $3, lease_token = lease_token + 1
+    `UPDATE ${SCHEMA}.keys SET lease_owner = $2, lease_until = $3, lease_token = lease_token + 1
      WHERE key = ANY($1) RETURNING key, lease_token`,
     [workable.map((key) => key.key), owner, at + leaseMs],
   );

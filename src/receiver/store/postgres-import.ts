@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { ConfigError } from '../../core/config-error.js';
 import { connectionConfig, describe } from './postgres-connection.js';
-import { migrate, refreshKeys, rows, S } from './postgres-schema.js';
+import { migrate, refreshKeys, rows, SCHEMA } from './postgres-schema.js';
 import { loadSqlite } from './sqlite-load.js';
 import { SCHEMA_VERSION } from './store.js';
 
@@ -64,7 +64,7 @@ export async function importSqlite(file: string, url: string): Promise<Imported>
     // Refused unless empty: merging two stores' views of one deployment could record it twice.
     const [known] = await rows<{ n: string }>(
       client,
-      `SELECT (SELECT count(*) FROM ${S}.keys) + (SELECT count(*) FROM ${S}.deliveries) AS n`,
+      `SELECT (SELECT count(*) FROM ${SCHEMA}.keys) + (SELECT count(*) FROM ${SCHEMA}.deliveries) AS n`,
     );
     if (Number(known?.n) > 0)
       throw new ConfigError(
@@ -120,7 +120,7 @@ function insert(client: pg.PoolClient, table: keyof typeof COLUMNS, batch: Row[]
   const list = columns.join(', ');
   const arrays = columns.map((column, index) => `$${index + 1}::${TYPES[column] ?? 'text'}[]`).join(', ');
   return client.query(
-    `INSERT INTO ${S}.${table} (${list}) SELECT ${list} FROM unnest(${arrays}) WITH ORDINALITY AS t(${list}, n) ORDER BY n`,
+    `INSERT INTO ${SCHEMA}.${table} (${list}) SELECT ${list} FROM unnest(${arrays}) WITH ORDINALITY AS t(${list}, n) ORDER BY n`,
     columns.map((column) => batch.map((row) => value(row, column))),
   );
 }

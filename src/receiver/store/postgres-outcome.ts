@@ -1,6 +1,6 @@
 // What became of a claimed item, written to the PostgreSQL store: the item's new state, and the
 // key's service id and recorded status (as sqlite-outcome.ts for SQLite).
-import { type Db, S } from './postgres-schema.js';
+import { type Db, SCHEMA } from './postgres-schema.js';
 import type { ItemState, Outcome, Work } from './store.js';
 
 interface Change {
@@ -15,7 +15,7 @@ interface Change {
 }
 export function setItem(db: Db, id: number, change: Change, at: number) {
   return db.query(
-    `UPDATE ${S}.items SET state = $2, error = $3, note = $4, updated_at = $5, next_at = $7,
+    `UPDATE ${SCHEMA}.items SET state = $2, error = $3, note = $4, updated_at = $5, next_at = $7,
        attempts = attempts + $6::int,
        first_failed_at = CASE WHEN $8::boolean THEN NULL
          WHEN $6::int > 0 THEN COALESCE(first_failed_at, $5) ELSE first_failed_at END
@@ -37,15 +37,13 @@ export async function applyOutcome(db: Db, work: Work, outcome: Outcome, at: num
   const id = work.item.id;
   switch (outcome.kind) {
     case 'created':
-      await db.query(`UPDATE ${S}.keys SET service_id = $2, service_id_numeric = $3, recorded = $4 WHERE key = $1`, [
-        work.key,
-        outcome.serviceId.text,
-        outcome.serviceId.numeric,
-        work.item.status,
-      ]);
+      await db.query(
+        `UPDATE ${SCHEMA}.keys SET service_id = $2, service_id_numeric = $3, recorded = $4 WHERE key = $1`,
+        [work.key, outcome.serviceId.text, outcome.serviceId.numeric, work.item.status],
+      );
       return void (await setItem(db, id, { state: 'done', note: `created as ${outcome.serviceId.text}` }, at));
     case 'updated':
-      await db.query(`UPDATE ${S}.keys SET recorded = $2 WHERE key = $1`, [work.key, work.item.status]);
+      await db.query(`UPDATE ${SCHEMA}.keys SET recorded = $2 WHERE key = $1`, [work.key, work.item.status]);
       return void (await setItem(db, id, { state: 'done' }, at));
     case 'skipped':
       return void (await setItem(db, id, { state: 'skipped', note: outcome.reason }, at));

@@ -15,7 +15,7 @@ import { postgresCatchUpMarks } from './postgres-catch-up-marks.js';
 import { claimKeys } from './postgres-claim.js';
 import { shownStore } from './shown.js';
 import { connectionConfig, describe, poolBounds, QUERY_TIMEOUT_MS } from './postgres-connection.js';
-import { type Db, migrate, refreshKeys, rows, S } from './postgres-schema.js';
+import { type Db, migrate, refreshKeys, rows, SCHEMA } from './postgres-schema.js';
 import type { AcceptResult, ItemState, NewDelivery, OperatorAnswer, Store, StoreOptions, Work } from './store.js';
 
 /** The advisory locks' class for `exclusive` (any fixed number; the name is the second key). */
@@ -31,7 +31,7 @@ const holdsNul = ({ deliveryId, events }: NewDelivery) =>
   ].some((text) => text.includes('\u0000'));
 
 /** The readiness check's write: the time of the last one. */
-const PING = `INSERT INTO ${S}.meta (name, value) VALUES ('ready_checked_at', $1)
+const PING = `INSERT INTO ${SCHEMA}.meta (name, value) VALUES ('ready_checked_at', $1)
   ON CONFLICT (name) DO UPDATE SET value = excluded.value`;
 
 /** Rows deleted in one transaction at most by retention. */
@@ -106,14 +106,14 @@ export function openPostgresStore(
   type LeaseRow = KeyRow & { service_id_numeric: boolean | null; lease_owner: string | null; lease_token: string };
 
   async function leaseHeld(db: Db, work: Work): Promise<boolean> {
-    const [key] = await rows<LeaseRow>(db, `SELECT * FROM ${S}.keys WHERE key = $1 FOR UPDATE`, [work.key]);
+    const [key] = await rows<LeaseRow>(db, `SELECT * FROM ${SCHEMA}.keys WHERE key = $1 FOR UPDATE`, [work.key]);
     return key?.lease_owner === work.lease.owner && Number(key.lease_token) === work.lease.token;
   }
   const item = async (db: Db, id: number) =>
-    (await rows<ItemRow>(db, `SELECT * FROM ${S}.items WHERE id = $1 FOR UPDATE`, [id]))[0];
+    (await rows<ItemRow>(db, `SELECT * FROM ${SCHEMA}.items WHERE id = $1 FOR UPDATE`, [id]))[0];
   const justHeld: number[] = [];
 
-  const withService = `SELECT items.*, keys.service_id FROM ${S}.items LEFT JOIN ${S}.keys ON keys.key = items.key`;
+  const withService = `SELECT items.*, keys.service_id FROM ${SCHEMA}.items LEFT JOIN ${SCHEMA}.keys ON keys.key = items.key`;
   const record = async (db: Db, id: number) =>
     toRecord((await rows<ItemRow & { service_id: string | null }>(db, `${withService} WHERE items.id = $1`, [id]))[0]!);
 
@@ -127,7 +127,7 @@ export function openPostgresStore(
       if (!row) return { ok: false, reason: `no delivery item ${id} in this store` };
       if (!allowed.includes(row.state))
         return { ok: false, reason: `item ${id} is ${row.state}, not ${allowed.join(' or ')}` };
-      await db.query(`SELECT 1 FROM ${S}.keys WHERE key = $1 FOR UPDATE`, [row.key]);
+      await db.query(`SELECT 1 FROM ${SCHEMA}.keys WHERE key = $1 FOR UPDATE`, [row.key]);
       const refused = await change(db, row, now());
       if (refused) return { ok: false, reason: refused };
       await refreshKeys(db, [row.key]);
@@ -160,7 +160,7 @@ export function openPostgresStore(
         if (!(await leaseHeld(db, work))) return false;
         const row = await item(db, work.item.id);
         if (row?.state !== 'pending') return false;
-        await db.query(`UPDATE ${S}.items SET state = 'sending', updated_at = $2 WHERE id = $1`, [row.id, now()]);
+        await db.query(`UPDATE ${SCHEMA}.items SET state = 'sending', updated_at = $2 WHERE id = $1`, [row.id, now()]);
         return true;
       }),
     finish: (work, outcome) =>
@@ -168,14 +168,16 @@ export function openPostgresStore(
         if (!(await leaseHeld(db, work))) return false;
         await applyOutcome(db, work, outcome, now());
         await refreshKeys(db, [work.key]);
-        await db.query(`UPDATE ${S}.keys SET lease_owner = NULL, lease_until = NULL WHERE key = $1`, [work.key]);
+        await db.query(`UPDATE ${SCHEMA}.keys SET lease_owner = NULL, lease_until = NULL WHERE key = $1`, [work.key]);
         return true;
       }),
     release: (works) =>
       transaction(async (db) => {
         for (const work of works)
           if (await leaseHeld(db, work))
-            await db.query(`UPDATE ${S}.keys SET lease_owner = NULL, lease_until = NULL WHERE key = $1`, [work.key]);
+            await db.query(`UPDATE ${SCHEMA}.keys SET lease_owner = NULL, lease_until = NULL WHERE key = $1`, [
+              work.key,
+            ]);
       }),
     async list(states, limit) {
       await ready();
@@ -190,7 +192,7 @@ export function openPostgresStore(
     retry: (id) =>
       operator(id, ['held', 'failed'], async (db, row, at) => {
         await db.query(
-          `UPDATE ${S}.items SET state = 'pending', attempts = 0, first_failed_at = NULL, next_at = $2, error = NULL,
+          `UPDATE ${SCHEMA}.items SET state = 'pending', attempts = 0, first_failed_at = NULL, next_at = $2, error = NULL,
              note = $3, updated_at = $2 WHERE id = $1`,
           [row.id, at, `sent again by an operator (was ${row.state})`],
         );
@@ -198,14 +200,12 @@ export function openPostgresStore(
       }),
     resolve: (id, serviceId) =>
       operator(id, ['held'], async (db, row, at) => {
-        const [key] = await rows<KeyRow>(db, `SELECT * FROM ${S}.keys WHERE key = $1`, [row.key]);
+        const [key] = await rows<KeyRow>(db, `SELECT * FROM ${SCHEMA}.keys WHERE key = $1`, [row.key]);
         if (key?.service_id) return `its deployment already has the service's id ${key.service_id}`;
-        await db.query(`UPDATE ${S}.keys SET service_id = $2, service_id_numeric = $3, recorded = $4 WHERE key = $1`, [
-          row.key,
-          serviceId.text,
-          serviceId.numeric,
-          row.status,
-        ]);
+        await db.query(
+          `UPDATE ${SCHEMA}.keys SET service_id = $2, service_id_numeric = $3, recorded = $4 WHERE key = $1`,
+          [row.key, serviceId.text, serviceId.numeric, row.status],
+        );
         await setItem(db, Number(row.id), { state: 'done', note: `resolved by an operator as ${serviceId.text}` }, at);
         return undefined;
       }),
@@ -214,20 +214,20 @@ export function openPostgresStore(
       // Each step a batch per transaction, so that deliveries are committed in between.
       const steps: [string, unknown[]][] = [
         [
-          `DELETE FROM ${S}.items WHERE id IN (SELECT id FROM ${S}.items
+          `DELETE FROM ${SCHEMA}.items WHERE id IN (SELECT id FROM ${SCHEMA}.items
            WHERE state IN ('done', 'skipped') AND updated_at < $1 LIMIT ${PRUNE_BATCH})`,
           [before],
         ],
         [
-          `DELETE FROM ${S}.deliveries WHERE (source, delivery_id) IN (SELECT source, delivery_id FROM ${S}.deliveries
+          `DELETE FROM ${SCHEMA}.deliveries WHERE (source, delivery_id) IN (SELECT source, delivery_id FROM ${SCHEMA}.deliveries
            WHERE received_at < $1 LIMIT ${PRUNE_BATCH})`,
           [before],
         ],
         // An ended deployment with no item left; a key locked by a batch or a claim is left for next time.
         [
-          `DELETE FROM ${S}.keys WHERE key IN (SELECT key FROM ${S}.keys k WHERE accepted IN ('SUCCEEDED', 'FAILED')
+          `DELETE FROM ${SCHEMA}.keys WHERE key IN (SELECT key FROM ${SCHEMA}.keys k WHERE accepted IN ('SUCCEEDED', 'FAILED')
            AND ready_at IS NULL AND lease_owner IS NULL
-           AND NOT EXISTS (SELECT 1 FROM ${S}.items i WHERE i.key = k.key) LIMIT ${PRUNE_BATCH} FOR UPDATE SKIP LOCKED)`,
+           AND NOT EXISTS (SELECT 1 FROM ${SCHEMA}.items i WHERE i.key = k.key) LIMIT ${PRUNE_BATCH} FOR UPDATE SKIP LOCKED)`,
           [],
         ],
       ];
@@ -248,7 +248,7 @@ export function openPostgresStore(
         `SELECT count(*) FILTER (WHERE state IN ('pending', 'sending')) AS queue,
            count(*) FILTER (WHERE state = 'held') AS held, count(*) FILTER (WHERE state = 'failed') AS failed,
            min(received_at) FILTER (WHERE state = 'pending') AS oldest
-         FROM ${S}.items WHERE state IN ('pending', 'sending', 'held', 'failed')`,
+         FROM ${SCHEMA}.items WHERE state IN ('pending', 'sending', 'held', 'failed')`,
       );
       const oldest = row?.oldest ? Number(row.oldest) : undefined;
       return {
@@ -282,10 +282,10 @@ export function openPostgresStore(
     },
     async holds(source, deliveryId) {
       await ready();
-      const { rowCount } = await pool.query(`SELECT 1 FROM ${S}.deliveries WHERE source = $1 AND delivery_id = $2`, [
-        source,
-        deliveryId,
-      ]);
+      const { rowCount } = await pool.query(
+        `SELECT 1 FROM ${SCHEMA}.deliveries WHERE source = $1 AND delivery_id = $2`,
+        [source, deliveryId],
+      );
       return (rowCount ?? 0) > 0;
     },
     async ping() {

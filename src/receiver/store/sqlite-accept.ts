@@ -6,15 +6,15 @@ import { idsOf, type AcceptResult, type NewDelivery } from './store.js';
 
 /** `addEvent` queues an event, or answers why it is skipped (and writes nothing for it). */
 export function acceptOne(
-  q: Queries,
+  queries: Queries,
   delivery: NewDelivery,
   at: number,
   addEvent: (event: DeploymentEvent) => string | undefined,
 ): AcceptResult {
   const { source, deliveryId, events } = delivery;
   const ids = idsOf(delivery);
-  if (ids.some((id) => q.hasDelivery.get(source, id) !== undefined)) return { kind: 'duplicate' };
-  for (const id of ids) q.insertDelivery.run(source, id, at);
+  if (ids.some((id) => queries.hasDelivery.get(source, id) !== undefined)) return { kind: 'duplicate' };
+  for (const id of ids) queries.insertDelivery.run(source, id, at);
   const skipped: Array<{ event: DeploymentEvent; reason: string }> = [];
   for (const event of events) {
     const reason = addEvent(event);
@@ -25,7 +25,7 @@ export function acceptOne(
   if (skipped.length < events.length) {
     for (const { event, reason } of skipped) {
       const fields = JSON.stringify(event.fields);
-      q.insertItem.run(
+      queries.insertItem.run(
         source,
         deliveryId,
         event.key,

@@ -4,13 +4,13 @@ import type { ItemRow } from './item-record.js';
 import type { Queries } from './sqlite-queries.js';
 import type { Outcome, Work } from './store.js';
 
-export function applyOutcome(q: Queries, work: Work, outcome: Outcome, at: number): void {
-  const row = q.item.get(work.item.id) as unknown as ItemRow;
+export function applyOutcome(queries: Queries, work: Work, outcome: Outcome, at: number): void {
+  const row = queries.item.get(work.item.id) as unknown as ItemRow;
   const failedAt = row.first_failed_at ?? at;
   switch (outcome.kind) {
     case 'created':
-      q.setService.run(outcome.serviceId.text, outcome.serviceId.numeric ? 1 : 0, row.status, work.key);
-      q.setItem.run(
+      queries.setService.run(outcome.serviceId.text, outcome.serviceId.numeric ? 1 : 0, row.status, work.key);
+      queries.setItem.run(
         'done',
         row.attempts,
         row.first_failed_at,
@@ -22,14 +22,14 @@ export function applyOutcome(q: Queries, work: Work, outcome: Outcome, at: numbe
       );
       break;
     case 'updated':
-      q.setRecorded.run(row.status, work.key);
-      q.setItem.run('done', row.attempts, row.first_failed_at, null, null, null, at, row.id);
+      queries.setRecorded.run(row.status, work.key);
+      queries.setItem.run('done', row.attempts, row.first_failed_at, null, null, null, at, row.id);
       break;
     case 'skipped':
-      q.setItem.run('skipped', row.attempts, row.first_failed_at, null, null, outcome.reason, at, row.id);
+      queries.setItem.run('skipped', row.attempts, row.first_failed_at, null, null, outcome.reason, at, row.id);
       break;
     case 'retry':
-      q.setItem.run(
+      queries.setItem.run(
         'pending',
         row.attempts + 1,
         outcome.notItsFault ? null : failedAt,
@@ -41,10 +41,10 @@ export function applyOutcome(q: Queries, work: Work, outcome: Outcome, at: numbe
       );
       break;
     case 'held':
-      q.setItem.run('held', row.attempts + 1, failedAt, null, outcome.error, null, at, row.id);
+      queries.setItem.run('held', row.attempts + 1, failedAt, null, outcome.error, null, at, row.id);
       break;
     case 'failed':
-      q.setItem.run('failed', row.attempts + 1, failedAt, null, outcome.error, null, at, row.id);
+      queries.setItem.run('failed', row.attempts + 1, failedAt, null, outcome.error, null, at, row.id);
       break;
   }
 }

@@ -16,8 +16,6 @@ import { migrate } from './sqlite-schema.js';
 import { acceptOne } from './sqlite-accept.js';
 import type { AcceptResult, ItemState, NewDelivery, OperatorAnswer, Store, StoreOptions, Work } from './store.js';
 
-const HOLDS = 'SELECT 1 FROM deliveries WHERE source = ? AND delivery_id = ?';
-
 interface Pending {
   delivery: NewDelivery;
   resolve: (result: AcceptResult) => void;
@@ -53,7 +51,7 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     throw error;
   }
 
-  const q = prepareQueries(db);
+  const queries = prepareQueries(db);
   const prune = sqlitePruner(db, transaction);
 
   function transaction<T>(work: () => T): T {
@@ -70,8 +68,8 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
 
   /** The key's ready time: its first open item's, none while that item is held. */
   function refreshKey(key: string): void {
-    const head = q.head.get(key) as unknown as { state: ItemState; next_at: number } | undefined;
-    q.setReady.run(head && head.state !== 'held' ? head.next_at : null, key);
+    const head = queries.head.get(key) as unknown as { state: ItemState; next_at: number } | undefined;
+    queries.setReady.run(head && head.state !== 'held' ? head.next_at : null, key);
   }
 
   /** Queues the event, or answers why it is skipped (the caller decides whether to keep a row of it). */
@@ -79,16 +77,16 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     const { source, deliveryId } = delivery;
     let lastSeen: LastSeen | undefined;
     if (event.baseline) {
-      lastSeen = q.revision.get(event.baseline.object) as unknown as LastSeen | undefined;
+      lastSeen = queries.revision.get(event.baseline.object) as unknown as LastSeen | undefined;
       const seen = seenAfter({ status: event.status, baseline: event.baseline }, lastSeen, at);
-      q.setRevision.run(event.baseline.object, seen.revision, seen.at);
+      queries.setRevision.run(event.baseline.object, seen.revision, seen.at);
     }
-    const key = q.key.get(event.key) as unknown as KeyRow | undefined;
+    const key = queries.key.get(event.key) as unknown as KeyRow | undefined;
     const reason = skipReason(event, { accepted: key?.accepted ?? undefined }, lastSeen, at);
     if (reason) return reason;
     const fields = JSON.stringify(event.fields);
-    q.accept.run(event.key, event.status);
-    q.insertItem.run(
+    queries.accept.run(event.key, event.status);
+    queries.insertItem.run(
       source,
       deliveryId,
       event.key,
@@ -119,7 +117,7 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
         for (const { delivery } of batch) {
           db.exec('SAVEPOINT one');
           try {
-            results.push(acceptOne(q, delivery, at, (event) => addEvent(delivery, event, at)));
+            results.push(acceptOne(queries, delivery, at, (event) => addEvent(delivery, event, at)));
             db.exec('RELEASE one');
           } catch (error) {
             db.exec('ROLLBACK TO one');
@@ -145,7 +143,7 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
   }
 
   function leaseHeld(work: Work): KeyRow | undefined {
-    const key = q.key.get(work.key) as unknown as KeyRow | undefined;
+    const key = queries.key.get(work.key) as unknown as KeyRow | undefined;
     return key?.lease_owner === work.lease.owner && key.lease_token === work.lease.token ? key : undefined;
   }
 
@@ -153,21 +151,21 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
   const justHeld: number[] = [];
 
   function claimOne(key: KeyRow, owner: string, leaseMs: number, at: number): Work | undefined {
-    const head = q.head.get(key.key) as unknown as { id: number; state: ItemState } | undefined;
+    const head = queries.head.get(key.key) as unknown as { id: number; state: ItemState } | undefined;
     if (!head || head.state === 'held') {
       refreshKey(key.key);
       return undefined;
     }
-    const row = q.item.get(head.id) as unknown as ItemRow;
+    const row = queries.item.get(head.id) as unknown as ItemRow;
     if (head.state === 'sending') {
       // Its worker stopped between marking the create sent and recording the answer.
       const error = 'the receiver stopped while this create was being sent: it may have reached the service';
-      q.setItem.run('held', row.attempts, row.first_failed_at, null, error, null, at, row.id);
+      queries.setItem.run('held', row.attempts, row.first_failed_at, null, error, null, at, row.id);
       refreshKey(key.key);
       justHeld.push(row.id);
       return undefined;
     }
-    q.lease.run(owner, at + leaseMs, key.key);
+    queries.lease.run(owner, at + leaseMs, key.key);
     return {
       key: key.key,
       serviceId: key.service_id === null ? undefined : { text: key.service_id, numeric: key.service_id_numeric === 1 },
@@ -194,7 +192,7 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     }
   }
 
-  const record = (id: number) => toRecord(q.record.get(id) as unknown as ItemRow & { service_id: string | null });
+  const record = (id: number) => toRecord(queries.record.get(id) as unknown as ItemRow & { service_id: string | null });
 
   function operator(
     id: number,
@@ -202,7 +200,7 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     change: (row: ItemRow, at: number) => string | undefined,
   ): OperatorAnswer {
     return transaction(() => {
-      const row = q.item.get(id) as unknown as ItemRow | undefined;
+      const row = queries.item.get(id) as unknown as ItemRow | undefined;
       if (!row) return { ok: false, reason: `no delivery item ${id} in this store` };
       if (!allowed.includes(row.state))
         return { ok: false, reason: `item ${id} is ${row.state}, not ${allowed.join(' or ')}` };
@@ -227,7 +225,7 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
         justHeld.length = 0;
         const claimed = transaction(() => {
           const at = now();
-          const keys = q.due.all(at, at, limit) as unknown as KeyRow[];
+          const keys = queries.due.all(at, at, limit) as unknown as KeyRow[];
           return keys.map((key) => claimOne(key, owner, leaseMs, at)).filter((work) => work !== undefined);
         });
         // Told once committed.
@@ -239,9 +237,18 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
       return settle(() => {
         return transaction(() => {
           if (!leaseHeld(work)) return false;
-          const row = q.item.get(work.item.id) as unknown as ItemRow;
+          const row = queries.item.get(work.item.id) as unknown as ItemRow;
           if (row.state !== 'pending') return false;
-          q.setItem.run('sending', row.attempts, row.first_failed_at, row.next_at, row.error, null, now(), row.id);
+          queries.setItem.run(
+            'sending',
+            row.attempts,
+            row.first_failed_at,
+            row.next_at,
+            row.error,
+            null,
+            now(),
+            row.id,
+          );
           return true;
         });
       });
@@ -250,9 +257,9 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
       return settle(() => {
         return transaction(() => {
           if (!leaseHeld(work)) return false;
-          applyOutcome(q, work, outcome, now());
+          applyOutcome(queries, work, outcome, now());
           refreshKey(work.key);
-          q.unlease.run(work.key);
+          queries.unlease.run(work.key);
           return true;
         });
       });
@@ -260,7 +267,7 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     release(works) {
       return settle(() => {
         transaction(() => {
-          for (const work of works) if (leaseHeld(work)) q.unlease.run(work.key);
+          for (const work of works) if (leaseHeld(work)) queries.unlease.run(work.key);
         });
       });
     },
@@ -279,7 +286,7 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     retry(id) {
       return settle(() => {
         return operator(id, ['held', 'failed'], (row, at) => {
-          q.setItem.run('pending', 0, null, at, null, `sent again by an operator (was ${row.state})`, at, row.id);
+          queries.setItem.run('pending', 0, null, at, null, `sent again by an operator (was ${row.state})`, at, row.id);
           return undefined;
         });
       });
@@ -287,10 +294,10 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     resolve(id, serviceId) {
       return settle(() => {
         return operator(id, ['held'], (row, at) => {
-          const key = q.key.get(row.key) as unknown as KeyRow;
+          const key = queries.key.get(row.key) as unknown as KeyRow;
           if (key.service_id !== null) return `its deployment already has the service's id ${key.service_id}`;
-          q.setService.run(serviceId.text, serviceId.numeric ? 1 : 0, row.status, row.key);
-          q.setItem.run(
+          queries.setService.run(serviceId.text, serviceId.numeric ? 1 : 0, row.status, row.key);
+          queries.setItem.run(
             'done',
             row.attempts,
             row.first_failed_at,
@@ -306,8 +313,8 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     },
     stats() {
       return settle(() => {
-        const count = (state: ItemState) => (q.count.get(state) as unknown as { n: number }).n;
-        const oldest = q.oldest.get() as unknown as { received_at: number } | undefined;
+        const count = (state: ItemState) => (queries.count.get(state) as unknown as { n: number }).n;
+        const oldest = queries.oldest.get() as unknown as { received_at: number } | undefined;
         return {
           queueDepth: count('pending') + count('sending'),
           oldestPendingSeconds: oldest ? Math.max(0, (now() - oldest.received_at) / 1000) : 0,
@@ -325,11 +332,11 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
       return true;
     },
     holds(source, deliveryId) {
-      return settle(() => db.prepare(HOLDS).get(source, deliveryId) !== undefined);
+      return settle(() => queries.hasDelivery.get(source, deliveryId) !== undefined);
     },
     ping() {
       // A write, committed: ready means a delivery would be stored (a full disk refuses this too).
-      return settle(() => void transaction(() => q.ping.run(String(now()))));
+      return settle(() => void transaction(() => queries.ping.run(String(now()))));
     },
     close() {
       return settle(() => {

@@ -1,6 +1,6 @@
 // The receiver's store: what it must keep so that nothing acknowledged is lost, whatever the engine
 // (SQLite here, PostgreSQL next). A second engine is a second file implementing `Store`; the
-// contract tests (test/helpers/receiver/store-contract.ts) run every engine through the same cases.
+// contract tests (test/receiver/helpers/store-contract.ts) run every engine through the same cases.
 //
 // The model, in words:
 // - A delivery (source, deliveryId) is stored once; a second one with the same id stores nothing,
