@@ -659,6 +659,61 @@ describe('serve, catching up on GitHub deliveries that failed', () => {
   });
 });
 
+describe('serve, killed in the middle of a catch-up pass', () => {
+  it('records every deployment once after a restart: what the killed pass got in stays, the next pass gets the rest', async () => {
+    const { service, until } = await fakeService();
+    const token = 'ghp_CatchUpToken8f2a61b9c04d7e35aa1';
+    const github = await startFakeGithub(token);
+    const hook = 'repos/octo-org/shop-web/hooks/4081';
+    const deployments = Array.from({ length: 12 }, (_, index) => 9700 + index);
+    github.hooks.set(
+      hook,
+      deployments.flatMap((id, index) =>
+        [deploymentStatus('in_progress', id), deploymentStatus('success', id)].map((delivery, step) =>
+          fakeDelivery(
+            delivery.headers['x-github-delivery'] as string,
+            JSON.parse(delivery.body.toString()) as object,
+            {
+              at: Date.now() - 600_000 + index * 2000 + step * 1000,
+            },
+          ),
+        ),
+      ),
+    );
+    github.detailDelayMs = 40;
+    // While the first receiver runs, the service cannot be reached (nothing listens there): nothing
+    // is sent, so nothing is held, and what the kill leaves is catch-up's alone.
+    const closed = await startFakeService();
+    const unreachable = closed.url;
+    await closed.close();
+    const store = freshStore();
+    const env = { ...SOURCE_ENV, GITHUB_HOOKS: hook, GITHUB_TOKEN: token, GITHUB_API_URL: github.url };
+    try {
+      const killedMidPass = new Promise<void>((resolve) => (github.onDetail = (served) => served === 8 && resolve()));
+      const first = await serve(service, store, { env: { ...env, DEPLOY_TRACKER_URL: unreachable } });
+      await killedMidPass;
+      first.child.kill('SIGKILL');
+      await first.ended;
+      github.onDetail = undefined;
+      const second = await serve(service, store, { env });
+      await until(
+        () =>
+          service.deployments.size === deployments.length &&
+          [...service.deployments.values()].every(({ statuses }) => statuses.length === 2),
+      );
+      expect([...service.deployments.values()].map(({ statuses }) => statuses.join())).toEqual(
+        deployments.map(() => 'STARTED,SUCCEEDED'),
+      );
+      expect(service.requests.filter((request) => request.method === 'POST')).toHaveLength(deployments.length);
+      second.child.kill('SIGTERM');
+      expect((await second.ended).exitCode).toBe(0);
+      expect(await deliveries(store, '--state', 'held,failed,pending,sending')).toEqual([]);
+    } finally {
+      await github.close();
+    }
+  });
+});
+
 describe('serve, catching up on GitLab deliveries that failed', () => {
   it("takes what GitLab failed to deliver while it was down from the hook's events, records it once, and a resend is a duplicate", async () => {
     const { service, until } = await fakeService();

@@ -29,6 +29,10 @@ export interface FakeGithub {
   hooks: Map<string, FakeDelivery[]>;
   /** Each request's path with its query. */
   requests: string[];
+  /** How long each delivery's own answer (`.../deliveries/ID`) waits: a pass that takes time. */
+  detailDelayMs: number;
+  /** Called as each delivery's own answer goes out, with how many have so far. */
+  onDetail?: (served: number) => void;
   script(...answers: FakeGithubAnswer[]): void;
   close(): Promise<void>;
 }
@@ -56,6 +60,7 @@ export function fakeDelivery(
 
 export async function startFakeGithub(token: string): Promise<FakeGithub> {
   const scripted: FakeGithubAnswer[] = [];
+  let detailsServed = 0;
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     fake.requests.push(req.url ?? '');
@@ -82,19 +87,26 @@ export async function startFakeGithub(token: string): Promise<FakeGithub> {
     if (match[2]) {
       const delivery = newestFirst.find((each) => each.id === Number(match[2]));
       if (!delivery) return json(res, 404, { message: 'Not Found' });
-      return json(res, 200, {
-        ...listedOf(delivery),
-        url: 'https://receiver.example.com/webhooks/github',
-        request: {
-          headers: {
-            'X-GitHub-Delivery': delivery.guid,
-            'X-GitHub-Event': delivery.event,
-            'Content-Type': 'application/json',
+      const answer = () => {
+        detailsServed++;
+        fake.onDetail?.(detailsServed);
+      };
+      return void setTimeout(() => {
+        answer();
+        json(res, 200, {
+          ...listedOf(delivery),
+          url: 'https://receiver.example.com/webhooks/github',
+          request: {
+            headers: {
+              'X-GitHub-Delivery': delivery.guid,
+              'X-GitHub-Event': delivery.event,
+              'Content-Type': 'application/json',
+            },
+            payload: delivery.payload,
           },
-          payload: delivery.payload,
-        },
-        response: { headers: {}, payload: null },
-      });
+          response: { headers: {}, payload: null },
+        });
+      }, fake.detailDelayMs);
     }
     const perPage = Math.min(100, Number(url.searchParams.get('per_page') ?? 30));
     const start = Number(url.searchParams.get('cursor') ?? 0);
@@ -109,6 +121,7 @@ export async function startFakeGithub(token: string): Promise<FakeGithub> {
     url: '',
     hooks: new Map(),
     requests: [],
+    detailDelayMs: 0,
     script: (...answers) => void scripted.push(...answers),
     async close() {
       for (const socket of sockets) socket.destroy();
