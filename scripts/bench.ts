@@ -29,6 +29,8 @@
 //    only this is measured (a few minutes) and the rest of the file is kept as it was.
 //    Then the same on PostgreSQL (scripts/bench-postgres.ts): one and two replicas beside SQLite and
 //    the floor, and a SIGKILLed replica's work taken over; --postgres-only measures just that.
+//    Then one GitHub catch-up pass over 10,000 deliveries beside a bare loop over the same pages
+//    (scripts/bench-catch-up.ts); --catch-up-only measures just that.
 // 6. `npm test`, timed once, last (it would disturb the timings).
 //
 // BENCH_RUNS sets the rounds (default 31, after 2 warm-up): more when the machine is busy.
@@ -50,6 +52,7 @@ import { gzipSync } from 'node:zlib';
 import { buildWithout, REACHES, type Build, type Reach, type Step } from './bench-reaches.ts';
 import { measurePostgres, postgresLines, type PostgresFigures } from './bench-postgres.ts';
 import { IMAGE_GROWTH_BUDGET_BYTES, measureImage, type ImageFigures } from './bench-image.ts';
+import { catchUpLines, measureCatchUp, type CatchUpFigures } from './bench-catch-up.ts';
 import { measureReceiver, receiverLines, type ReceiverFigures } from './bench-receiver.ts';
 import { projectNode, SEA_DIR, SEA_LICENSES, seaName } from './sea.ts';
 import { startFakeService } from '../test/helpers/fake-service.ts';
@@ -69,6 +72,7 @@ const RECEIVER_BLOCK = /<!-- receiver -->[\s\S]*<!-- \/receiver -->/;
 const POSTGRES_ONLY = process.argv.includes('--postgres-only');
 const POSTGRES_NOT_MEASURED = '## The receiver on PostgreSQL\n\nNot measured yet: `npm run bench -- --postgres-only`.';
 const POSTGRES_BLOCK = /<!-- receiver-postgres -->[\s\S]*<!-- \/receiver-postgres -->/;
+const CATCH_UP_BLOCK = /<!-- catch-up -->[\s\S]*<!-- \/catch-up -->/;
 /** The CLI as the npm package holds it (scripts/npm-package.ts writes the folder npm packs). */
 const PACKED_CLI = join(ROOT, 'npm', 'package', 'cli', 'report-deployment.cjs');
 
@@ -109,6 +113,20 @@ if (POSTGRES_ONLY) {
       : previous.replace('<!-- reaches -->', () => `${block}\n\n<!-- reaches -->`),
   );
   console.error(`== wrote the receiver's PostgreSQL figures to ${relative(ROOT, OUT)}`);
+  process.exit(0);
+}
+
+if (process.argv.includes('--catch-up-only')) {
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'npm-package.ts')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const block = catchUpBlock(await measureCatchUp(PACKED_CLI), loadavg());
+  const previous = readFileSync(OUT, 'utf8');
+  writeFileSync(
+    OUT,
+    CATCH_UP_BLOCK.test(previous)
+      ? previous.replace(CATCH_UP_BLOCK, () => block)
+      : previous.replace('<!-- reaches -->', () => `${block}\n\n<!-- reaches -->`),
+  );
+  console.error(`== wrote catch-up's figures to ${relative(ROOT, OUT)}`);
   process.exit(0);
 }
 
@@ -463,6 +481,8 @@ await service.close();
 // 5. The receiver.
 const receiverFigures = await measureReceiver(PACKED_CLI);
 const postgresFigures = await measurePostgres(PACKED_CLI);
+console.error('== catch-up: one GitHub pass');
+const catchUpFigures = await measureCatchUp(PACKED_CLI);
 const loadAfter = loadavg();
 
 // 6. npm test.
@@ -545,6 +565,8 @@ function writeReport(): void {
     '',
     postgresBlock(postgresFigures, loadAfter),
     '',
+    catchUpBlock(catchUpFigures, loadAfter),
+    '',
     '<!-- reaches -->',
     ...(reachResults ? reachLines(reachResults, machine, load) : [kept || NOT_MEASURED]),
     '<!-- /reaches -->',
@@ -591,6 +613,23 @@ function postgresBlock(figures: PostgresFigures | undefined, loadAtEnd: number[]
   const heading = `Measured on ${day(startedAt)} at ${commit()}; ${machine}; ${load}.`;
   const lines = figures ? postgresLines(figures, heading) : [POSTGRES_NOT_MEASURED];
   return ['<!-- receiver-postgres -->', ...lines, '<!-- /receiver-postgres -->'].join('\n');
+}
+
+/** Catch-up's section, between its markers, with its own date and load (it may be measured alone). */
+function catchUpBlock(figures: CatchUpFigures, loadAtEnd: number[]): string {
+  const machine = `Node ${process.version}, ${process.platform} ${process.arch}, ${availableParallelism()} cores`;
+  const load = `load average ${loadBefore[0]?.toFixed(1)} at the start, ${loadAtEnd[0]?.toFixed(1)} at the end`;
+  return [
+    '<!-- catch-up -->',
+    '## Catch-up',
+    '',
+    `Measured by \`npm run bench\` (or \`-- --catch-up-only\`) on ${day(startedAt)} at ${commit()}; ${machine}; ${load}.`,
+    '',
+    '| | figure | aim |',
+    '|---|---|---|',
+    ...catchUpLines(figures),
+    '<!-- /catch-up -->',
+  ].join('\n');
 }
 
 function reachLines(results: ReachResult[], machine: string, load: string): string[] {
