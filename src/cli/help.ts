@@ -153,8 +153,9 @@ checked, stored, then answered 2xx; a worker records it in the service. GET /hea
   --mapping FILE            artifact and environment per source object (YAML)
   --retry-hours N           how long a transient failure of the service is retried (default 24)
   --catch-up-seconds N      how often senders whose API variables are set (GITHUB_HOOKS with
-                            GITHUB_TOKEN; GITLAB_HOOKS with GITLAB_TOKEN; ARGOCD_SERVER with
-                            ARGOCD_AUTH_TOKEN) are asked what the receiver missed (default 300)
+                            GITHUB_TOKEN or a GitHub App's key; GITLAB_HOOKS with GITLAB_TOKEN;
+                            ARGOCD_SERVER with ARGOCD_AUTH_TOKEN) are asked what the receiver
+                            missed (default 300)
   --base-url URL            the service's address (or DEPLOY_TRACKER_URL)
   DEPLOY_TRACKER_API_KEY    the API key: only from the environment, required
   --timeout-seconds N       each request's timeout (default 10)

@@ -3,6 +3,7 @@
 // stored once, under its own delivery id; what GitHub saw answered 2xx, what is older than 3 days,
 // other events and what the store holds are not fetched; paging, refusals and rate limits bounded
 // and said, the token never.
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -170,6 +171,44 @@ describe("GitHub's catch-up", () => {
       ),
       { numRuns: 60 },
     );
+  });
+
+  it("reads a GitHub App's own webhook with the App's JWT, and the others with the token", async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    github.app = { appId: '4242', publicKey };
+    const now = Date.now();
+    github.hooks.set('app/hook', [fakeDelivery('guid-app', payload('success', 121), { at: now - HOUR })]);
+    github.hooks.set(HOOK, [fakeDelivery('guid-repo', payload('success', 122), { at: now - HOUR })]);
+    const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString().replaceAll('\n', '\\n');
+    const read = readGithubCatchUp({
+      GITHUB_HOOKS: `app ${HOOK}`,
+      GITHUB_TOKEN: TOKEN,
+      GITHUB_API_URL: github.url,
+      GITHUB_APP_ID: '4242',
+      GITHUB_APP_PRIVATE_KEY: pem,
+    });
+    if (!read) throw new Error('no configuration');
+    const report = await githubCatchUpPass(read, {
+      holds: (source, id) => store.holds(source, id),
+      accept: (delivery) => store.accept(delivery),
+      env: {},
+    });
+    expect(report).toMatchObject({ found: 2, fetched: 2 });
+    expect(report.failure).toBeUndefined();
+    expect(github.requests.filter((path) => path.startsWith('/app/hook/deliveries'))).toHaveLength(2);
+    // Without a token, the App's hook alone is read; a key that is no key names its variable, never its value.
+    expect(
+      readGithubCatchUp({ GITHUB_HOOKS: 'app', GITHUB_APP_ID: '4242', GITHUB_APP_PRIVATE_KEY: pem }),
+    ).toMatchObject({
+      hooks: ['app/hook'],
+      token: '',
+    });
+    expect(() =>
+      readGithubCatchUp({ GITHUB_HOOKS: 'app', GITHUB_APP_ID: '4242', GITHUB_APP_PRIVATE_KEY: 'not-a-key-sekrit' }),
+    ).toThrow(/^Environment variable GITHUB_APP_PRIVATE_KEY.*\(GITHUB_HOOKS names `app`\)/s);
+    expect(() =>
+      readGithubCatchUp({ GITHUB_HOOKS: 'app', GITHUB_APP_ID: '4242', GITHUB_APP_PRIVATE_KEY: 'not-a-key-sekrit' }),
+    ).not.toThrow(/sekrit/);
   });
 
   it('refuses at start hooks without a token, a hook that is no hook, and an API that is no URL, naming the variable', () => {

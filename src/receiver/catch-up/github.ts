@@ -12,7 +12,8 @@ import { parseGithub } from '../sources/github.js';
 import { clean, parseJson, text } from '../sources/fields.js';
 import type { AcceptResult, NewDelivery } from '../store/store.js';
 import { boundedGet, type GetAnswer, type GetOptions, waitAsked } from './bounded-get.js';
-import { API_VARIABLE, type GithubCatchUpConfig, TOKEN_VARIABLE } from './github-config.js';
+import { appJwt } from './github-app-jwt.js';
+import { API_VARIABLE, APP_HOOK, type GithubCatchUpConfig, TOKEN_VARIABLE } from './github-config.js';
 import type { PassReport } from './runner.js';
 
 type Env = Record<string, string | undefined>;
@@ -86,7 +87,7 @@ async function list(
   for (let page = 0; url; page++) {
     if (page === MAX_PAGES)
       return { failure: `${hook}: more than ${MAX_PAGES} pages of deliveries; read the first ${MAX_PAGES}` };
-    const answer = await get(config, deps, url);
+    const answer = await get(config, deps, url, hook);
     const refused = refusal(answer, hook, now);
     if (refused) return refused;
     const deliveries = parseJson((answer as Extract<GetAnswer, { kind: 'answer' }>).body);
@@ -114,7 +115,7 @@ async function fetchOne(
   guid: string,
   id: number,
 ): Promise<boolean | string> {
-  const answer = await get(config, deps, new URL(`${hook}/deliveries/${id}`, config.api));
+  const answer = await get(config, deps, new URL(`${hook}/deliveries/${id}`, config.api), hook);
   const refused = refusal(answer, hook, deps.now?.() ?? Date.now());
   if (refused) return refused.failure;
   const detail = parseJson((answer as Extract<GetAnswer, { kind: 'answer' }>).body) as {
@@ -135,10 +136,12 @@ function requestOf(config: GithubCatchUpConfig, guid: string, payload: object): 
   return { headers, body: Buffer.from(JSON.stringify(payload)), now: Date.now() };
 }
 
-function get(config: GithubCatchUpConfig, deps: GithubPassDeps, url: URL): Promise<GetAnswer> {
+function get(config: GithubCatchUpConfig, deps: GithubPassDeps, url: URL, hook: string): Promise<GetAnswer> {
+  // An App's own webhook is read with the App's JWT; the others with the token.
+  const bearer = hook === APP_HOOK && config.app ? appJwt(config.app, Date.now()) : config.token;
   return boundedGet(url, {
     headers: {
-      authorization: `Bearer ${config.token}`,
+      authorization: `Bearer ${bearer}`,
       accept: 'application/vnd.github+json',
       'x-github-api-version': '2022-11-28',
       'user-agent': 'report-deployment',

@@ -4,6 +4,7 @@
 // header) and `GET .../hooks/ID/deliveries/DELIVERY_ID` (the delivery with its `request` headers and
 // payload). The Bearer token is checked (401 "Bad credentials"); scripted answers take the place of
 // the next requests (a 403 or 429 with its headers, a page whose next link never ends).
+import { createVerify, type KeyObject } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -31,6 +32,8 @@ export interface FakeGithub {
   requests: string[];
   /** How long each delivery's own answer (`.../deliveries/ID`) waits: a pass that takes time. */
   detailDelayMs: number;
+  /** The GitHub App whose JWT `/app/hook/...` takes: its id and its public key. */
+  app?: { appId: string; publicKey: KeyObject };
   /** Called as each delivery's own answer goes out, with how many have so far. */
   onDetail?: (served: number) => void;
   script(...answers: FakeGithubAnswer[]): void;
@@ -76,11 +79,14 @@ export async function startFakeGithub(token: string): Promise<FakeGithub> {
       for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
       return json(res, answer.status, answer.body ?? {});
     }
-    if (req.headers.authorization !== `Bearer ${token}`) {
-      return json(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
-    }
     const url = new URL(req.url ?? '/', fake.url);
-    const match = /^\/(.+\/hooks\/\d+)\/deliveries(?:\/(\d+))?$/.exec(url.pathname);
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    // The App's own webhook takes the App's JWT; every other, the token.
+    const appHook = url.pathname.startsWith('/app/hook/');
+    if (appHook ? !fake.app || !validJwt(bearer, fake.app) : bearer !== token) {
+      return json(res, 401, { message: appHook ? 'A JSON web token could not be decoded' : 'Bad credentials' });
+    }
+    const match = /^\/(app\/hook|.+\/hooks\/\d+)\/deliveries(?:\/(\d+))?$/.exec(url.pathname);
     const deliveries = match ? fake.hooks.get(match[1] as string) : undefined;
     if (!match || !deliveries) return json(res, 404, { message: 'Not Found' });
     const newestFirst = [...deliveries].sort((a, b) => b.delivered_at.localeCompare(a.delivered_at) || b.id - a.id);
@@ -144,6 +150,25 @@ function listedOf(delivery: FakeDelivery): Omit<FakeDelivery, 'payload'> {
   const listed: Partial<FakeDelivery> = { ...delivery };
   delete listed.payload;
   return listed as Omit<FakeDelivery, 'payload'>;
+}
+
+/** An RS256 JWT the App signed, issued by it, not expired (GitHub's checks of an App's JWT). */
+function validJwt(jwt: string, app: { appId: string; publicKey: KeyObject }): boolean {
+  const [header = '', claims = '', signature = ''] = jwt.split('.');
+  const signed = createVerify('RSA-SHA256')
+    .update(`${header}.${claims}`)
+    .verify(app.publicKey, Buffer.from(signature, 'base64url'));
+  const { iss, exp, iat } = JSON.parse(Buffer.from(claims, 'base64url').toString() || '{}') as Record<string, unknown>;
+  const now = Date.now() / 1000;
+  return (
+    signed &&
+    iss === app.appId &&
+    typeof exp === 'number' &&
+    exp > now &&
+    typeof iat === 'number' &&
+    iat <= now &&
+    exp - iat <= 600
+  );
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {
