@@ -31,7 +31,7 @@ export interface DeploymentEvent {
   labels?: Readonly<Record<string, string>>;
   fields: EventFields;
   /**
-   * Flux: the object's last-seen revision (store/rules.ts). `object` is the object's identity (its
+   * Flux: the object's last-seen revision (rules.ts). `object` is the object's identity (its
    * name, uid and labels: one per cluster); `at` the event's own time, the object's order: an event
    * older than the one last seen is late and moves nothing. Where `repeats` (a periodic
    * ReconciliationSucceeded), an end with no start is a deployment only where the revision changed

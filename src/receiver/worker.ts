@@ -16,7 +16,7 @@ import { keyState } from './key-state.js';
 import type { Metrics } from './metrics.js';
 import { outageLog } from './outage.js';
 import { RETAIN_MS } from './retention.js';
-import { nextStep } from './store/rules.js';
+import { nextStep } from './rules.js';
 import type { Outcome, Store, Work } from './store/store.js';
 
 interface WorkerOptions {

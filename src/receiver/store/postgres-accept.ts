@@ -6,7 +6,7 @@ import type pg from 'pg';
 import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent } from '../event.js';
 import { refreshKeys, rows, SCHEMA } from './postgres-schema.js';
-import { seenAfter, skipReason, type LastSeen } from './rules.js';
+import { seenAfter, skipReason, type LastSeen } from '../rules.js';
 import { idsOf, type AcceptResult, type NewDelivery, type SkippedEvent } from './store.js';
 
 export async function acceptBatch(db: pg.PoolClient, batch: NewDelivery[], at: number): Promise<AcceptResult[]> {

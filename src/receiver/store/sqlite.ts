@@ -5,7 +5,7 @@
 import type { DeploymentStatus } from '../../core/constants.js';
 import type { DeploymentEvent, EventFields } from '../event.js';
 import { toRecord, type ItemRow } from './item-record.js';
-import { seenAfter, skipReason, type LastSeen } from './rules.js';
+import { seenAfter, skipReason, type LastSeen } from '../rules.js';
 import { sqliteCatchUpMarks } from './sqlite-catch-up-marks.js';
 import type { DatabaseSync } from './sqlite-load.js';
 import { type Hold, holdStore, openDatabase } from './sqlite-open.js';

@@ -1,9 +1,9 @@
 // The rules every store applies as events arrive, whatever its engine: a status never moves
 // backwards, an end is final, Flux's first sight of an object is no deployment, and a Flux object's
 // last-seen revision moves only forward in its own order. Pure.
-import type { DeploymentStatus } from '../../core/constants.js';
-import type { DeploymentEvent } from '../event.js';
-import { SENDER_CLOCK_AHEAD_MS } from '../retention.js';
+import type { DeploymentStatus } from '../core/constants.js';
+import type { DeploymentEvent } from './event.js';
+import { SENDER_CLOCK_AHEAD_MS } from './retention.js';
 
 /** STARTED before an end; SUCCEEDED and FAILED are both ends. */
 function rank(status: DeploymentStatus | undefined | null): number {
