@@ -5,7 +5,6 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../core/config-error.js';
 import { createHttpClient } from '../core/http.js';
-import { showControls } from '../core/log.js';
 import type { Log } from '../core/log.js';
 import type { Connection } from '../core/settings.js';
 import type { Words } from '../core/words.js';
@@ -66,14 +65,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   }
   const mapEvents = await mappingOf(options);
   const catchUpSources = readCatchUp(options.env);
-  const store = openStore(options.store, {
-    sole: true,
-    // The worker logs the holds it decides; these the store decides at a claim (a create left `sending`).
-    held: (record) =>
-      log.warning(
-        `held ${record.key} ${record.status} (item ${record.id}, delivery ${showControls(record.deliveryId)}): ${record.error ?? ''}. See \`report-deployment deliveries\`.`,
-      ),
-  });
+  const store = openStore(options.store, { sole: true });
   const metrics = new Metrics();
   const http = await createHttpClient({
     ...options.connection,

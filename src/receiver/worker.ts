@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { HttpClient } from '../core/http.js';
-import type { Log } from '../core/log.js';
+import { type Log, showControls } from '../core/log.js';
 import { NetworkError } from '../core/network-error.js';
 import type { Attempt } from '../core/retry.js';
 import { createTracker, ServiceError, type Tracker } from '../core/service.js';
@@ -17,7 +17,7 @@ import type { Metrics } from './metrics.js';
 import { outageLog } from './outage.js';
 import { RETAIN_MS } from './retention.js';
 import { nextStep } from './rules.js';
-import type { Outcome, Store, Work } from './store/store.js';
+import type { ItemRecord, Outcome, Store, Work } from './store/store.js';
 
 interface WorkerOptions {
   store: Store;
@@ -85,8 +85,10 @@ export function startWorker(options: WorkerOptions): Worker {
         again = false;
         const free = concurrency - inFlight.size;
         if (stopping || free <= 0) break;
-        const claimed = await store.claim(owner, free, leaseMs);
+        const { work: claimed, held } = await store.claim(owner, free, leaseMs);
         claims.answered();
+        // The worker logs the holds it decides; these the store decided at the claim (a create left `sending`).
+        for (const record of held) sayHeld(record);
         if (stopping) {
           await store.release(claimed);
           break;
@@ -188,6 +190,13 @@ export function startWorker(options: WorkerOptions): Worker {
         metrics.call('failed');
         return log.warning(`failed ${what}: ${outcome.error}. See \`report-deployment deliveries\`.`);
     }
+  }
+
+  /** A create the claim found left `sending` by a stopped receiver, and held: it may have reached the service. */
+  function sayHeld(record: ItemRecord): void {
+    log.warning(
+      `held ${record.key} ${record.status} (item ${record.id}, delivery ${showControls(record.deliveryId)}): ${record.error ?? ''}. See \`report-deployment deliveries\`.`,
+    );
   }
 
   const tick = () => {

@@ -304,7 +304,7 @@ describe('report-deployment serve', () => {
     const old = openStore(store, { now: () => then });
     await old.accept({ source: 'github', deliveryId: 'old-1', events: [event('k1', 'SUCCEEDED')] });
     await old.accept({ source: 'github', deliveryId: 'old-2', events: [event('k2', 'SUCCEEDED')] });
-    const [done, failed] = await old.claim('w', 2, 30_000);
+    const [done, failed] = (await old.claim('w', 2, 30_000)).work;
     await old.finish(done as Work, { kind: 'created', serviceId: { text: '7', numeric: true } });
     await old.finish(failed as Work, { kind: 'failed', error: 'HTTP 422: unknown artifact' });
     await old.close();

@@ -26,7 +26,7 @@ describe('deliveries import', () => {
     await old.accept({ source: 'github', deliveryId: 'd3', events: [event('sending', 'STARTED')] });
     await old.accept({ source: 'github', deliveryId: 'd4', events: [event('held', 'STARTED')] });
     await old.accept({ source: 'flux', deliveryId: 'f1', events: [flux('flux:uid-1:r1', 'r1')] });
-    for (const work of await old.claim('old', 10, 30_000)) {
+    for (const work of (await old.claim('old', 10, 30_000)).work) {
       if (work.key === 'recorded')
         await old.finish(work, { kind: 'created', serviceId: { text: '41', numeric: true } });
       if (work.key === 'held') await old.finish(work, { kind: 'held', error: 'timed out' });
@@ -69,7 +69,7 @@ describe('deliveries import', () => {
         kind: 'stored',
         skipped: [{ key: 'flux:uid-1:r1', status: 'SUCCEEDED', reason: 'flux:uid-1 is still at that revision' }],
       });
-      const works = await moved.claim('new', 10, 30_000);
+      const works = (await moved.claim('new', 10, 30_000)).work;
       expect(
         works.map((work: Work) => [work.key, work.item.status, work.serviceId?.text, work.recorded]).sort(),
       ).toEqual([

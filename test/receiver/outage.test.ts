@@ -59,7 +59,7 @@ function failingStore(failures: number): Store & { claims: number } {
       store.claims++;
       return store.claims <= failures
         ? Promise.reject(new Error('Connection terminated unexpectedly'))
-        : Promise.resolve([]);
+        : Promise.resolve({ work: [], held: [] });
     },
     prune: () => Promise.resolve(0),
     release: () => Promise.resolve(),

@@ -159,7 +159,7 @@ describe('the PostgreSQL store', () => {
     const keys = Array.from({ length: 60 }, (_, index) => `k${index}`);
     for (const key of keys) await first!.accept({ source: 'github', deliveryId: key, events: [event(key, 'STARTED')] });
     const claims = await Promise.all([first!, ...others].map((store, index) => store.claim(`r${index}`, 25, 30_000)));
-    const claimed = claims.flat().map((work) => work.key);
+    const claimed = claims.flatMap((claim) => claim.work).map((work) => work.key);
     expect(new Set(claimed).size).toBe(claimed.length);
     expect(claimed.sort()).toEqual(keys.sort());
   });
@@ -252,11 +252,11 @@ describe('the PostgreSQL store', () => {
     const [dying, survivor] = [open(url, () => clock), open(url, () => clock)];
     await dying.accept({ source: 'github', deliveryId: 'a', events: [event('ka', 'STARTED')] });
     await dying.accept({ source: 'github', deliveryId: 'b', events: [event('kb', 'STARTED')] });
-    const [sending, idle] = (await dying.claim('dying', 2, 10_000)) as [Work, Work];
+    const [sending, idle] = (await dying.claim('dying', 2, 10_000)).work as [Work, Work];
     await dying.markSending(sending);
-    expect(await survivor.claim('survivor', 5, 10_000)).toEqual([]);
+    expect((await survivor.claim('survivor', 5, 10_000)).work).toEqual([]);
     clock += 10_000;
-    const taken = await survivor.claim('survivor', 5, 10_000);
+    const taken = (await survivor.claim('survivor', 5, 10_000)).work;
     expect(taken.map((work) => work.key)).toEqual([idle.key]);
     expect((await survivor.list(['held'], 5)).map((item) => item.key)).toEqual([sending.key]);
     expect(await dying.finish(idle, { kind: 'updated' })).toBe(false);

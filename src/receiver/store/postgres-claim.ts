@@ -20,15 +20,15 @@ type LeaseRow = {
 
 export async function claimKeys(
   db: pg.PoolClient,
-  { owner, limit, leaseMs, at, held }: { owner: string; limit: number; leaseMs: number; at: number; held: number[] },
-): Promise<Work[]> {
+  { owner, limit, leaseMs, at }: { owner: string; limit: number; leaseMs: number; at: number },
+): Promise<{ work: Work[]; held: number[] }> {
   const due = await rows<LeaseRow>(
     db,
     `SELECT * FROM ${SCHEMA}.keys WHERE ready_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
      ORDER BY ready_at, key LIMIT $2 FOR UPDATE SKIP LOCKED`,
     [at, limit],
   );
-  if (due.length === 0) return [];
+  if (due.length === 0) return { work: [], held: [] };
   const heads = await rows<ItemRow>(
     db,
     `SELECT DISTINCT ON (key) * FROM ${SCHEMA}.items WHERE key = ANY($1) AND state IN ${OPEN} ORDER BY key, id`,
@@ -37,7 +37,6 @@ export async function claimKeys(
   const headOf = new Map(heads.map((head) => [head.key, head]));
   // A create still `sending` under an ended lease: its worker stopped mid-send; it may have arrived.
   const stopped = heads.filter((head) => head.state === 'sending').map((head) => Number(head.id));
-  held.push(...stopped);
   if (stopped.length)
     await db.query(
       `UPDATE ${SCHEMA}.items SET state = 'held', next_at = NULL, updated_at = $2,
@@ -52,7 +51,7 @@ export async function claimKeys(
     await db.query(`UPDATE ${SCHEMA}.keys SET lease_owner = NULL, lease_until = NULL WHERE key = ANY($1)`, [idle]);
     await refreshKeys(db, idle);
   }
-  if (workable.length === 0) return [];
+  if (workable.length === 0) return { work: [], held: stopped };
   const tokens = await rows<{ key: string; lease_token: string }>(
     db,
     `UPDATE ${SCHEMA}.keys SET lease_owner = $2, lease_until = $3, lease_token = lease_token + 1
@@ -60,7 +59,7 @@ export async function claimKeys(
     [workable.map((key) => key.key), owner, at + leaseMs],
   );
   const tokenOf = new Map(tokens.map((row) => [row.key, Number(row.lease_token)]));
-  return workable.map((key) => {
+  const work = workable.map((key): Work => {
     const row = headOf.get(key.key) as ItemRow;
     return {
       key: key.key,
@@ -79,4 +78,5 @@ export async function claimKeys(
       lease: { owner, token: tokenOf.get(key.key) ?? 0 },
     };
   });
+  return { work, held: stopped };
 }

@@ -40,7 +40,7 @@ const PRUNE_BATCH = 2000;
 /** `sole` is SQLite's: on a shared store, another replica may hold a lease that is still live. */
 export function openPostgresStore(
   url: string,
-  { now = Date.now, held, queryTimeoutMs = QUERY_TIMEOUT_MS }: StoreOptions = {},
+  { now = Date.now, queryTimeoutMs = QUERY_TIMEOUT_MS }: StoreOptions = {},
 ): Store {
   const pool = new pg.Pool({ ...connectionConfig(url), ...poolBounds(queryTimeoutMs), max: 8 });
   // An idle connection's error (the server restarted) must not end the receiver: the pool drops it.
@@ -111,7 +111,6 @@ export function openPostgresStore(
   }
   const item = async (db: Db, id: number) =>
     (await rows<ItemRow>(db, `SELECT * FROM ${SCHEMA}.items WHERE id = $1 FOR UPDATE`, [id]))[0];
-  const justHeld: number[] = [];
 
   const withService = `SELECT items.*, keys.service_id FROM ${SCHEMA}.items LEFT JOIN ${SCHEMA}.keys ON keys.key = items.key`;
   const record = async (db: Db, id: number) =>
@@ -147,13 +146,9 @@ export function openPostgresStore(
       });
     },
     async claim(owner, limit, leaseMs) {
-      const works = await transaction((db) => {
-        justHeld.length = 0;
-        return claimKeys(db, { owner, limit, leaseMs, at: now(), held: justHeld });
-      });
-      // Told once committed: the creates this claim found left sending by a stopped receiver.
-      for (const id of justHeld.splice(0)) held?.(await record(pool, id));
-      return works;
+      const { work, held } = await transaction((db) => claimKeys(db, { owner, limit, leaseMs, at: now() }));
+      // Read once committed: the creates this claim found left sending by a stopped receiver.
+      return { work, held: await Promise.all(held.map((id) => record(pool, id))) };
     },
     markSending: (work) =>
       transaction(async (db) => {

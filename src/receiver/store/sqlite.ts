@@ -35,7 +35,7 @@ interface KeyRow {
 /** Deliveries taken in one commit at most: bounds how long one transaction holds the event loop. */
 const BATCH = 500;
 
-export function openSqliteStore(path: string, { now = Date.now, sole = false, held }: StoreOptions = {}): Store {
+export function openSqliteStore(path: string, { now = Date.now, sole = false }: StoreOptions = {}): Store {
   const db: DatabaseSync = openDatabase(path);
   let hold: Hold | undefined;
   try {
@@ -147,10 +147,8 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     return key?.lease_owner === work.lease.owner && key.lease_token === work.lease.token ? key : undefined;
   }
 
-  /** Creates a claim found still `sending` and held, for `held`. */
-  const justHeld: number[] = [];
-
-  function claimOne(key: KeyRow, owner: string, leaseMs: number, at: number): Work | undefined {
+  /** The key's first item as work, or none; a create found still `sending` is held and its id put in `held`. */
+  function claimOne(key: KeyRow, owner: string, leaseMs: number, at: number, held: number[]): Work | undefined {
     const head = queries.head.get(key.key) as unknown as { id: number; state: ItemState } | undefined;
     if (!head || head.state === 'held') {
       refreshKey(key.key);
@@ -162,7 +160,7 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
       const error = 'the receiver stopped while this create was being sent: it may have reached the service';
       queries.setItem.run('held', row.attempts, row.first_failed_at, null, error, null, at, row.id);
       refreshKey(key.key);
-      justHeld.push(row.id);
+      held.push(row.id);
       return undefined;
     }
     queries.lease.run(owner, at + leaseMs, key.key);
@@ -222,15 +220,13 @@ export function openSqliteStore(path: string, { now = Date.now, sole = false, he
     },
     claim(owner, limit, leaseMs) {
       return settle(() => {
-        justHeld.length = 0;
-        const claimed = transaction(() => {
+        const held: number[] = [];
+        const work = transaction(() => {
           const at = now();
           const keys = queries.due.all(at, at, limit) as unknown as KeyRow[];
-          return keys.map((key) => claimOne(key, owner, leaseMs, at)).filter((work) => work !== undefined);
+          return keys.map((key) => claimOne(key, owner, leaseMs, at, held)).filter((work) => work !== undefined);
         });
-        // Told once committed.
-        for (const id of justHeld.splice(0)) held?.(record(id));
-        return claimed;
+        return { work, held: held.map(record) };
       });
     },
     markSending(work) {

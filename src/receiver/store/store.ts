@@ -139,9 +139,9 @@ export interface Store extends CatchUpMarks {
   accept(delivery: NewDelivery): Promise<AcceptResult>;
   /**
    * Claims up to `limit` keys whose next item is due, each for `leaseMs`. An item found still
-   * `sending` (its worker died mid-create) is made `held` here and not returned.
+   * `sending` (its worker died mid-create) is made `held` here: it is returned in `held`, not as work.
    */
-  claim(owner: string, limit: number, leaseMs: number): Promise<Work[]>;
+  claim(owner: string, limit: number, leaseMs: number): Promise<Claim>;
   /** Commits that the item's create is about to be sent; false when the lease was lost (send nothing). */
   markSending(work: Work): Promise<boolean>;
   /** Records what became of the item and lets the key go; false when the lease was lost (nothing written). */
@@ -174,6 +174,12 @@ export interface Store extends CatchUpMarks {
   close(): Promise<void>;
 }
 
+/** What a claim took: the work leased to the claimer, and the creates it found left `sending` and held. */
+export interface Claim {
+  work: Work[];
+  held: ItemRecord[];
+}
+
 export interface StoreOptions {
   /** The clock (ms since the epoch); tests move it. */
   now?: () => number;
@@ -183,11 +189,6 @@ export interface StoreOptions {
    * the leases end. A store shared by several receivers (PostgreSQL) ignores it.
    */
   sole?: boolean;
-  /**
-   * Told of each create the store itself holds (found still `sending` by a claim: its worker
-   * stopped mid-create), so that the receiver can log it; the worker logs the holds it decides.
-   */
-  held?: (record: ItemRecord) => void;
   /** PostgreSQL: how long one query may take before it fails (30 s); tests shorten it. */
   queryTimeoutMs?: number;
 }

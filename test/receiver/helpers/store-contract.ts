@@ -4,9 +4,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeploymentStatus } from '../../../src/core/constants.ts';
 import type { DeploymentEvent } from '../../../src/receiver/event.ts';
-import type { ItemRecord, Store, StoreOptions, Work } from '../../../src/receiver/store/store.ts';
+import type { Store, StoreOptions, Work } from '../../../src/receiver/store/store.ts';
 
-type ReopenOptions = Pick<StoreOptions, 'sole' | 'held'>;
+type ReopenOptions = Pick<StoreOptions, 'sole'>;
 
 export interface Engine {
   /** A store on a fresh place of its own; `reopen` opens the same place again (a restart). */
@@ -154,7 +154,7 @@ export function storeContract(name: string, engine: Engine): void {
           })
         ).kind,
       ).toBe('stored');
-      for (const work of await store.claim('w', 10, LEASE))
+      for (const work of (await store.claim('w', 10, LEASE)).work)
         await store.finish(work, { kind: 'created', serviceId: { text: '7', numeric: true } });
       // Every row left: github's two ids of its one delivery, flux's two, the two items (done), and
       // the ended key (flux's deployment has not ended: its key stays).
@@ -198,7 +198,7 @@ export function storeContract(name: string, engine: Engine): void {
       const { store } = await fresh();
       await accept(store, 'd1', event('k1', 'STARTED'));
       await accept(store, 'd2', event('k1', 'SUCCEEDED'));
-      const [first, ...others] = await store.claim('w1', 10, LEASE);
+      const [first, ...others] = (await store.claim('w1', 10, LEASE)).work;
       expect(others).toEqual([]);
       expect(first).toMatchObject({
         key: 'k1',
@@ -206,18 +206,18 @@ export function storeContract(name: string, engine: Engine): void {
         serviceId: undefined,
         item: { status: 'STARTED', deliveryId: 'd1' },
       });
-      expect(await store.claim('w2', 10, LEASE)).toEqual([]);
+      expect((await store.claim('w2', 10, LEASE)).work).toEqual([]);
       expect(await store.finish(first as Work, { kind: 'created', serviceId: { text: '41', numeric: true } })).toBe(
         true,
       );
-      const [second] = await store.claim('w2', 10, LEASE);
+      const [second] = (await store.claim('w2', 10, LEASE)).work;
       expect(second).toMatchObject({
         recorded: 'STARTED',
         serviceId: { text: '41', numeric: true },
         item: { status: 'SUCCEEDED', deliveryId: 'd2' },
       });
       await store.finish(second as Work, { kind: 'updated' });
-      expect(await store.claim('w1', 10, LEASE)).toEqual([]);
+      expect((await store.claim('w1', 10, LEASE)).work).toEqual([]);
       expect((await store.list(['done'], 10)).map((item) => [item.status, item.serviceId])).toEqual([
         ['STARTED', '41'],
         ['SUCCEEDED', '41'],
@@ -250,7 +250,7 @@ export function storeContract(name: string, engine: Engine): void {
       expect(await store.list(['skipped'], 10)).toEqual([]);
       expect(await accept(store, 'd2', event('k1', 'STARTED'))).toBe('duplicate');
       // The end with no start is one item: one create with the final status.
-      const claimed = await store.claim('w', 10, LEASE);
+      const claimed = (await store.claim('w', 10, LEASE)).work;
       expect(claimed.map((work) => [work.key, work.item.status])).toEqual([
         ['k1', 'SUCCEEDED'],
         ['k2', 'STARTED'],
@@ -260,9 +260,9 @@ export function storeContract(name: string, engine: Engine): void {
     it('takes a lease back once it ends, and refuses a finish from the claim that lost it', async () => {
       const { store } = await fresh();
       await accept(store, 'd1', event('k1', 'STARTED'));
-      const [stale] = await store.claim('w1', 1, LEASE);
+      const [stale] = (await store.claim('w1', 1, LEASE)).work;
       clock += LEASE + 1;
-      const [fresher] = await store.claim('w2', 1, LEASE);
+      const [fresher] = (await store.claim('w2', 1, LEASE)).work;
       expect(fresher?.item.id).toBe(stale?.item.id);
       expect(await store.markSending(stale as Work)).toBe(false);
       expect(await store.finish(stale as Work, { kind: 'updated' })).toBe(false);
@@ -274,20 +274,20 @@ export function storeContract(name: string, engine: Engine): void {
     it('lets a released key go at once', async () => {
       const { store } = await fresh();
       await accept(store, 'd1', event('k1', 'STARTED'));
-      const claimed = await store.claim('w1', 1, LEASE);
+      const claimed = (await store.claim('w1', 1, LEASE)).work;
       await store.release(claimed);
-      expect((await store.claim('w2', 1, LEASE)).map((work) => work.key)).toEqual(['k1']);
+      expect((await store.claim('w2', 1, LEASE)).work.map((work) => work.key)).toEqual(['k1']);
     });
 
     it('waits until a retry is due, counting attempts from the first failure', async () => {
       const { store } = await fresh();
       await accept(store, 'd1', event('k1', 'STARTED'));
-      const [work] = await store.claim('w', 1, LEASE);
+      const [work] = (await store.claim('w', 1, LEASE)).work;
       const started = clock;
       await store.finish(work as Work, { kind: 'retry', at: clock + 5_000, error: 'HTTP 503' });
-      expect(await store.claim('w', 1, LEASE)).toEqual([]);
+      expect((await store.claim('w', 1, LEASE)).work).toEqual([]);
       clock += 5_000;
-      const [again] = await store.claim('w', 1, LEASE);
+      const [again] = (await store.claim('w', 1, LEASE)).work;
       expect(again?.item).toMatchObject({ attempts: 1, firstFailedAt: started });
       const [pending] = await store.list(['pending'], 1);
       expect(pending?.error).toBe('HTTP 503');
@@ -296,41 +296,41 @@ export function storeContract(name: string, engine: Engine): void {
     it("starts the time to give up again after a failure that is not the item's (the API key refused)", async () => {
       const { store } = await fresh();
       await accept(store, 'd1', event('k1', 'STARTED'));
-      const [work] = await store.claim('w', 1, LEASE);
+      const [work] = (await store.claim('w', 1, LEASE)).work;
       await store.finish(work as Work, { kind: 'retry', at: clock, error: 'HTTP 503' });
-      const [second] = await store.claim('w', 1, LEASE);
+      const [second] = (await store.claim('w', 1, LEASE)).work;
       expect(second?.item).toMatchObject({ attempts: 1, firstFailedAt: clock });
       clock += 1_000;
       await store.finish(second as Work, { kind: 'retry', at: clock, error: 'HTTP 401', notItsFault: true });
-      const [third] = await store.claim('w', 1, LEASE);
+      const [third] = (await store.claim('w', 1, LEASE)).work;
       // Counted (the wait still grows), the first failure's time forgotten.
       expect(third?.item).toMatchObject({ attempts: 2, firstFailedAt: undefined });
       clock += 1_000;
       await store.finish(third as Work, { kind: 'retry', at: clock, error: 'HTTP 503' });
-      expect((await store.claim('w', 1, LEASE))[0]?.item).toMatchObject({ attempts: 3, firstFailedAt: clock });
+      expect((await store.claim('w', 1, LEASE)).work[0]?.item).toMatchObject({ attempts: 3, firstFailedAt: clock });
     });
 
     it('holds a create whose worker stopped while sending it, and blocks its key until resolved', async () => {
       const { store, reopen } = await fresh();
       await accept(store, 'd1', event('k1', 'STARTED'));
       await accept(store, 'd2', event('k1', 'SUCCEEDED'));
-      const [work] = await store.claim('w1', 1, LEASE);
+      const [work] = (await store.claim('w1', 1, LEASE)).work;
       expect(await store.markSending(work as Work)).toBe(true);
       await store.close(); // the worker died here
-      const told: ItemRecord[] = [];
-      const restarted = await reopen({ held: (record) => told.push(record) });
+      const restarted = await reopen();
       clock += LEASE;
-      expect(await restarted.claim('w2', 10, LEASE)).toEqual([]);
+      const claimed = await restarted.claim('w2', 10, LEASE);
+      expect(claimed.work).toEqual([]);
       const [held] = await restarted.list(['held'], 10);
-      // The receiver is told, so that it logs it.
-      expect(told).toEqual([held]);
+      // The claim returns what it held, so that the worker logs it.
+      expect(claimed.held).toEqual([held]);
       expect(held).toMatchObject({ deliveryId: 'd1', state: 'held', serviceId: null });
       expect(held?.error).toMatch(/may have reached the service/);
       expect((await restarted.stats()).held).toBe(1);
       // The operator says it did arrive, as 77: the end updates 77.
       const answer = await restarted.resolve(held?.id as number, { text: '77', numeric: true });
       expect(answer).toMatchObject({ ok: true, record: { state: 'done', serviceId: '77' } });
-      const [end] = await restarted.claim('w2', 10, LEASE);
+      const [end] = (await restarted.claim('w2', 10, LEASE)).work;
       expect(end).toMatchObject({ recorded: 'STARTED', serviceId: { text: '77' }, item: { status: 'SUCCEEDED' } });
     });
 
@@ -342,16 +342,16 @@ export function storeContract(name: string, engine: Engine): void {
         const { store, reopen } = await fresh();
         await accept(store, 'd1', event('k1', 'STARTED'));
         await accept(store, 'd2', event('k2', 'STARTED'));
-        const [sending, claimed] = await store.claim('w1', 2, LEASE);
+        const [sending, claimed] = (await store.claim('w1', 2, LEASE)).work;
         await store.markSending(sending as Work);
         expect(claimed).toBeDefined();
         await store.close();
         const restarted = await reopen({ sole: true });
         if (engine.shared) {
-          expect(await restarted.claim('w2', 10, LEASE)).toEqual([]);
+          expect((await restarted.claim('w2', 10, LEASE)).work).toEqual([]);
           clock += LEASE;
         }
-        expect((await restarted.claim('w2', 10, LEASE)).map((work) => work.key)).toEqual(['k2']);
+        expect((await restarted.claim('w2', 10, LEASE)).work.map((work) => work.key)).toEqual(['k2']);
         expect((await restarted.list(['held'], 10)).map((item) => item.key)).toEqual(['k1']);
       },
     );
@@ -360,15 +360,15 @@ export function storeContract(name: string, engine: Engine): void {
       const { store } = await fresh();
       await accept(store, 'd1', event('k1', 'STARTED'));
       await accept(store, 'd2', event('k2', 'STARTED'));
-      const [one, two] = await store.claim('w', 2, LEASE);
+      const [one, two] = (await store.claim('w', 2, LEASE)).work;
       await store.finish(one as Work, { kind: 'held', error: 'timed out' });
       await store.finish(two as Work, { kind: 'failed', error: 'HTTP 400' });
       expect((await store.list(['held', 'failed'], 10)).map((item) => item.state)).toEqual(['held', 'failed']);
-      expect(await store.claim('w', 2, LEASE)).toEqual([]);
+      expect((await store.claim('w', 2, LEASE)).work).toEqual([]);
       for (const item of await store.list(['held', 'failed'], 10)) {
         expect(await store.retry(item.id)).toMatchObject({ ok: true, record: { state: 'pending', attempts: 0 } });
       }
-      expect((await store.claim('w', 5, LEASE)).map((work) => work.key).sort()).toEqual(['k1', 'k2']);
+      expect((await store.claim('w', 5, LEASE)).work.map((work) => work.key).sort()).toEqual(['k1', 'k2']);
       expect(await store.retry(1)).toMatchObject({ ok: false });
       const missing = await store.retry(999);
       expect(missing.ok ? '' : missing.reason).toMatch(/no delivery item 999/);
@@ -379,9 +379,9 @@ export function storeContract(name: string, engine: Engine): void {
       const { store } = await fresh();
       await accept(store, 'd1', event('k1', 'STARTED'));
       await accept(store, 'd2', event('k1', 'FAILED'));
-      const [start] = await store.claim('w', 1, LEASE);
+      const [start] = (await store.claim('w', 1, LEASE)).work;
       await store.finish(start as Work, { kind: 'failed', error: 'HTTP 422' });
-      const [end] = await store.claim('w', 1, LEASE);
+      const [end] = (await store.claim('w', 1, LEASE)).work;
       expect(end).toMatchObject({ serviceId: undefined, recorded: undefined, item: { status: 'FAILED' } });
     });
 
@@ -547,7 +547,7 @@ export function storeContract(name: string, engine: Engine): void {
       await accept(store, 'd2', event('k2', 'STARTED'));
       await accept(store, 'd3', event('k3', 'STARTED'));
       clock += 1_000;
-      const [one] = await store.claim('w', 1, LEASE);
+      const [one] = (await store.claim('w', 1, LEASE)).work;
       await store.finish(one as Work, { kind: 'held', error: 'reset' });
       expect(await store.stats()).toEqual({ queueDepth: 2, oldestPendingSeconds: 1, held: 1, failed: 0 });
       await expect(store.ping()).resolves.toBeUndefined();
@@ -570,7 +570,7 @@ export function storeContract(name: string, engine: Engine): void {
       const { store } = await fresh();
       const DAY = 24 * 3600_000;
       const finishAll = async (outcome: (work: Work) => Parameters<Store['finish']>[1]) => {
-        for (const work of await store.claim('w', 10, LEASE)) await store.finish(work, outcome(work));
+        for (const work of (await store.claim('w', 10, LEASE)).work) await store.finish(work, outcome(work));
       };
       // Old: an ended deployment (done, skipped), one still started, a held and a failed create, a pending one.
       await accept(store, 'old-1', event('ended', 'STARTED'));
@@ -612,7 +612,7 @@ export function storeContract(name: string, engine: Engine): void {
       expect(await accept(store, 'old-3', event('x', 'STARTED'))).toBe('stored');
       // A deployment that never ended keeps its id, so that its end still updates it.
       await accept(store, 'end-of-running', event('running', 'SUCCEEDED'));
-      const works = await store.claim('w', 10, LEASE);
+      const works = (await store.claim('w', 10, LEASE)).work;
       expect(works.find((work) => work.key === 'running')).toMatchObject({ serviceId: { text: '2' } });
       // An ended one is gone: nothing of it is left to block a key.
       await accept(store, 'late', event('ended', 'FAILED'));
@@ -626,7 +626,7 @@ export function storeContract(name: string, engine: Engine): void {
         await accept(store, `d${index}`, event(`k${index}`, 'STARTED'));
         clock += 1;
       }
-      const claimed = await store.claim('w', 20, LEASE);
+      const claimed = (await store.claim('w', 20, LEASE)).work;
       expect(claimed.map((work) => work.key)).toEqual(Array.from({ length: 20 }, (_, index) => `k${index}`));
     });
   });
