@@ -659,6 +659,53 @@ describe('serve, catching up on GitHub deliveries that failed', () => {
   });
 });
 
+describe('serve, taking webhooks while a catch-up pass is slow', () => {
+  it('acknowledges live deliveries at once mid-pass, and a live delivery of an event the pass is reading is recorded once', async () => {
+    const { service, until } = await fakeService();
+    const token = 'ghp_CatchUpToken8f2a61b9c04d7e35aa1';
+    const github = await startFakeGithub(token);
+    const hook = 'repos/octo-org/shop-web/hooks/4081';
+    const missed = [9801, 9802, 9803].map((id) => deploymentStatus('success', id));
+    github.hooks.set(
+      hook,
+      missed.map((delivery, index) =>
+        fakeDelivery(delivery.headers['x-github-delivery'] as string, JSON.parse(delivery.body.toString()) as object, {
+          at: Date.now() - 60_000 + index * 1000,
+        }),
+      ),
+    );
+    // GitHub answers each read slowly: the pass lasts a few seconds.
+    github.detailDelayMs = 2000;
+    let read = 0;
+    try {
+      const firstRead = new Promise<void>(
+        (resolve) =>
+          (github.onDetail = (served) => {
+            read = served;
+            resolve();
+          }),
+      );
+      const receiver = await serve(service, freshStore(), {
+        env: { ...SOURCE_ENV, GITHUB_HOOKS: hook, GITHUB_TOKEN: token, GITHUB_API_URL: github.url },
+      });
+      await firstRead;
+      // Mid-pass: another deployment's webhook, and the webhook of one the pass has still to read.
+      const other = deploymentStatus('success', 9899);
+      expect(await post(receiver.port, other)).toMatchObject({ status: 202 });
+      expect(await post(receiver.port, missed[2]!)).toMatchObject({ status: 202 });
+      // Both answered while the pass was still reading.
+      expect(read).toBeLessThan(missed.length);
+      await receiver.logged(/GitHub catch-up \(127\.0\.0\.1:\d+, 1 hook\): \d failed deliver(y|ies) not held/);
+      await until(() => service.deployments.size === 4);
+      expect(service.requests.filter((request) => request.method === 'POST')).toHaveLength(4);
+      receiver.child.kill('SIGTERM');
+      expect((await receiver.ended).exitCode).toBe(0);
+    } finally {
+      await github.close();
+    }
+  });
+});
+
 describe('serve, killed in the middle of a catch-up pass', () => {
   it('records every deployment once after a restart: what the killed pass got in stays, the next pass gets the rest', async () => {
     const { service, until } = await fakeService();
