@@ -118,13 +118,14 @@ export async function serve(options: ServeOptions): Promise<number> {
   const signal = await options.stopSignal;
   const started = Date.now();
   log.info(`${signal}: taking no more deliveries; finishing those under way`);
+  // No catch-up pass starts now; one under way is left (what it got in is committed).
+  catchUp.stop();
   // No new connection; idle keep-alive ones closed now, busy ones once their answer is out.
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const left = () => Math.max(0, STOP_MS - 1000 - (Date.now() - started));
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, left() / 2).unref())]);
   server.closeAllConnections();
-  catchUp.stop();
   await worker.stop(left());
   await store.close();
   await http.close();

@@ -153,6 +153,24 @@ describe('the PostgreSQL store', () => {
     expect(secondWorked).toBe(true);
   });
 
+  it('closes without waiting for exclusive work under way, and its lock goes with it', async () => {
+    const url = await testDatabase('exclusive-stop');
+    const stopping = openStore(url, {});
+    const other = open(url);
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    // Work that never ends by itself (a catch-up pass waiting on a sender).
+    const work = stopping.exclusive('catch-up:argocd', () => {
+      started();
+      return new Promise<void>(() => undefined);
+    });
+    void work.catch(() => undefined);
+    await running;
+    expect(await other.exclusive('catch-up:argocd', () => Promise.resolve())).toBe(false);
+    await stopping.close();
+    expect(await other.exclusive('catch-up:argocd', () => Promise.resolve())).toBe(true);
+  });
+
   it('hands each due key to one replica at a time, however many claim together', async () => {
     const url = await testDatabase('claims');
     const [first, ...others] = Array.from({ length: 4 }, () => open(url));

@@ -12,14 +12,12 @@ import { toRecord, type ItemRow } from './item-record.js';
 import { acceptBatch } from './postgres-accept.js';
 import { applyOutcome, setItem } from './postgres-outcome.js';
 import { postgresCatchUpMarks } from './postgres-catch-up-marks.js';
+import { postgresExclusive } from './postgres-exclusive.js';
 import { claimKeys } from './postgres-claim.js';
 import { shownStore } from './shown.js';
 import { connectionConfig, describe, poolBounds, QUERY_TIMEOUT_MS } from './postgres-connection.js';
 import { type Db, migrate, refreshKeys, rows, SCHEMA } from './postgres-schema.js';
 import type { AcceptResult, ItemState, NewDelivery, OperatorAnswer, Store, StoreOptions, Work } from './store.js';
-
-/** The advisory locks' class for `exclusive` (any fixed number; the name is the second key). */
-const EXCLUSIVE_LOCKS = 73_604_219;
 
 const BATCH = 500;
 
@@ -56,6 +54,8 @@ export function openPostgresStore(
         `cannot be opened as a PostgreSQL store (${shownStore(url)}): ${describe(error, url)}.`,
       );
     }));
+
+  const locks = postgresExclusive(pool, ready);
 
   async function transaction<T>(work: (db: pg.PoolClient) => Promise<T>): Promise<T> {
     await ready();
@@ -253,28 +253,7 @@ export function openPostgresStore(
         failed: Number(row?.failed ?? 0),
       };
     },
-    async exclusive(name, work) {
-      await ready();
-      // A session lock on a connection of its own, held while the work runs: a replica that dies
-      // lets it go with its connection.
-      const client = await pool.connect();
-      try {
-        const [row] = (
-          await client.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS got', [EXCLUSIVE_LOCKS, name])
-        ).rows as Array<{ got: boolean }>;
-        if (!row?.got) return false;
-        try {
-          await work();
-        } finally {
-          await client
-            .query('SELECT pg_advisory_unlock($1, hashtext($2))', [EXCLUSIVE_LOCKS, name])
-            .catch(() => undefined);
-        }
-        return true;
-      } finally {
-        client.release();
-      }
-    },
+    exclusive: locks.exclusive,
     async holds(source, deliveryId) {
       await ready();
       const { rowCount } = await pool.query(
@@ -288,6 +267,7 @@ export function openPostgresStore(
       await transaction((db) => db.query(PING, [String(now())]));
     },
     async close() {
+      locks.letGo();
       await flushing;
       await migrated?.catch(() => undefined);
       await pool.end();
