@@ -6,81 +6,43 @@
 // delivery id (its `guid`), so a late or redelivered webhook of it is a duplicate, and vice versa.
 // Read rather than redelivered: a redelivery needs the receiver reachable from GitHub, which is
 // what failed in the first place.
-import { scrubber } from '../../core/secret.js';
-import type { IncomingRequest, SourceName } from '../event.js';
+import type { IncomingRequest } from '../event.js';
 import { parseGithub } from '../sources/github.js';
 import { clean, parseJson, text } from '../sources/fields.js';
-import type { AcceptResult, NewDelivery } from '../store/store.js';
-import { boundedGet, type GetAnswer, type GetOptions, waitAsked } from './bounded-get.js';
+import { boundedGet, type GetAnswer, waitAsked } from './bounded-get.js';
 import { appJwt } from './github-app-jwt.js';
 import { API_VARIABLE, APP_HOOK, type GithubCatchUpConfig, TOKEN_VARIABLE } from './github-config.js';
+import { hookPass, type HookPassDeps, MAX_PAGES, type Refusal, unreadable } from './hook-pass.js';
 import type { PassReport } from './runner.js';
-
-type Env = Record<string, string | undefined>;
 
 /** How far back GitHub keeps a hook's deliveries. */
 export const GITHUB_WINDOW_MS = 3 * 24 * 3600_000;
-/** The most pages of deliveries one pass reads of a hook. */
-export const MAX_PAGES = 100;
 
-export interface GithubPassDeps {
-  /** Whether the store holds the delivery `deliveryId` of `source`. */
-  holds(source: SourceName, deliveryId: string): Promise<boolean>;
-  /** Takes a delivery as the webhook route does (its mapping applied, the worker woken). */
-  accept(delivery: NewDelivery): Promise<AcceptResult>;
-  env: Env;
-  now?: () => number;
-  limits?: Pick<GetOptions, 'maxBytes' | 'timeoutMs'>;
-}
-
-interface Listed {
-  /** Each delivery no attempt got a 2xx for, by guid: the id of its newest attempt, and when it was first sent. */
-  failed: Map<string, { id: number; at: number }>;
-}
-
-export async function githubCatchUpPass(config: GithubCatchUpConfig, deps: GithubPassDeps): Promise<PassReport> {
-  const now = deps.now ?? Date.now;
-  const counts = { found: 0, fetched: 0 };
-  const failures: string[] = [];
-  let retryAfterMs: number | undefined;
-  for (const hook of config.hooks) {
-    const listed = await list(config, deps, hook, now());
-    if ('failure' in listed) {
-      failures.push(listed.failure);
-      retryAfterMs = Math.max(retryAfterMs ?? 0, listed.retryAfterMs ?? 0) || undefined;
-      continue;
-    }
-    // Oldest first, as GitHub sent them: a deployment's start before its end.
-    const oldestFirst = [...listed.failed].sort(([, a], [, b]) => a.at - b.at);
-    for (const [guid, { id }] of oldestFirst) {
-      if (await deps.holds('github', guid)) continue;
-      counts.found++;
-      const got = await fetchOne(config, deps, hook, guid, id);
-      if (got === true) counts.fetched++;
-      else if (got !== false) failures.push(got);
-    }
-  }
-  const parts = [
-    `${counts.found} failed deliver${counts.found === 1 ? 'y' : 'ies'} not held, ${counts.fetched} got in`,
-  ];
-  if (failures.length) parts.push(`stopped: ${failures.slice(0, 3).join('; ')}`);
-  const line = `GitHub catch-up (${config.instance}, ${config.hooks.length} hook${config.hooks.length === 1 ? '' : 's'}): ${parts.join('; ')}`;
-  return {
-    ...counts,
-    line: scrubber(config.token)(line),
-    ...(failures.length
-      ? { failure: { reason: scrubber(config.token)(failures.join('; ')), ...(retryAfterMs ? { retryAfterMs } : {}) } }
-      : {}),
-  };
+export async function githubCatchUpPass(config: GithubCatchUpConfig, deps: HookPassDeps): Promise<PassReport> {
+  return hookPass({
+    sender: 'GitHub',
+    source: 'github',
+    config,
+    deps,
+    list: async (hook, now) => {
+      const listed = await list(config, deps, hook, now);
+      if (!(listed instanceof Map)) return listed;
+      return [...listed].map(([guid, { id, at }]) => ({
+        deliveryId: guid,
+        at,
+        take: () => fetchOne(config, deps, hook, guid, id),
+      }));
+    },
+  });
 }
 
 /** The hook's deliveries of the last 3 days that no attempt got a 2xx for, or why there are none. */
 async function list(
   config: GithubCatchUpConfig,
-  deps: GithubPassDeps,
+  deps: HookPassDeps,
   hook: string,
   now: number,
-): Promise<Listed | { failure: string; retryAfterMs?: number }> {
+): Promise<Map<string, { id: number; at: number }> | Refusal> {
   const received = new Set<string>();
   const failed = new Map<string, { id: number; at: number }>();
   let url: URL | undefined = new URL(`${hook}/deliveries?per_page=100`, config.api);
@@ -104,13 +66,13 @@ async function list(
     url = older ? undefined : nextPage((answer as Extract<GetAnswer, { kind: 'answer' }>).headers.link, config.api);
   }
   for (const guid of received) failed.delete(guid);
-  return { failed };
+  return failed;
 }
 
 /** One failed delivery read back and taken; true when stored, false when there was nothing to store, else why not. */
 async function fetchOne(
   config: GithubCatchUpConfig,
-  deps: GithubPassDeps,
+  deps: HookPassDeps,
   hook: string,
   guid: string,
   id: number,
@@ -136,7 +98,7 @@ function requestOf(config: GithubCatchUpConfig, guid: string, payload: object): 
   return { headers, body: Buffer.from(JSON.stringify(payload)), now: Date.now() };
 }
 
-function get(config: GithubCatchUpConfig, deps: GithubPassDeps, url: URL, hook: string): Promise<GetAnswer> {
+function get(config: GithubCatchUpConfig, deps: HookPassDeps, url: URL, hook: string): Promise<GetAnswer> {
   // An App's own webhook is read with the App's JWT; the others with the token.
   const bearer = hook === APP_HOOK && config.app ? appJwt(config.app, Date.now()) : config.token;
   return boundedGet(url, {
@@ -153,9 +115,8 @@ function get(config: GithubCatchUpConfig, deps: GithubPassDeps, url: URL, hook: 
 }
 
 /** Why an answer gives nothing to read (refused, rate-limited, too large, unreachable); undefined for a 200. */
-function refusal(answer: GetAnswer, hook: string, now: number): { failure: string; retryAfterMs?: number } | undefined {
-  if (answer.kind === 'unreachable') return { failure: `${hook}: ${answer.reason}` };
-  if (answer.kind === 'too-large') return { failure: `${hook}: an answer over the size a pass reads` };
+function refusal(answer: GetAnswer, hook: string, now: number): Refusal | undefined {
+  if (answer.kind !== 'answer') return unreadable(answer, hook);
   const { status, headers } = answer;
   if (status === 200) return undefined;
   // GitHub's own words for an error (`{"message": ...}`), short; nothing where it gives none.

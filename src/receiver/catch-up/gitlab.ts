@@ -6,31 +6,16 @@
 // store, under the same delivery id (its Idempotency-Key, or its signed webhook-id), so a late or
 // resent webhook of it is a duplicate, and vice versa. Taken from the listing rather than resent:
 // a resend must reach the receiver from GitLab, which is what failed, and GitLab allows 5 a minute.
-import { scrubber } from '../../core/secret.js';
-import type { IncomingRequest, SourceName } from '../event.js';
+import type { IncomingRequest } from '../event.js';
 import { parseGitLab } from '../sources/gitlab.js';
 import { clean, parseJson, text } from '../sources/fields.js';
-import type { AcceptResult, NewDelivery } from '../store/store.js';
-import { boundedGet, type GetAnswer, type GetOptions, waitAsked } from './bounded-get.js';
+import { boundedGet, type GetAnswer, waitAsked } from './bounded-get.js';
 import { type GitLabCatchUpConfig, TOKEN_VARIABLE, URL_VARIABLE } from './gitlab-config.js';
+import { hookPass, type HookPassDeps, MAX_PAGES, type Refusal, unreadable } from './hook-pass.js';
 import type { PassReport } from './runner.js';
-
-type Env = Record<string, string | undefined>;
 
 /** How far back GitLab keeps a hook's events. */
 export const GITLAB_WINDOW_MS = 7 * 24 * 3600_000;
-/** The most pages of events one pass reads of a hook (GitLab gives 20 a page). */
-export const MAX_PAGES = 100;
-
-export interface GitLabPassDeps {
-  holds(source: SourceName, deliveryId: string): Promise<boolean>;
-  /** Takes a delivery as the webhook route does (its mapping applied, the worker woken). */
-  accept(delivery: NewDelivery): Promise<AcceptResult>;
-  env: Env;
-  now?: () => number;
-  limits?: Pick<GetOptions, 'maxBytes' | 'timeoutMs'>;
-}
-
 /** A listed deployment event, as the webhook brought it. */
 interface Sent {
   deliveryId: string;
@@ -40,49 +25,35 @@ interface Sent {
   at: number;
 }
 
-export async function gitlabCatchUpPass(config: GitLabCatchUpConfig, deps: GitLabPassDeps): Promise<PassReport> {
-  const now = deps.now ?? Date.now;
-  const counts = { found: 0, fetched: 0 };
-  const failures: string[] = [];
-  let retryAfterMs: number | undefined;
-  for (const hook of config.hooks) {
-    const listed = await list(config, deps, hook, now());
-    if ('failure' in listed) {
-      failures.push(listed.failure);
-      retryAfterMs = Math.max(retryAfterMs ?? 0, listed.retryAfterMs ?? 0) || undefined;
-      continue;
-    }
-    // Oldest first, as GitLab sent them: a deployment's start before its end.
-    for (const sent of listed.failed.sort((a, b) => a.at - b.at)) {
-      if (await deps.holds('gitlab', sent.deliveryId)) continue;
-      counts.found++;
-      const parsed = parseGitLab(sent.request, sent.signed ? { ok: true, signedId: sent.deliveryId } : undefined);
-      if (parsed.verdict !== 'accepted') continue;
-      const result = await deps.accept({ source: 'gitlab', deliveryId: parsed.deliveryId, events: parsed.events });
-      if (result.kind === 'stored') counts.fetched++;
-    }
-  }
-  const scrub = scrubber(config.token);
-  const plural = counts.found === 1 ? 'y' : 'ies';
-  const parts = [`${counts.found} failed deliver${plural} not held, ${counts.fetched} got in`];
-  if (failures.length) parts.push(`stopped: ${failures.slice(0, 3).join('; ')}`);
-  const hooks = `${config.hooks.length} hook${config.hooks.length === 1 ? '' : 's'}`;
-  return {
-    ...counts,
-    line: scrub(`GitLab catch-up (${config.instance}, ${hooks}): ${parts.join('; ')}`),
-    ...(failures.length
-      ? { failure: { reason: scrub(failures.join('; ')), ...(retryAfterMs ? { retryAfterMs } : {}) } }
-      : {}),
-  };
+export async function gitlabCatchUpPass(config: GitLabCatchUpConfig, deps: HookPassDeps): Promise<PassReport> {
+  return hookPass({
+    sender: 'GitLab',
+    source: 'gitlab',
+    config,
+    deps,
+    list: async (hook, now) => {
+      const listed = await list(config, deps, hook, now);
+      if (!Array.isArray(listed)) return listed;
+      return listed.map((sent) => ({ deliveryId: sent.deliveryId, at: sent.at, take: () => take(sent, deps) }));
+    },
+  });
+}
+
+/** A listed event taken from what GitLab sent, through GitLab's own parse. */
+async function take(sent: Sent, deps: HookPassDeps): Promise<boolean> {
+  const parsed = parseGitLab(sent.request, sent.signed ? { ok: true, signedId: sent.deliveryId } : undefined);
+  if (parsed.verdict !== 'accepted') return false;
+  const result = await deps.accept({ source: 'gitlab', deliveryId: parsed.deliveryId, events: parsed.events });
+  return result.kind === 'stored';
 }
 
 /** The hook's deployment events of the last 7 days that no attempt got a 2xx for, or why there are none. */
 async function list(
   config: GitLabCatchUpConfig,
-  deps: GitLabPassDeps,
+  deps: HookPassDeps,
   hook: string,
   now: number,
-): Promise<{ failed: Sent[] } | { failure: string; retryAfterMs?: number }> {
+): Promise<Sent[] | Refusal> {
   const received = new Set<string>();
   const failed = new Map<string, Sent>();
   let page: string | undefined = '1';
@@ -107,7 +78,7 @@ async function list(
     }
     page = older || !/^\d{1,6}$/.test(headers['x-next-page'] ?? '') ? undefined : headers['x-next-page'];
   }
-  return { failed: [...failed.values()].filter((sent) => !received.has(sent.deliveryId)) };
+  return [...failed.values()].filter((sent) => !received.has(sent.deliveryId));
 }
 
 /** A listed event that is a deployment's, with its delivery id and what it sent; undefined for any other. */
@@ -134,7 +105,7 @@ function sentOf(value: unknown): (Sent & { ok: boolean }) | undefined {
   };
 }
 
-function get(config: GitLabCatchUpConfig, deps: GitLabPassDeps, url: URL): Promise<GetAnswer> {
+function get(config: GitLabCatchUpConfig, deps: HookPassDeps, url: URL): Promise<GetAnswer> {
   return boundedGet(url, {
     headers: { authorization: `Bearer ${config.token}`, accept: 'application/json' },
     env: deps.env,
@@ -144,9 +115,8 @@ function get(config: GitLabCatchUpConfig, deps: GitLabPassDeps, url: URL): Promi
 }
 
 /** Why an answer gives nothing to read; undefined for a 200. */
-function refusal(answer: GetAnswer, hook: string, now: number): { failure: string; retryAfterMs?: number } | undefined {
-  if (answer.kind === 'unreachable') return { failure: `${hook}: ${answer.reason}` };
-  if (answer.kind === 'too-large') return { failure: `${hook}: an answer over the size a pass reads` };
+function refusal(answer: GetAnswer, hook: string, now: number): Refusal | undefined {
+  if (answer.kind !== 'answer') return unreadable(answer, hook);
   if (answer.status === 200) return undefined;
   const json = parseJson(answer.body.subarray(0, 64 * 1024));
   const said = clean(text(json, 'message') || text(json, 'error'), 200);
