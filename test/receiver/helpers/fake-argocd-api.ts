@@ -4,10 +4,9 @@
 // body when it is missing or wrong), and scripted faults: any status and body, 403, a 50 MB answer,
 // an answer that never ends. Applications are built with the helpers below, in the shapes of
 // Argo CD's types (pkg/apis/application/v1alpha1: RevisionHistory, OperationState).
-import { once } from 'node:events';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import { onLoopback } from './loopback.ts';
 
 /** RFC 3339 in whole seconds, UTC: how metav1.Time is written. */
 export const metav1Time = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -34,7 +33,6 @@ export interface FakeArgoCd {
 /** `tls`: served over HTTPS with this key and certificate (test/helpers/tls-fixtures.ts). */
 export async function startFakeArgoCd(token: string, tls?: { key: string; cert: string }): Promise<FakeArgoCd> {
   const scripted: FakeAnswer[] = [];
-  const sockets = new Set<Socket>();
   const listener: RequestListener = (req, res) => {
     fake.requests.push({ path: req.url ?? '', authorization: req.headers.authorization });
     const answer = scripted.shift();
@@ -42,24 +40,15 @@ export async function startFakeArgoCd(token: string, tls?: { key: string; cert: 
     answerList(req, res, token, fake.applications);
   };
   const server = tls ? createTlsServer(tls, listener) : createServer(listener);
+  const listening = onLoopback(server, tls ? 'https' : 'http');
   const fake: FakeArgoCd = {
     url: '',
     applications: [],
     requests: [],
     script: (...answers) => void scripted.push(...answers),
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-      await once(server, 'close');
-    },
+    close: () => listening.then(({ close }) => close()),
   };
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  fake.url = `${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.url = (await listening).url;
   return fake;
 }
 

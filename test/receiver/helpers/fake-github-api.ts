@@ -5,9 +5,8 @@
 // payload). The Bearer token is checked (401 "Bad credentials"); scripted answers take the place of
 // the next requests (a 403 or 429 with its headers, a page whose next link never ends).
 import { createVerify, type KeyObject } from 'node:crypto';
-import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { onLoopback } from './loopback.ts';
 
 export interface FakeDelivery {
   id: number;
@@ -64,7 +63,6 @@ export function fakeDelivery(
 export async function startFakeGithub(token: string): Promise<FakeGithub> {
   const scripted: FakeGithubAnswer[] = [];
   let detailsServed = 0;
-  const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     fake.requests.push(req.url ?? '');
     const answer = scripted.shift();
@@ -123,25 +121,16 @@ export async function startFakeGithub(token: string): Promise<FakeGithub> {
     }
     json(res, 200, page);
   });
+  const listening = onLoopback(server);
   const fake: FakeGithub = {
     url: '',
     hooks: new Map(),
     requests: [],
     detailDelayMs: 0,
     script: (...answers) => void scripted.push(...answers),
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-      await once(server, 'close');
-    },
+    close: () => listening.then(({ close }) => close()),
   };
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.url = (await listening).url;
   return fake;
 }
 

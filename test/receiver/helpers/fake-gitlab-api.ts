@@ -3,9 +3,8 @@
 // (newest first, at most 20 a page, `page` and `X-Next-Page`), each event with the headers and body
 // GitLab sent and the status it got back. The token is checked (401 "401 Unauthorized"); scripted
 // answers take the place of the next requests.
-import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { onLoopback } from './loopback.ts';
 
 export interface FakeHookEvent {
   id: number;
@@ -60,7 +59,6 @@ export function hookEvent(
 
 export async function startFakeGitLab(token: string): Promise<FakeGitLab> {
   const scripted: Array<{ status: number; body?: unknown; headers?: Record<string, string> }> = [];
-  const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     fake.requests.push(req.url ?? '');
     const answer = scripted.shift();
@@ -81,24 +79,15 @@ export async function startFakeGitLab(token: string): Promise<FakeGitLab> {
     res.setHeader('x-next-page', more ? String(page + 1) : '');
     json(res, 200, newestFirst.slice((page - 1) * perPage, page * perPage));
   });
+  const listening = onLoopback(server);
   const fake: FakeGitLab = {
     url: '',
     hooks: new Map(),
     requests: [],
     script: (...answers) => void scripted.push(...answers),
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-      await once(server, 'close');
-    },
+    close: () => listening.then(({ close }) => close()),
   };
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.url = (await listening).url;
   return fake;
 }
 
